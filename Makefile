@@ -1,0 +1,35 @@
+# Set-up and everyday jobs. Only python3 (3.11+), make and git are needed to start.
+PYTHON ?= $(shell for p in python3.12 python3; do $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CHAPTER ?= 02
+
+.PHONY: demo test lab present bench mutation notebooks clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.12 or python3)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[notebooks,test,bench]'
+	touch $(STAMP)
+
+demo: $(STAMP)  ## print the course table at k=2
+	$(BIN)/python -m ragscore demo
+
+test: $(STAMP)  ## the whole suite: unit tests, doctests, notebooks (nbval), browser test
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)  ## open JupyterLab on the chapters
+	$(BIN)/jupyter lab notebooks/
+
+present: $(STAMP)  ## serve one chapter with Voila, e.g. make present CHAPTER=02
+	$(BIN)/python -m voila notebooks/$(CHAPTER)_*.ipynb --Voila.ip=127.0.0.1
+
+bench: $(STAMP)  ## throughput and memory against pytrec_eval
+	$(BIN)/python benchmarks/bench_score_runs.py
+
+mutation: $(STAMP)  ## mutation score of the scoring core (several minutes)
+	$(BIN)/python tools/mutate.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,151 @@
+"""Throughput and peak memory of ragscore's batch scoring, beside pytrec_eval in the same run.
+
+    python benchmarks/bench_score_runs.py            # 100,000 case-runs (about a minute)
+    python benchmarks/bench_score_runs.py --cases 5000 --repeat 1
+
+Data (benchmarks/synthetic.py): a corpus of 100,000 documents; one system's run per case,
+20 retrieved documents, up to 5 claims; k = 10. Each tool runs in a fresh child process that
+builds the same data, then times the tool end to end from in-memory Python data and reads the
+peak resident memory the tool adds over the data (Linux: VmHWM after resetting it).
+
+Tools:
+- ragscore score_runs: full validation, all six metrics, a pandas DataFrame.
+- ragscore iter_scores: the same validation and metrics as plain Python dicts.
+- pytrec_eval, run cut to 10: P_10, recall_10 and recip_rank; the cut makes its recip_rank
+  equal RR@10 (its recip_rank otherwise looks past rank 10). Building its dict inputs counts.
+- pytrec_eval, whole run: the same three on the uncut run (recip_rank is then not RR@10).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from synthetic import make_synthetic  # noqa: E402
+
+K = 10
+TOOLS = ("ragscore score_runs", "ragscore iter_scores", "pytrec_eval, run cut to 10",
+         "pytrec_eval, whole run")
+
+
+def _status(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def _reset_peak():
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def _pytrec(cases, runs, *, cut):
+    import pytrec_eval
+
+    qrels = {name: {doc: 1 for doc in case["relevant"]} for name, case in cases.items()}
+    run = {}
+    for name, systems in runs.items():
+        ranked = systems["sys"]["retrieved"]
+        if cut:
+            ranked = ranked[:K]
+        run[name] = {doc: float(len(ranked) - rank) for rank, doc in enumerate(ranked)}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"P_{K}", f"recall_{K}", "recip_rank"})
+    return evaluator.evaluate(run)
+
+
+def _run_tool(tool, corpus, cases, runs):
+    import ragscore
+
+    if tool == "ragscore score_runs":
+        return ragscore.score_runs(corpus, cases, runs, k=K)
+    if tool == "ragscore iter_scores":
+        return list(ragscore.iter_scores(corpus, cases, runs, k=K))
+    return _pytrec(cases, runs, cut=tool.endswith("cut to 10"))
+
+
+def child(tool, size, repeat):
+    """Measure one tool in this (fresh) process; print one JSON line."""
+    corpus, cases, runs = make_synthetic(cases=size)
+    if tool.startswith("ragscore"):
+        import pandas  # noqa: F401  (imported before timing: a library load is not scoring)
+    else:
+        import pytrec_eval  # noqa: F401
+    seconds, added = [], []
+    for _ in range(repeat):
+        baseline = _status("VmRSS")
+        _reset_peak()
+        start = time.perf_counter()
+        result = _run_tool(tool, corpus, cases, runs)
+        seconds.append(time.perf_counter() - start)
+        added.append(_status("VmHWM") - baseline)
+        del result
+    print(json.dumps({"tool": tool, "seconds": seconds, "added_bytes": added}))
+
+
+def check_agreement(size):
+    """P@10, R@10, RR@10 from ragscore and pytrec_eval (cut run) agree on every case."""
+    import ragscore
+
+    corpus, cases, runs = make_synthetic(cases=size, seed=11)
+    ours = ragscore.score_runs(corpus, cases, runs, k=K)
+    theirs = _pytrec(cases, runs, cut=True)
+    worst = 0.0
+    for (name, _), row in ours.iterrows():
+        peer = theirs[name]
+        for mine, key in (("precision", f"P_{K}"), ("recall", f"recall_{K}"),
+                          ("rr", "recip_rank")):
+            worst = max(worst, abs(float(row[mine]) - peer[key]))
+    return worst
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="ragscore batch throughput vs pytrec_eval")
+    parser.add_argument("--cases", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child, args.cases, args.repeat)
+        return 0
+    try:
+        import pytrec_eval  # noqa: F401
+        tools = TOOLS
+    except ImportError:
+        print("pytrec_eval is not installed (pip install pytrec-eval-terrier): "
+              "measuring ragscore alone")
+        tools = TOOLS[:2]
+    print(f"{args.cases:,} case-runs, corpus of 100,000 docs, k={K}, 20 retrieved, "
+          f"up to 5 claims; best and median of {args.repeat}; Python {sys.version.split()[0]}")
+    results = {}
+    for tool in tools:
+        output = subprocess.run(
+            [sys.executable, __file__, "--child", tool, "--cases", str(args.cases),
+             "--repeat", str(args.repeat)], capture_output=True, text=True, check=True).stdout
+        results[tool] = json.loads(output.strip().splitlines()[-1])
+    print(f"{'tool':<28} {'best /s':>10} {'median /s':>10} {'peak MiB added':>15}")
+    for tool, result in results.items():
+        best = args.cases / min(result["seconds"])
+        median = args.cases / statistics.median(result["seconds"])
+        peak = max(result["added_bytes"]) / 2 ** 20
+        print(f"{tool:<28} {best:>10,.0f} {median:>10,.0f} {peak:>15.1f}")
+    if len(tools) > 2:
+        ours = min(results["ragscore score_runs"]["seconds"])
+        for peer in TOOLS[2:]:
+            ratio = min(results[peer]["seconds"]) / ours
+            memory = (max(results["ragscore score_runs"]["added_bytes"])
+                      / max(results[peer]["added_bytes"]))
+            print(f"score_runs vs {peer}: {ratio:.2f}x the throughput, "
+                  f"{memory:.2f}x the peak memory")
+        print(f"largest |difference| in P@10, R@10, RR@10 against pytrec_eval (cut run), "
+              f"{min(args.cases, 20_000):,} cases: {check_agreement(min(args.cases, 20_000)):.1e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Shared fixtures: the course dataset, loaded fresh for each test so no test can leak edits."""
+import copy
+
+import pytest
+
+import ragscore
+
+
+@pytest.fixture(scope="session")
+def _course_once():
+    return ragscore.load_course()
+
+
+@pytest.fixture
+def course(_course_once):
+    return copy.deepcopy(_course_once)
+
+
+@pytest.fixture
+def corpus(course):
+    return course.corpus
+
+
+@pytest.fixture
+def cases(course):
+    return course.cases
+
+
+@pytest.fixture
+def runs(course):
+    return course.runs
+
+
+@pytest.fixture
+def score(course):
+    """score(case, system, k=2): evaluate one recorded course run."""
+    def _score(case, system, **options):
+        return ragscore.evaluate(course.corpus, course.cases[case], course.runs[case][system],
+                                 **options)
+    return _score
