@@ -12,6 +12,7 @@ from importlib import import_module
 
 from .claims import abstention_correct, count_supported, coverage_rate, is_supported, \
     support_rate
+from .batch import iter_scores, score_runs
 from .course import COURSE_PATH, load_course
 from .dataset import Dataset, DatasetFileError, load_dataset, save_dataset
 from .display import format_value, text_table
@@ -20,17 +21,25 @@ from .scoring import METRICS, evaluate, metric_labels, score_validated
 from .validation import InvalidInputError, Validated, check_k, ids, validate, \
     validate_case, validate_corpus, validate_run
 
-# Names whose modules import pandas: loaded on first access, so `import ragscore` stays light.
+# Names whose modules import pandas or matplotlib at the top: loaded on first access, so
+# `import ragscore` stays light.
 _LAZY = {
-    "score_runs": "ragscore.batch",
-    "iter_scores": "ragscore.batch",
+    "aggregates": "ragscore.reports",
+    "compare": "ragscore.reports",
+    "question_table": "ragscore.reports",
+    "render": "ragscore.reports",
+    "sweep": "ragscore.reports",
+    "plot_deltas": "ragscore.plots",
+    "plot_heatmap": "ragscore.plots",
+    "plot_sweep": "ragscore.plots",
 }
 
 __all__ = [
     "COURSE_PATH", "Dataset", "DatasetFileError", "InvalidInputError", "METRICS", "Validated",
     "abstention_correct", "check_k", "count_supported", "coverage_rate", "evaluate",
-    "format_value", "ids", "is_supported", "load_course", "load_dataset", "metric_labels",
-    "precision_at_k", "recall_at_k", "reciprocal_rank_at_k", "save_dataset", "score_validated",
+    "format_value", "ids", "is_supported", "iter_scores", "load_course", "load_dataset", "metric_labels",
+    "precision_at_k", "recall_at_k", "reciprocal_rank_at_k", "save_dataset", "score_runs",
+    "score_validated",
     "support_rate", "text_table", "validate", "validate_case", "validate_corpus",
     "validate_run", *_LAZY,
 ]

@@ -7,10 +7,9 @@ from .validation import InvalidInputError, check_k, show, validate_case, validat
 DTYPES = {name: "Float64" for name in METRICS[:5]} | {"abstention_correct": "boolean"}
 
 
-def _mapping(value, field):
+def _require_dict(value, field):
     if type(value) is not dict:
         raise InvalidInputError(f"{field} must be a dict; got {show(value)}")
-    return value
 
 
 def iter_scores(corpus, cases, runs, *, k=2, progress=None):
@@ -32,8 +31,8 @@ def iter_score_values(corpus, cases, runs, *, k=2, progress=None):
     """
     check_k(k)
     known = validate_corpus(corpus)
-    _mapping(cases, "cases")
-    _mapping(runs, "runs")
+    _require_dict(cases, "cases")
+    _require_dict(runs, "runs")
     total = len(runs)
     for done, (case_name, systems) in enumerate(runs.items(), start=1):
         if case_name not in cases:
@@ -43,10 +42,10 @@ def iter_score_values(corpus, cases, runs, *, k=2, progress=None):
             relevant, support = validate_case(cases[case_name], known)
         except InvalidInputError as error:
             raise InvalidInputError(f"case {show(case_name)}: {error}") from None
-        _mapping(systems, f"runs[{show(case_name)}]")
+        _require_dict(systems, f"runs[{show(case_name)}]")
         for system, run in systems.items():
             try:
-                retrieved, claims = validate_run(run, known, support)
+                retrieved, claims = validate_run(run, known)
             except InvalidInputError as error:
                 raise InvalidInputError(
                     f"case {show(case_name)}, system {show(system)}: {error}") from None

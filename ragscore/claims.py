@@ -63,3 +63,24 @@ def abstention_correct(claims, support):
     if support:
         return None
     return not claims
+
+
+def explain_claim(claim, citations, support, visible, *, k):
+    """Why one claim is or is not supported, as ``(supported, reason)``.
+
+    >>> explain_claim("aurora", ("archive",), {"aurora": {"owners"}}, {"archive", "owners"}, k=2)
+    (False, 'cites archive, which is not labelled for aurora')
+    >>> explain_claim("smoke", ("checklist",), {"smoke": {"checklist"}}, {"rollback"}, k=1)
+    (False, 'cites checklist, which is not in the top 1 retrieved')
+    """
+    labelled = support.get(claim)
+    if labelled is None:
+        return False, f"{claim} is not an expected claim for this question"
+    if not citations:
+        return False, "has no citation"
+    for doc in citations:
+        if doc not in labelled:
+            return False, f"cites {doc}, which is not labelled for {claim}"
+        if doc not in visible:
+            return False, f"cites {doc}, which is not in the top {k} retrieved"
+    return True, "every citation is labelled for it and visible: " + ", ".join(citations)

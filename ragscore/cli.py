@@ -4,7 +4,9 @@ import sys
 
 from .course import COURSE_PATH
 from .dataset import load_dataset
-from .display import text_table
+from .display import format_delta, format_value, text_table
+from .display import FORMATS, VERDICTS
+from .scoring import METRICS
 from .validation import InvalidInputError, check_k
 
 
@@ -34,6 +36,58 @@ def _demo(args, out):
     return 0
 
 
+def _report(args, out):
+    from .reports import aggregates, question_table, render
+
+    dataset = load_dataset(args.dataset)
+    table = question_table(dataset, k=args.k)
+    out.write(render(table, k=args.k, fmt=args.format))
+    if args.format in ("text", "markdown"):
+        out.write("\nAggregates (each names its method, denominator and what it left out):\n")
+        for row in aggregates(dataset, k=args.k).itertuples():
+            value = format_value(row.value)
+            out.write(f"- {row.system} {row.slice} {row.metric} ({row.method}) = {value}: "
+                      f"{row.description}\n")
+    return 0
+
+
+def _compare(args, out):
+    import pandas as pd
+
+    from .reports import compare, question_table
+
+    dataset = load_dataset(args.dataset)
+    table = question_table(dataset, k=args.k)
+    rows = compare(table, baseline=args.baseline, candidate=args.candidate)
+    counts = rows["verdict"].value_counts()
+    summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if v in counts)
+    out.write(f"{args.candidate} (candidate) against {args.baseline} (baseline) at k={args.k}, "
+              f"{rows['case'].nunique()} questions: {summary}\n")
+    out.write(f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
+              f"verdict\n")
+    for row in rows.itertuples():
+        values = [format_value(v if row.metric != "abstention_correct" or v is pd.NA
+                               else bool(v)) for v in (row.baseline, row.candidate)]
+        delta = format_delta(row.delta)
+        out.write(f"{row.case:<12} {row.metric:<19} {values[0]:>8} {values[1]:>9} "
+                  f"{delta:>6}  {row.verdict}\n")
+    return 0
+
+
+def _sweep(args, out):
+    from .reports import sweep
+
+    dataset = load_dataset(args.dataset)
+    table = sweep(dataset, max_k=args.max_k)
+    out.write("Macro means over answerable questions (n/a left out); abstention is the share "
+              "of unanswerable questions with a correct abstention.\n")
+    out.write("system k | P@k R@k RR@k support coverage abstention\n")
+    for (system, k), row in table.iterrows():
+        values = " ".join(format_value(row[m]) for m in METRICS)
+        out.write(f"{system} {k} | {values}\n")
+    return 0
+
+
 def build_parser():
     """The argument parser, with one sub-command per job."""
     parser = argparse.ArgumentParser(
@@ -48,6 +102,36 @@ def build_parser():
     _dataset_argument(demo, optional=True)
     demo.add_argument("--k", type=_k, default=2, help="retrieval cutoff, 1 to 100 (default 2)")
     demo.set_defaults(run=_demo)
+
+    report = commands.add_parser(
+        "report", help="per-question table of a dataset, in a format of your choice",
+        description="Score every recorded run of DATASET and print one row per (case, "
+                    "system). text and markdown add the declared aggregates; csv leaves n/a "
+                    "empty and json writes null, never 0.")
+    _dataset_argument(report)
+    report.add_argument("--k", type=_k, default=2, help="retrieval cutoff, 1 to 100 (default 2)")
+    report.add_argument("--format", choices=FORMATS, default="text",
+                        help="output format (default text)")
+    report.set_defaults(run=_report)
+
+    comparison = commands.add_parser(
+        "compare", help="paired per-question comparison of two systems",
+        description="For each question and metric: baseline value, candidate value, delta "
+                    "and verdict (regressed, no longer defined, newly defined, improved, "
+                    "unchanged). Regressions are listed first.")
+    _dataset_argument(comparison)
+    comparison.add_argument("--baseline", required=True, help="the system you have now")
+    comparison.add_argument("--candidate", required=True, help="the system you might ship")
+    comparison.add_argument("--k", type=_k, default=2,
+                            help="retrieval cutoff, 1 to 100 (default 2)")
+    comparison.set_defaults(run=_compare)
+
+    sweeping = commands.add_parser(
+        "sweep", help="mean metrics for every cutoff from 1 to --max-k",
+        description="Macro means over answerable questions for k = 1 .. MAX_K, per system.")
+    _dataset_argument(sweeping)
+    sweeping.add_argument("--max-k", type=_k, required=True, help="largest cutoff, 1 to 100")
+    sweeping.set_defaults(run=_sweep)
     return parser
 
 

@@ -3,6 +3,11 @@ import sys
 
 from .scoring import METRICS, metric_labels
 
+#: Output formats of :func:`ragscore.reports.render` and ``ragscore report --format``.
+FORMATS = ("text", "markdown", "csv", "html", "json")
+#: Verdicts of a paired comparison, in the order a report lists them (regressions first).
+VERDICTS = ("regressed", "no longer defined", "newly defined", "improved", "unchanged")
+
 
 def format_value(value):
     """Render one score: ``None`` or pandas NA as ``n/a``, a bool as ``yes``/``no``, else 0.00.
@@ -15,6 +20,17 @@ def format_value(value):
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return "yes" if value else "no"
     return f"{value:.2f}"
+
+
+def format_delta(value):
+    """Render a signed difference: ``+0.50``, ``-0.50``, ``+0.00``; n/a stays ``n/a``.
+
+    >>> [format_delta(v) for v in (0.5, -0.5, 0.0, None)]
+    ['+0.50', '-0.50', '+0.00', 'n/a']
+    """
+    if value is None or _is_na(value):
+        return "n/a"
+    return f"{value:+.2f}"
 
 
 def _is_na(value):

@@ -45,8 +45,10 @@ class Validated(NamedTuple):
 def show(value, *, limit=60):
     """Return a short, safe ``repr`` of ``value`` for an error message.
 
-    >>> show("x" * 100)[:10]
-    "'xxxxxxxxx"
+    >>> show("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    >>> len(show("x" * 100)), show("y" * 58) == repr("y" * 58)
+    (60, True)
     """
     try:
         text = repr(value)
@@ -137,11 +139,8 @@ def _members_within(value, allowed):
     return None
 
 
-def _check_within(value, field, allowed, expected):
-    """Return ``value``'s members, checking they are unique valid IDs, all in ``allowed``."""
-    members = _members_within(value, allowed)
-    if members is not None:
-        return members
+def _explain_within(value, field, allowed, expected):
+    """Raise for an ID list that :func:`_members_within` refused: name the first problem."""
     _check_id_list(value, field)  # raises unless the list is well formed ...
     outside = next(position for position, item in enumerate(value) if item not in allowed)
     _fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
@@ -161,8 +160,10 @@ def validate_case(case, known):
     labels = case.get("support") if type(case) is dict else None
     relevant = _members_within(case.get("relevant"), known) if labels is not None else None
     if relevant is None:
-        relevant = _check_within(_get(case, "relevant", "case"), "case['relevant']", known,
-                                 "an ID in the corpus")
+        listed = _get(case, "relevant", "case")
+        relevant = _members_within(listed, known)
+        if relevant is None:
+            _explain_within(listed, "case['relevant']", known, "an ID in the corpus")
         labels = _get(case, "support", "case")
     if type(labels) is not dict:
         _fail("case['support']", "a dict of claim ID to source IDs", labels)
@@ -184,29 +185,27 @@ def _explain_sources(claim, sources, relevant):
     """Raise for a support label that failed the inline checks of :func:`validate_case`."""
     _check_claim_id(claim, "case['support'] key")
     field = f"case['support'][{claim!r}]"
-    _check_within(sources, field, relevant, "a source within case['relevant']")
+    if _members_within(sources, relevant) is None:
+        _explain_within(sources, field, relevant, "a source within case['relevant']")
     _fail(field, "at least one source ID", sources)  # the only problem left: no sources
 
 
-def validate_run(run, known, support=None):
-    """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``.
-
-    ``support``, the case's validated labels, only speeds up the claim-ID check.
-    """
+def validate_run(run, known):
+    """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``."""
     claims = run.get("claims") if type(run) is dict else None
     retrieved = run.get("retrieved") if claims is not None else None
     if _members_within(retrieved, known) is None:
         retrieved = _get(run, "retrieved", "run")
-        _check_within(retrieved, "run['retrieved']", known, "an ID in the corpus")
+        if _members_within(retrieved, known) is None:
+            _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus")
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > MAX_CLAIMS:
         _fail("run['claims']", f"a tuple of at most {MAX_CLAIMS} (claim, citations) pairs",
               claims if type(claims) is not tuple else f"{len(claims)} pairs")
-    expected = () if support is None else support
     seen = set()
     for position, pair in enumerate(claims):
         if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str \
-                or pair[0] in seen or (pair[0] not in expected and not _fullmatch(pair[0])):
+                or pair[0] in seen or not _fullmatch(pair[0]):
             _explain_claim(pair, position, seen)
         claim, citations = pair
         seen.add(claim)
@@ -236,5 +235,5 @@ def validate(corpus, case, run, k):
     check_k(k)
     known = validate_corpus(corpus)
     relevant, support = validate_case(case, known)
-    retrieved, claims = validate_run(run, known, support)
+    retrieved, claims = validate_run(run, known)
     return Validated(relevant, support, retrieved, claims)

@@ -31,8 +31,9 @@ def test_nullable_dtypes_keep_na_missing(course):
     assert table["abstention_correct"].sum() == 1  # only region B abstains correctly
 
 
-def test_values_match_the_workbook_table(course):
-    table = score_runs(course.corpus, course.cases, course.runs, k=2)
+def test_values_match_the_workbook_table_at_default_k2(course):
+    table = score_runs(course.corpus, course.cases, course.runs)  # k defaults to 2
+    assert table["precision"].tolist() == [0.5, 0.5, 0.5, 1.0, 0.5, 0.5, pd.NA, pd.NA]
     assert table["support"].tolist() == [1.0, 0.5, 1.0, 1.0, 0.0, 1.0, 0.0, pd.NA]
     assert table["rr"].tolist() == [1.0, 1.0, 1.0, 1.0, 0.5, 1.0, pd.NA, pd.NA]
 
@@ -100,8 +101,8 @@ def test_progress_is_reported_once_per_case(course):
     assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
-def test_iter_scores_yields_evaluate_dicts(course):
-    rows = list(iter_scores(course.corpus, course.cases, course.runs, k=2))
+def test_iter_scores_yields_evaluate_dicts_at_default_k2(course):
+    rows = list(iter_scores(course.corpus, course.cases, course.runs))  # k defaults to 2
     assert rows[4] == ("owner", "A", {"precision": 0.5, "recall": 1.0, "rr": 0.5,
                                       "support": 0.0, "coverage": 0.0,
                                       "abstention_correct": None})

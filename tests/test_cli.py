@@ -50,3 +50,69 @@ def test_missing_dataset_is_a_clear_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("ragscore: error: ")
     assert "nowhere: no dataset folder there" in err
+
+
+COURSE = "fixtures/course"
+
+
+def _run(*args):
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-m", "ragscore", *args], capture_output=True,
+                          text=True, cwd=root)
+
+
+def test_report_csv_and_json_parse_back():
+    import csv
+    import io
+    import json
+    csv_rows = list(csv.reader(io.StringIO(_run("report", COURSE, "--format", "csv").stdout)))
+    assert csv_rows[0][:3] == ["case", "system", "precision"]
+    assert csv_rows[8] == ["region", "B", "", "", "", "", "", "true"]
+    data = json.loads(_run("report", COURSE, "--format", "json", "--k", "1").stdout)
+    assert data["k"] == 1 and data["rows"][3]["support"] == 0.5  # rollback B at k=1
+
+
+def test_report_text_adds_declared_aggregates():
+    out = _run("report", COURSE).stdout
+    assert "- B answerable support (pooled) = 0.80: 4 supported of 5 claims" in out
+    assert "- A answerable recall (macro) = 0.83: mean R@2 over the 3 answerable" in out
+
+
+def test_compare_lists_the_regression_first():
+    lines = _run("compare", COURSE, "--baseline", "A", "--candidate", "B").stdout.splitlines()
+    assert lines[0].startswith("B (candidate) against A (baseline) at k=2, 4 questions: "
+                               "1 regressed, 1 no longer defined, 7 improved, 15 unchanged")
+    assert lines[2].split() == ["launch", "support", "1.00", "0.50", "-0.50", "regressed"]
+    assert ["region", "abstention_correct", "no", "yes", "+1.00", "improved"] in \
+        [line.split() for line in lines]
+
+
+def test_sweep_prints_every_k():
+    lines = _run("sweep", COURSE, "--max-k", "2").stdout.splitlines()
+    assert lines[2:] == ["A 1 | 0.67 0.50 0.67 0.67 0.50 0.00",
+                         "A 2 | 0.50 0.83 0.83 0.67 0.50 0.00",
+                         "B 1 | 1.00 0.83 1.00 0.67 0.83 1.00",
+                         "B 2 | 0.67 1.00 1.00 0.83 1.00 1.00"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("compare", COURSE, "--baseline", "A", "--candidate", "C"),
+     "ragscore: error: system must be one of 'A', 'B'; got 'C'"),
+    (("report", "no/such/folder"), "no such/folder: no dataset folder there"),
+    (("sweep", COURSE, "--max-k", "0"), "k must be a whole number from 1 to 100; got '0'"),
+    (("report", COURSE, "--k", "x"), "k must be a whole number from 1 to 100; got 'x'"),
+])
+def test_clear_errors_not_tracebacks(args, message):
+    result = _run(*args)
+    assert result.returncode == 2
+    assert message.replace("no such", "no/such") in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["demo", "report", "compare", "sweep"])
+def test_help_explains_each_command(command):
+    result = _run(command, "--help")
+    assert result.returncode == 0
+    assert "usage: ragscore " + command in result.stdout
+    assert "--k" in result.stdout or "--max-k" in result.stdout

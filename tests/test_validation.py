@@ -186,3 +186,16 @@ def test_a_value_with_a_broken_repr_still_gets_a_clear_message():
 
     with pytest.raises(InvalidInputError, match=re.escape("got <unprintable Broken>")):
         ids((Broken(),))
+
+
+def test_ids_accepts_exactly_100_and_refuses_101():
+    hundred = tuple(f"d{n}" for n in range(100))
+    assert len(ids(hundred)) == 100
+    with pytest.raises(InvalidInputError, match=r"got '101 items'"):
+        ids(hundred + ("d100",))
+
+
+def test_support_with_exactly_100_expected_claims_is_accepted():
+    case = {"relevant": ("owners",), "support": {f"c{n}": ("owners",) for n in range(100)}}
+    run = {"retrieved": ("owners",), "claims": (("c0", ("owners",)),)}
+    assert evaluate(CORPUS, case, run)["coverage"] == 1 / 100
