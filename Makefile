@@ -17,13 +17,19 @@ demo: $(STAMP)  ## print the course table at k=2
 	$(BIN)/python -m ragscore demo
 
 test: $(STAMP)  ## the whole suite: unit tests, doctests, notebooks (nbval), browser test
-	$(BIN)/python -m pytest
+	env -u MPLBACKEND $(BIN)/python -m pytest --nbval --nbval-current-env tests ragscore notebooks
 
 lab: $(STAMP)  ## open JupyterLab on the chapters
 	$(BIN)/jupyter lab notebooks/
 
 present: $(STAMP)  ## serve one chapter with Voila, e.g. make present CHAPTER=02
 	$(BIN)/python -m voila notebooks/$(CHAPTER)_*.ipynb --Voila.ip=127.0.0.1
+
+notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
+	for py in notebooks/*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
+	unset MPLBACKEND; $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.kernel_name=python3 \
+	  notebooks/*.ipynb
 
 bench: $(STAMP)  ## throughput and memory against pytrec_eval
 	$(BIN)/python benchmarks/bench_score_runs.py

@@ -56,7 +56,8 @@ def format_claims(claims):
     return "\n".join(f"{claim}: {', '.join(citations)}" for claim, citations in claims)
 
 
-def _error_html(error):
+def error_html(error):
+    """An HTML paragraph that shows a validation message instead of scores."""
     return f'<p class="ragscore-error" style="color:#b2182b">Not scored: {html.escape(str(error))}</p>'
 
 
@@ -108,7 +109,7 @@ def claim_report_html(corpus, case, run, *, k):
     try:
         scores, explanations = claim_report(corpus, case, run, k=k)
     except InvalidInputError as error:
-        return _error_html(error)
+        return error_html(error)
     items = "".join(
         f'<li data-claim="{html.escape(claim)}" data-supported="{str(ok).lower()}">'
         f"<b>{html.escape(claim)}</b>: {'supported' if ok else 'not supported'} — "
@@ -124,5 +125,26 @@ def ranking_report_html(corpus, case, retrieved, *, k):
     try:
         scores = evaluate(corpus, case, {"retrieved": retrieved, "claims": ()}, k=k)
     except InvalidInputError as error:
-        return _error_html(error)
+        return error_html(error)
     return scores_html(scores, k=k, keys=("precision", "recall", "rr"))
+
+
+def check_yourself(answer, expected, *, tolerance=0.005):
+    """Feedback on an exercise answer: a number (within ``tolerance``), a bool, ``None`` or text.
+
+    >>> check_yourself(None, 0.5)
+    'Not answered yet: replace None with your answer and run the cell again.'
+    >>> check_yourself(0.5, 0.5)
+    'Correct.'
+    >>> check_yourself(1.0, 0.5)
+    'Not quite: you gave 1.0. Look again at the denominator.'
+    """
+    if answer is None:
+        return "Not answered yet: replace None with your answer and run the cell again."
+    if isinstance(expected, bool) or not isinstance(expected, (int, float)):
+        right = answer == expected
+    else:
+        right = isinstance(answer, (int, float)) and abs(answer - expected) <= tolerance
+    if right:
+        return "Correct."
+    return f"Not quite: you gave {answer!r}. Look again at the denominator."

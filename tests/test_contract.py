@@ -185,6 +185,7 @@ def test_100_claims_are_accepted(corpus, cases):
     assert result["coverage"] == 1.0
 
 
+@pytest.mark.slow
 def test_a_million_document_corpus_is_accepted():
     corpus = _big_corpus(1_000_000)
     case = {"relevant": ("doc-999999",), "support": {"x": ("doc-999999",)}}
