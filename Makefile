@@ -23,7 +23,7 @@ lab: $(STAMP)  ## open JupyterLab on the chapters
 	$(BIN)/jupyter lab notebooks/
 
 present: $(STAMP)  ## serve one chapter with Voila, e.g. make present CHAPTER=02
-	$(BIN)/python -m voila notebooks/$(CHAPTER)_*.ipynb --Voila.ip=127.0.0.1
+	env -u MPLBACKEND $(BIN)/python -m voila notebooks/$(CHAPTER)_*.ipynb --Voila.ip=127.0.0.1
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
 	for py in notebooks/*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
