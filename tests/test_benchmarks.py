@@ -1,0 +1,20 @@
+"""The benchmark runs end to end on a small size and its ragscore/pytrec_eval figures agree.
+
+No timing is asserted here: speed is measured by `make bench`, not by the suite.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_score_runs.py"
+
+
+def test_benchmark_runs_and_agrees_with_pytrec_eval():
+    result = subprocess.run([sys.executable, str(BENCH), "--cases", "1500", "--repeat", "1"],
+                            capture_output=True, text=True, check=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("1,500 case-runs, corpus of 100,000 docs, k=10")
+    assert any(line.startswith("ragscore score_runs") for line in lines)
+    if "pytrec_eval is not installed" not in result.stdout:
+        assert any(line.startswith("score_runs vs pytrec_eval, run cut to 10:") for line in lines)
+        assert lines[-1].endswith("1,500 cases: 0.0e+00")  # P@10, R@10, RR@10 agree exactly
