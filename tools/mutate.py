@@ -111,13 +111,9 @@ def _changes(node):
 
 
 def _scratch():
-    scratch = Path(tempfile.mkdtemp(prefix="ragscore-mutant-"))
-    for name in ("ragscore", "tests", "fixtures"):
-        shutil.copytree(ROOT / name, scratch / name,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "conftest.py"):
-        shutil.copy(ROOT / name, scratch / name)
-    return scratch
+    from ragscore.selfcheck import scratch_copy
+
+    return scratch_copy(tempfile.mkdtemp(prefix="ragscore-mutant-"))
 
 
 def run_suite(scratch, tests=TESTS, *, stop_early=True):
