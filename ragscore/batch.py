@@ -22,7 +22,7 @@ def iter_scores(corpus, cases, runs, *, k=2, progress=None):
         yield case_name, system, dict(zip(METRICS, values))
 
 
-def iter_score_values(corpus, cases, runs, *, k=2, progress=None):
+def iter_score_values(corpus, cases, runs, *, k, progress=None):
     """Yield ``(case, system, values)``, the six metrics as a tuple in :data:`METRICS` order.
 
     The corpus is validated once and each case once, however many systems ran it. An error
