@@ -36,6 +36,11 @@ def _plain(value):
     return float(value)
 
 
+def _nullable_floats(values):
+    """A ``Float64`` array where ``None`` (n/a) becomes ``<NA>``, never 0."""
+    return pd.array([None if v is None else float(v) for v in values], dtype="Float64")
+
+
 def _rows(table):
     for (case, system), row in table.iterrows():
         yield case, system, {name: _plain(row[name]) for name in METRICS}
@@ -143,8 +148,7 @@ def compare(table, *, baseline, candidate):
     frame = pd.DataFrame.from_records(
         records, columns=["case", "metric", "baseline", "candidate", "delta", "verdict"])
     for column in ("baseline", "candidate", "delta"):
-        frame[column] = pd.array([None if v is None else float(v) for v in frame[column]],
-                                 dtype="Float64")
+        frame[column] = _nullable_floats(frame[column])
     order = {verdict: rank for rank, verdict in enumerate(VERDICTS)}
     frame["_rank"] = frame["verdict"].map(order)
     frame = frame.sort_values("_rank", kind="stable").drop(columns="_rank")
@@ -237,8 +241,7 @@ def aggregates(dataset, *, k=2):
     frame = pd.DataFrame.from_records(rows, columns=[
         "system", "slice", "metric", "method", "value", "numerator", "denominator", "used",
         "left_out", "description"])
-    frame["value"] = pd.array([None if v is None else float(v) for v in frame["value"]],
-                              dtype="Float64")
+    frame["value"] = _nullable_floats(frame["value"])
     frame["numerator"] = pd.array(list(frame["numerator"]), dtype="Int64")
     for column in ("denominator", "used", "left_out"):
         frame[column] = frame[column].astype("Int64")
