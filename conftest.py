@@ -1,2 +1,2 @@
 """Root pytest configuration: notebook sources are not test modules."""
-collect_ignore_glob = ["notebooks/*.py", "benchmarks/*.py", "tools/*.py", ".venv/*"]
+collect_ignore_glob = ["notebooks/*.py", "benchmarks/*.py", "tools/*.py", ".venv/*", "build/*"]

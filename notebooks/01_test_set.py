@@ -19,7 +19,7 @@
 import pandas as pd
 
 import ragscore
-from ragscore.explore import check_yourself
+from ragscore.workbook.exercises import check_yourself
 
 course = ragscore.load_course()
 print(course.name, "-", len(course.corpus), "notes,", len(course.cases), "questions,",

@@ -12,9 +12,8 @@
 # %%
 # %matplotlib inline
 import ragscore
-from ragscore.explore import check_yourself
-from ragscore.retrieval import precision_at_k, recall_at_k, reciprocal_rank_at_k
-from ragscore.widgets import k_explorer, ranking_editor
+from ragscore.workbook.exercises import check_yourself
+from ragscore.workbook.widgets import k_explorer, ranking_editor
 
 course = ragscore.load_course()
 
@@ -26,8 +25,9 @@ course = ragscore.load_course()
 # %%
 rollback = set(course.cases["rollback"]["relevant"])
 ranked = course.runs["rollback"]["A"]["retrieved"]
+scores = ragscore.evaluate(course.corpus, course.cases["rollback"], course.runs["rollback"]["A"])
 print("retrieved:", ranked)
-print("P@2 =", precision_at_k(ranked, rollback, 2), " R@2 =", recall_at_k(ranked, rollback, 2))
+print("P@2 =", scores["precision"], " R@2 =", scores["recall"])
 
 # %% [markdown]
 # ## Step 2: the other precision
@@ -46,11 +46,10 @@ print(f"precision over returned  = {hits}/{len(ranked[:2])} = {hits / len(ranked
 # B puts `owners` first: RR@2 = 1 and recall is unchanged.
 
 # %%
-owners = set(course.cases["owner"]["relevant"])
 for system in ("A", "B"):
-    ranked = course.runs["owner"][system]["retrieved"]
-    print(system, ranked, "RR@2 =", reciprocal_rank_at_k(ranked, owners, 2),
-          "R@2 =", recall_at_k(ranked, owners, 2))
+    run = course.runs["owner"][system]
+    scores = ragscore.evaluate(course.corpus, course.cases["owner"], run)
+    print(system, run["retrieved"], "RR@2 =", scores["rr"], "R@2 =", scores["recall"])
 
 # %% [markdown]
 # ## Step 4: n/a is not zero

@@ -12,9 +12,9 @@
 
 # %%
 import ragscore
-from ragscore.claims import explain_claim
-from ragscore.explore import check_yourself
-from ragscore.widgets import citation_editor
+from ragscore.core.counts import explain_claim
+from ragscore.workbook.exercises import check_yourself
+from ragscore.workbook.widgets import citation_editor
 
 course = ragscore.load_course()
 
@@ -22,9 +22,8 @@ course = ragscore.load_course()
 def explain(case, system, k=2):
     run = course.runs[case][system]
     support = {c: set(s) for c, s in course.cases[case]["support"].items()}
-    visible = set(run["retrieved"][:k])
     for claim, citations in run["claims"]:
-        ok, reason = explain_claim(claim, citations, support, visible, k=k)
+        ok, reason = explain_claim(claim, citations, support, run["retrieved"], k=k)
         print(f"{case} {system} k={k}: {claim} -> {'supported' if ok else 'unsupported'}: {reason}")
 
 # %% [markdown]

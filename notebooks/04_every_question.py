@@ -15,7 +15,7 @@
 import pandas as pd
 
 import ragscore
-from ragscore.explore import check_yourself
+from ragscore.workbook.exercises import check_yourself
 from ragscore.plots import plot_deltas, plot_heatmap, plot_sweep
 from ragscore.reports import aggregates, compare, question_table, render, sweep
 

@@ -11,8 +11,8 @@
 
 # %%
 import ragscore
-from ragscore.explore import check_yourself
-from ragscore.selfcheck import MUTATIONS, contract_check
+from ragscore.workbook.exercises import check_yourself
+from ragscore.workbook.selfcheck import MUTATIONS, contract_check
 
 # %% [markdown]
 # ## Step 1: the contract tests pass on the real scorer

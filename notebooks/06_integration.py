@@ -14,7 +14,8 @@
 import json
 
 import ragscore
-from ragscore.explore import check_yourself
+from ragscore.workbook.exercises import check_yourself
+from ragscore.io.course import COURSE_PATH
 from ragscore.reports import compare, question_table
 
 course = ragscore.load_course()
@@ -27,7 +28,7 @@ course = ragscore.load_course()
 # context and answer, not only the scores. The dataset folder already carries a manifest:
 
 # %%
-print(json.dumps(json.loads((ragscore.COURSE_PATH / "dataset.json").read_text()), indent=2))
+print(json.dumps(json.loads((COURSE_PATH / "dataset.json").read_text()), indent=2))
 
 # %% [markdown]
 # A fuller run manifest for a real pipeline might look like this (illustrative values):

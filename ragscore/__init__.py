@@ -1,7 +1,8 @@
 """ragscore: score a RAG system's recorded runs against a grounded, human-reviewed test set.
 
-The scoring core (:func:`ids`, :func:`validate`, :func:`evaluate`) needs only the standard
-library; table-producing functions load pandas on first use.
+The contract (:func:`ids`, :func:`validate`, :func:`evaluate`) needs only the standard
+library; :func:`score_runs` and the submodules :mod:`ragscore.reports` and
+:mod:`ragscore.plots` load pandas and matplotlib on first use.
 
 >>> import ragscore
 >>> course = ragscore.load_course()
@@ -10,43 +11,31 @@ library; table-producing functions load pandas on first use.
 """
 from importlib import import_module
 
-from .claims import abstention_correct, count_supported, coverage_rate, is_supported, \
-    support_rate
-from .batch import iter_scores, score_runs
-from .course import COURSE_PATH, load_course
-from .dataset import Dataset, DatasetFileError, load_dataset, save_dataset
-from .display import format_value, text_table
-from .retrieval import precision_at_k, recall_at_k, reciprocal_rank_at_k
-from .scoring import METRICS, evaluate, metric_labels, score_validated
-from .validation import InvalidInputError, Validated, check_k, ids, validate, \
-    validate_case, validate_corpus, validate_run
+from .core.metrics import CONTRACT as METRICS
+from .core.metrics import REGISTRY, Metric
+from .core.rules import InvalidInputError
+from .core.scoring import evaluate, iter_scores
+from .core.validation import ids, validate
+from .io.course import load_course
+from .io.dataset import Dataset, DatasetFileError, load_dataset, save_dataset
 
-# Names whose modules import pandas or matplotlib at the top: loaded on first access, so
-# `import ragscore` stays light.
-_LAZY = {
-    "aggregates": "ragscore.reports",
-    "compare": "ragscore.reports",
-    "question_table": "ragscore.reports",
-    "render": "ragscore.reports",
-    "sweep": "ragscore.reports",
-    "plot_deltas": "ragscore.plots",
-    "plot_heatmap": "ragscore.plots",
-    "plot_sweep": "ragscore.plots",
-}
+# Loaded on first access, so `import ragscore` stays light.
+_LAZY = {"score_runs": "ragscore.tables.scores"}
+_SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli")
 
-__all__ = [
-    "COURSE_PATH", "Dataset", "DatasetFileError", "InvalidInputError", "METRICS", "Validated",
-    "abstention_correct", "check_k", "count_supported", "coverage_rate", "evaluate",
-    "format_value", "ids", "is_supported", "iter_scores", "load_course", "load_dataset", "metric_labels",
-    "precision_at_k", "recall_at_k", "reciprocal_rank_at_k", "save_dataset", "score_runs",
-    "score_validated",
-    "support_rate", "text_table", "validate", "validate_case", "validate_corpus",
-    "validate_run", *_LAZY,
-]
+__all__ = ["Dataset", "DatasetFileError", "InvalidInputError", "METRICS", "Metric", "REGISTRY",
+           "evaluate", "ids", "iter_scores", "load_course", "load_dataset", "save_dataset",
+           "score_runs", "validate"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name):
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
+    if name in _SUBMODULES:
+        return import_module(f"ragscore.{name}")
     raise AttributeError(f"module 'ragscore' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))

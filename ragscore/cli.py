@@ -2,12 +2,11 @@
 import argparse
 import sys
 
-from .course import COURSE_PATH
-from .dataset import load_dataset
-from .display import format_delta, format_value, text_table
-from .display import FORMATS, VERDICTS
-from .scoring import METRICS
-from .validation import InvalidInputError, check_k
+from .core.metrics import CONTRACT, REGISTRY
+from .core.rules import InvalidInputError, check_k
+from .io.course import COURSE_PATH
+from .io.dataset import load_dataset
+from .render.text import FORMATS, format_delta, format_value, text_table
 
 
 def _k(text):
@@ -28,7 +27,7 @@ def _dataset_argument(parser, *, optional=False):
 
 
 def _demo(args, out):
-    from .batch import iter_scores
+    from .core.scoring import iter_scores
 
     dataset = load_dataset(args.dataset)
     rows = iter_scores(dataset.corpus, dataset.cases, dataset.runs, k=args.k)
@@ -37,14 +36,16 @@ def _demo(args, out):
 
 
 def _report(args, out):
-    from .reports import aggregates, question_table, render
+    from .render.formats import render
+    from .tables.scores import count_dataset, question_table
+    from .tables.summary import aggregates
 
-    dataset = load_dataset(args.dataset)
-    table = question_table(dataset, k=args.k)
+    counted = count_dataset(load_dataset(args.dataset))
+    table = question_table(counted, k=args.k)
     out.write(render(table, k=args.k, fmt=args.format))
     if args.format in ("text", "markdown"):
         out.write("\nAggregates (each names its method, denominator and what it left out):\n")
-        for row in aggregates(dataset, k=args.k).itertuples():
+        for row in aggregates(counted, k=args.k).itertuples():
             value = format_value(row.value)
             out.write(f"- {row.system} {row.slice} {row.metric} ({row.method}) = {value}: "
                       f"{row.description}\n")
@@ -52,9 +53,9 @@ def _report(args, out):
 
 
 def _compare(args, out):
-    import pandas as pd
-
-    from .reports import compare, question_table
+    from .render.text import is_na
+    from .tables.compare import VERDICTS, compare
+    from .tables.scores import question_table
 
     dataset = load_dataset(args.dataset)
     table = question_table(dataset, k=args.k)
@@ -65,26 +66,28 @@ def _compare(args, out):
               f"{rows['case'].nunique()} questions: {summary}\n")
     out.write(f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
               f"verdict\n")
-    for row in rows.itertuples():
-        values = [format_value(v if row.metric != "abstention_correct" or v is pd.NA
-                               else bool(v)) for v in (row.baseline, row.candidate)]
-        delta = format_delta(row.delta)
-        out.write(f"{row.case:<12} {row.metric:<19} {values[0]:>8} {values[1]:>9} "
-                  f"{delta:>6}  {row.verdict}\n")
+    yes_no = {name for name, metric in REGISTRY.items() if metric.kind != "rate"}
+    columns = (rows[name].astype(object).tolist()
+               for name in ("case", "metric", "baseline", "candidate", "delta", "verdict"))
+    for case, metric, before, after, delta, verdict in zip(*columns):
+        values = [format_value(value if metric not in yes_no or is_na(value) else bool(value))
+                  for value in (before, after)]
+        out.write(f"{case:<12} {metric:<19} {values[0]:>8} {values[1]:>9} "
+                  f"{format_delta(delta):>6}  {verdict}\n")
     return 0
 
 
 def _sweep(args, out):
-    from .reports import sweep
+    from .tables.summary import sweep
 
-    dataset = load_dataset(args.dataset)
-    table = sweep(dataset, max_k=args.max_k)
+    table = sweep(load_dataset(args.dataset), max_k=args.max_k)
     out.write("Macro means over answerable questions (n/a left out); abstention is the share "
               "of unanswerable questions with a correct abstention.\n")
-    out.write("system k | P@k R@k RR@k support coverage abstention\n")
-    for (system, k), row in table.iterrows():
-        values = " ".join(format_value(row[m]) for m in METRICS)
-        out.write(f"{system} {k} | {values}\n")
+    out.write("system k | " + " ".join(REGISTRY[name].label_at("k") for name in CONTRACT)
+              + "\n")
+    columns = [table[name].astype(object).tolist() for name in CONTRACT]
+    for (system, k), *values in zip(table.index, *columns):
+        out.write(f"{system} {k} | " + " ".join(map(format_value, values)) + "\n")
     return 0
 
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_score_runs.py"
 
 
@@ -18,3 +20,21 @@ def test_benchmark_runs_and_agrees_with_pytrec_eval():
     if "pytrec_eval is not installed" not in result.stdout:
         assert any(line.startswith("score_runs vs pytrec_eval, run cut to 10:") for line in lines)
         assert lines[-1].endswith("1,500 cases: 0.0e+00")  # P@10, R@10, RR@10 agree exactly
+
+
+END_TO_END = BENCH.parent / "bench_end_to_end.py"
+
+
+def test_end_to_end_benchmark_runs_and_agrees_with_pytrec_eval():
+    pytest.importorskip("pytrec_eval")
+    result = subprocess.run([sys.executable, str(END_TO_END), "--questions", "300",
+                             "--repeat", "1"],
+                            capture_output=True, text=True, check=True, timeout=120)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("300 questions x 2 systems, corpus of 100,000 docs, k=10")
+    for command in ("ragscore report", "ragscore compare", "pytrec_eval"):
+        assert any(line.startswith(command) for line in lines), command
+    agreement = [line for line in lines if line.startswith("largest |difference|")]
+    assert agreement == ["largest |difference| in P@10, R@10, RR@10, ragscore report csv vs "
+                         "pytrec_eval csv, 600 rows: 0.0e+00"]
+    assert any(line.startswith("import ragscore + load_course() + evaluate:") for line in lines)

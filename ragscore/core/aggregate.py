@@ -1,0 +1,126 @@
+"""Declared aggregates over per-question counts: every one names its method, denominator,
+how many questions it used and how many it left out as n/a.
+
+- **macro**: the mean of a metric over the questions of a slice where it is defined (each
+  question weighs the same; n/a is left out, never averaged in as 0);
+- **pooled**: summed numerators over summed denominators of the same counts (a question
+  with more claims weighs more);
+- **count**: for a yes/no metric, how many defined values are yes, out of how many.
+
+Answerable questions (something labelled relevant or some claim expected) and unanswerable
+ones are separate slices: an abstention is never counted as a retrieval success.
+"""
+from collections import namedtuple
+
+from .metrics import RATE
+
+ANSWERABLE = "answerable"
+UNANSWERABLE = "unanswerable"
+
+
+class Aggregate(namedtuple("Aggregate", "metric slice method value numerator denominator used "
+                                      "left_out description")):
+    """One declared aggregate of one metric over one slice of questions."""
+
+    __slots__ = ()
+
+
+def is_answerable(counts):
+    """True when something is labelled relevant or some claim is expected.
+
+    >>> from ragscore.core.counts import count
+    >>> is_answerable(count(set(), {}, ("archive",), ()))
+    False
+    """
+    return bool(counts.n_relevant or counts.n_expected)
+
+
+def split_slices(counts_list):
+    """``{"answerable": [...], "unanswerable": [...]}``, each keeping the input order."""
+    slices = {ANSWERABLE: [], UNANSWERABLE: []}
+    for counts in counts_list:
+        slices[ANSWERABLE if is_answerable(counts) else UNANSWERABLE].append(counts)
+    return slices
+
+
+def macro(metric, counts_list, *, k, slice_name):
+    """The mean of ``metric`` over the questions where it is defined.
+
+    >>> from ragscore.core.counts import retrieval_counts
+    >>> from ragscore.core.metrics import REGISTRY
+    >>> rows = [retrieval_counts(("a",), {"a"}), retrieval_counts(("b",), {"a", "c"})]
+    >>> macro(REGISTRY["recall"], rows, k=2, slice_name="answerable").value
+    0.5
+    """
+    values = [metric.value(counts, k) for counts in counts_list]
+    defined = [value for value in values if value is not None]
+    left_out = len(values) - len(defined)
+    return Aggregate(
+        metric=metric.name, slice=slice_name, method="macro",
+        value=sum(defined) / len(defined) if defined else None, numerator=None,
+        denominator=len(defined), used=len(defined), left_out=left_out,
+        description=(f"mean {metric.label_at(k)} over the {len(defined)} {slice_name} "
+                     f"questions where it is defined; {left_out} left out as n/a"))
+
+
+def pooled(metric, counts_list, *, k, slice_name):
+    """Summed numerators over summed denominators of ``metric``'s pooling counts."""
+    rule = metric.pooled
+    numerator = sum(rule.numerator(counts, k) for counts in counts_list)
+    denominator = sum(rule.denominator(counts, k) for counts in counts_list)
+    return Aggregate(
+        metric=metric.name, slice=slice_name, method="pooled",
+        value=numerator / denominator if denominator else None, numerator=numerator,
+        denominator=denominator, used=len(counts_list), left_out=0,
+        description=(f"{numerator} {rule.numerator_name} of {denominator} "
+                     f"{rule.denominator_name}, summed over {len(counts_list)} {slice_name} "
+                     "questions"))
+
+
+def count_yes(metric, counts_list, *, k, slice_name):
+    """How many defined values of a yes/no ``metric`` are yes, out of how many."""
+    values = [metric.value(counts, k) for counts in counts_list]
+    defined = [value for value in values if value is not None]
+    yes = sum(1 for value in defined if value)
+    left_out = len(values) - len(defined)
+    note = f"; {left_out} left out as n/a" if left_out else ""
+    return Aggregate(
+        metric=metric.name, slice=slice_name, method="count",
+        value=yes / len(defined) if defined else None, numerator=yes,
+        denominator=len(defined), used=len(defined), left_out=left_out,
+        description=f"{yes} of {len(defined)} {slice_name} questions {metric.yes_means}{note}")
+
+
+def aggregates(counts_list, *, k, metrics):
+    """Every declared aggregate of ``metrics`` over one system's counts, slice by slice.
+
+    Rates over the answerable slice: macro, then pooled where the metric pools. Yes/no
+    metrics over their own slice: a count.
+    """
+    slices = split_slices(counts_list)
+    rows = []
+    for metric in metrics:
+        if metric.kind == RATE:
+            rows.append(macro(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+    for metric in metrics:
+        if metric.kind == RATE and metric.pooled is not None:
+            rows.append(pooled(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+    for metric in metrics:
+        if metric.kind != RATE:
+            rows.append(count_yes(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+    return rows
+
+
+def sweep_means(counts_list, *, max_k, metrics):
+    """For k = 1 .. ``max_k``: ``{metric: mean over its slice where defined}``, one pass of
+    counts read at every k (a yes/no metric's mean is its share of yes)."""
+    slices = split_slices(counts_list)
+    table = []
+    for k in range(1, max_k + 1):
+        row = {}
+        for metric in metrics:
+            values = [metric.value(counts, k) for counts in slices[metric.slice]]
+            defined = [float(value) for value in values if value is not None]
+            row[metric.name] = sum(defined) / len(defined) if defined else None
+        table.append(row)
+    return table

@@ -1,0 +1,139 @@
+"""Per-question counts: the one intermediate every metric, aggregate and sweep derives from.
+
+One pass over a validated (case, run) pair yields a :class:`Counts` record of small integers.
+Every metric at every cutoff k is a formula over it (see :mod:`ragscore.core.metrics`), so a
+sweep over k, a pooled aggregate and a macro mean all read the same numbers::
+
+    hits(k)      = number of relevant_ranks <= k
+    supported(k) = number of claim_cutoffs <= k
+
+The supported-claim rule (:func:`claim_cutoff`) is written here once: a generated claim is
+supported at cutoff k only when it has at least one citation and every cited ID is labelled
+as supporting that claim *and* sits within the top k retrieved. An existing, or even
+relevant, document is not enough; one good citation does not cancel a bad extra one.
+"""
+from bisect import bisect_right
+from collections import namedtuple
+
+
+class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
+                                  "n_expected n_retrieved")):
+    """What one run of one question amounts to, independent of k.
+
+    ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
+    ``n_relevant``: how many IDs are labelled relevant.
+    ``claim_cutoffs``: for each generated claim supported at some k, the smallest such k,
+    ascending (claims never supported are not listed).
+    ``n_claims``: generated claims. ``n_expected``: expected claims.
+    ``n_retrieved``: length of the ranked list.
+    """
+
+    __slots__ = ()
+
+
+def hits(counts, k):
+    """Relevant IDs within the top k.
+
+    >>> hits(Counts((1, 3), 2, (), 0, 1, 4), 2)
+    1
+    """
+    return bisect_right(counts.relevant_ranks, k)
+
+
+def supported(counts, k):
+    """Generated claims supported at cutoff k.
+
+    >>> supported(Counts((1, 2), 2, (1, 2), 3, 2, 2), 1)
+    1
+    """
+    return bisect_right(counts.claim_cutoffs, k)
+
+
+def claim_cutoff(citations, labelled, rank_of):
+    """The smallest k at which a claim citing ``citations`` is supported, or ``None`` (never).
+
+    ``labelled`` is the set of sources labelled for the claim; ``rank_of`` maps each retrieved
+    relevant ID to its 1-based rank. Supported at k when ``citations`` is non-empty, a subset
+    of ``labelled``, and every cited ID is retrieved at a rank <= k.
+
+    >>> claim_cutoff(("checklist",), {"checklist"}, {"rollback": 1, "checklist": 2})
+    2
+    >>> claim_cutoff(("owners", "archive"), {"owners"}, {"owners": 1}) is None
+    True
+    """
+    if not citations or not labelled.issuperset(citations):
+        return None
+    ranks = [rank_of.get(doc) for doc in citations]
+    if None in ranks:
+        return None
+    return max(ranks)
+
+
+def ranks_of(relevant, retrieved):
+    """``{doc: 1-based rank}`` for each relevant ID in ``retrieved``, in rank order.
+
+    >>> ranks_of({"owners", "launch"}, ("archive", "owners", "launch"))
+    {'owners': 2, 'launch': 3}
+    """
+    found = relevant.intersection(retrieved)
+    if len(found) <= 16:  # few hits: find each one rather than walk the whole list
+        return {retrieved[position]: position + 1
+                for position in sorted(map(retrieved.index, found))}
+    return {doc: rank for rank, doc in enumerate(retrieved, 1) if doc in found}
+
+
+_new = tuple.__new__
+
+
+def count(relevant, support, retrieved, claims):
+    """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
+
+    >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
+    ...       ("rollback",), (("switch", ("rollback",)),))
+    Counts(relevant_ranks=(1,), n_relevant=2, claim_cutoffs=(1,), n_claims=1, n_expected=2, n_retrieved=1)
+    """
+    rank_of = ranks_of(relevant, retrieved)
+    cutoffs = []
+    for claim, citations in claims:
+        labelled = support.get(claim)
+        if labelled is not None:
+            cutoff = claim_cutoff(citations, labelled, rank_of)
+            if cutoff is not None:
+                cutoffs.append(cutoff)
+    cutoffs.sort()
+    return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs), len(claims),
+                         len(support), len(retrieved)))
+
+
+def retrieval_counts(ranked, relevant):
+    """Counts of a ranked list alone (no claims), for trying a retrieval metric by hand.
+
+    >>> retrieval_counts(("archive", "owners"), {"owners"}).relevant_ranks
+    (2,)
+    """
+    return count(frozenset(relevant), {}, tuple(ranked), ())
+
+
+def explain_claim(claim, citations, support, retrieved, *, k):
+    """Why one claim is or is not supported at cutoff ``k``, as ``(supported, reason)``.
+
+    ``supported`` comes from :func:`claim_cutoff`; the reason names the first problem.
+
+    >>> explain_claim("aurora", ("archive",), {"aurora": {"owners"}}, ("archive", "owners"), k=2)
+    (False, 'cites archive, which is not labelled for aurora')
+    >>> explain_claim("smoke", ("checklist",), {"smoke": {"checklist"}}, ("rollback",), k=1)
+    (False, 'cites checklist, which is not in the top 1 retrieved')
+    """
+    labelled = support.get(claim)
+    if labelled is None:
+        return False, f"{claim} is not an expected claim for this question"
+    rank_of = ranks_of(labelled, retrieved)
+    cutoff = claim_cutoff(citations, labelled, rank_of)
+    if cutoff is not None and cutoff <= k:
+        return True, "every citation is labelled for it and visible: " + ", ".join(citations)
+    for doc in citations:
+        if doc not in labelled:
+            return False, f"cites {doc}, which is not labelled for {claim}"
+        if rank_of.get(doc, k + 1) > k:
+            return False, f"cites {doc}, which is not in the top {k} retrieved"
+    return False, "has no citation"  # every citation passed, so there is none

@@ -1,0 +1,46 @@
+"""The metric registry: every metric defined once, each in its own module.
+
+Everything that shows or aggregates a metric (``evaluate``, ``score_runs``, tables,
+aggregates, comparisons, sweeps, every output format, plots, widgets, CLI headers) iterates
+:data:`REGISTRY` or asks it by name; none names a metric by position.
+
+>>> [metric.label_at(2) for metric in REGISTRY.values()]
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention']
+"""
+from ..rules import fail
+from . import abstention, coverage, precision, recall, rr, support
+from .base import RATE, YES_NO, Metric, Pooled
+
+#: Every registered metric by name, in report order.
+REGISTRY = {module.METRIC.name: module.METRIC
+            for module in (precision, recall, rr, support, coverage, abstention)}
+
+#: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
+CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")
+
+__all__ = ["CONTRACT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "select"]
+
+
+def get(name):
+    """The registered metric called ``name``; an unknown name is a clear error.
+
+    >>> get("rr").label_at(5)
+    'RR@5'
+    """
+    if type(name) is not str or name not in REGISTRY:
+        fail("metric", f"one of {', '.join(REGISTRY)}", name)
+    return REGISTRY[name]
+
+
+def select(names=CONTRACT):
+    """The metrics called ``names``, in the order given, each at most once.
+
+    >>> [metric.name for metric in select(("rr", "precision"))]
+    ['rr', 'precision']
+    """
+    metrics = [get(name) for name in names]
+    if len({metric.name for metric in metrics}) != len(metrics):
+        fail("metrics", "distinct metric names", tuple(names))
+    if not metrics:
+        fail("metrics", "at least one metric name", tuple(names))
+    return tuple(metrics)

@@ -1,0 +1,146 @@
+"""The rules an ID, an ID list and a cutoff must meet, and how a broken rule is reported.
+
+Two rule sets exist, declared per dataset:
+
+- ``COURSE`` (the course contract, the default): an ID is a ``str`` matching
+  ``[a-z][a-z0-9-]{0,31}``; ID lists hold at most 100 IDs; ``k`` runs from 1 to 100; an answer
+  has at most 100 claims.
+- ``OPEN`` (real test sets: TREC docnos, chunk IDs, UUIDs): an ID is any ``str`` of 1 to 512
+  characters with no control character (U+2028 and U+2029 included) and no leading or
+  trailing whitespace; ID lists hold at most 10,000 IDs; ``k`` runs from 1 to 10,000.
+
+Every broken rule raises :class:`InvalidInputError`, a ``ValueError``, whose message names
+the field, what was expected and what came, shown safely by :func:`show`.
+"""
+import re
+import unicodedata
+from collections import namedtuple
+
+
+class InvalidInputError(ValueError):
+    """Raised for any malformed corpus, case, run, cutoff or dataset file."""
+
+
+class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims")):
+    """One declared rule set: what an ID looks like and how long lists and cutoffs may be."""
+
+    __slots__ = ()
+
+    @property
+    def fullmatch(self):
+        """The compiled pattern's ``fullmatch`` (call it on ``str`` values only)."""
+        return self.pattern.fullmatch
+
+    def is_id(self, value):
+        """True when ``value`` is a ``str`` that is a valid ID under these rules.
+
+        >>> COURSE.is_id("launch"), COURSE.is_id("Launch"), OPEN.is_id("FR940202-2-00150")
+        (True, False, True)
+        """
+        return type(value) is str and self.pattern.fullmatch(value) is not None
+
+    @property
+    def expected(self):
+        """What a valid ID is, for messages: ``an ID matching [a-z][a-z0-9-]{0,31}``."""
+        return f"an {self.described}"
+
+    @property
+    def expected_claim(self):
+        """What a valid claim ID is, for messages."""
+        return f"a claim {self.described}"
+
+
+COURSE = IdRules(
+    name="course", pattern=re.compile(r"[a-z][a-z0-9-]{0,31}"),
+    described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100)
+OPEN = IdRules(
+    name="open",
+    pattern=re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,512}(?<!\s)"),
+    described="ID of 1 to 512 characters with no control character and no leading or "
+              "trailing whitespace",
+    max_ids=10_000, max_k=10_000, max_claims=10_000)
+RULES = {rules.name: rules for rules in (COURSE, OPEN)}
+
+_LIMIT = 60
+
+
+def show(value, *, limit=_LIMIT):
+    """A short, safe rendering of ``value`` for an error message.
+
+    Control characters are escaped (as ``repr`` does), a long value is cut with its length
+    stated, non-ASCII letters that could pass for ASCII ones are named with their code
+    points, and a broken ``__repr__`` or a deeply nested value cannot hide the real error.
+
+    >>> show("launch")
+    "'launch'"
+    >>> show("x" * 100)
+    "a str of 100 characters, cut: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    >>> show("l\\u0430unch")
+    "'lаunch' (non-ASCII: U+0430 CYRILLIC SMALL LETTER A at 1)"
+    >>> show("\\x1b[2J")
+    "'\\\\x1b[2J'"
+    """
+    if type(value) is str:
+        text = repr(value[:limit + 1])
+        if len(value) > limit:
+            text = f"a str of {len(value):,} characters, cut: {text[:limit]}..."
+        return text + _code_points(value[:limit])
+    try:
+        text = _short_repr(value)
+    except Exception:  # a broken __repr__ or hash must not hide the real error
+        text = f"<unprintable {type(value).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+        size = len(value) if isinstance(value, (tuple, list, dict, set, frozenset, bytes)) else None
+        if size is not None:
+            text += f" (a {type(value).__name__} of {size:,} items, cut)"
+    return text
+
+
+def _short_repr(value):
+    """``repr`` with nesting and container lengths bounded (no recursion on deep values)."""
+    import reprlib
+
+    class Short(reprlib.Repr):
+        def repr_instance(self, obj, level):
+            try:
+                text = repr(obj)
+            except Exception:
+                return f"<unprintable {type(obj).__name__}>"
+            return text if len(text) <= _LIMIT else text[:_LIMIT] + "..."
+
+    shortener = Short()
+    shortener.maxlevel, shortener.maxstring, shortener.maxother = 4, _LIMIT, _LIMIT
+    for name in ("maxtuple", "maxlist", "maxdict", "maxset", "maxfrozenset"):
+        setattr(shortener, name, 8)
+    return shortener.repr(value)
+
+
+def _code_points(text):
+    """`` (non-ASCII: U+0430 CYRILLIC SMALL LETTER A at 1)`` for up to three non-ASCII
+    printable characters, so a look-alike is told apart; empty for ASCII text."""
+    found = [(position, char) for position, char in enumerate(text)
+             if ord(char) > 127 and char.isprintable()][:3]
+    if not found:
+        return ""
+    named = ", ".join(f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED')} at {position}"
+                      for position, char in found)
+    return f" (non-ASCII: {named})"
+
+
+def fail(field, expected, value):
+    """Raise :class:`InvalidInputError`: ``<field> must be <expected>; got <value>``."""
+    raise InvalidInputError(f"{field} must be {expected}; got {show(value)}")
+
+
+def check_k(k, *, rules=COURSE):
+    """Return ``k`` if it is an ``int`` (not a ``bool``) within the rules' range, else raise.
+
+    >>> check_k(2)
+    2
+    >>> check_k(500, rules=OPEN)
+    500
+    """
+    if type(k) is not int or k < 1 or k > rules.max_k:
+        fail("k", f"an int from 1 to {rules.max_k}", k)
+    return k

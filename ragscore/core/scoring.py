@@ -1,0 +1,117 @@
+"""Score runs: validate once, count once, and read every metric off the counts.
+
+:func:`evaluate` is the course contract for one run: the six metrics of
+:data:`~ragscore.core.metrics.CONTRACT`, in that order. :func:`iter_counts` is the batch
+path for a whole test set: the corpus is validated once, each case once however many
+systems ran it, and every error names the case and the system.
+"""
+import gc
+from collections import namedtuple
+
+from .counts import count
+from .metrics import CONTRACT, REGISTRY, select
+from .rules import COURSE, InvalidInputError, check_k, fail, show
+from .validation import validate, validate_case, validate_corpus, validate_run
+
+_CONTRACT_METRICS = tuple(REGISTRY[name] for name in CONTRACT)
+
+
+def evaluate(corpus, case, run, *, k=2):
+    """Validate, then score one run of one case at cutoff ``k``.
+
+    Returns a dict with keys ``precision`` (P@k), ``recall`` (R@k), ``rr`` (RR@k),
+    ``support``, ``coverage`` and ``abstention_correct``, in that order; ``None`` marks n/a.
+    Raises :class:`~ragscore.core.rules.InvalidInputError` (a ``ValueError``) on bad input.
+
+    >>> corpus = {"rollback": "Switch back.", "checklist": "Run the smoke test."}
+    >>> case = {"relevant": ("rollback", "checklist"),
+    ...         "support": {"switch": ("rollback",), "smoke": ("checklist",)}}
+    >>> run = {"retrieved": ("rollback",), "claims": (("switch", ("rollback",)),)}
+    >>> evaluate(corpus, case, run, k=2)
+    {'precision': 0.5, 'recall': 0.5, 'rr': 1.0, 'support': 1.0, 'coverage': 0.5, 'abstention_correct': None}
+    """
+    counts = count(*validate(corpus, case, run, k))
+    return {metric.name: metric.value(counts, k) for metric in _CONTRACT_METRICS}
+
+
+def _require_dict(value, field):
+    if type(value) is not dict:
+        raise InvalidInputError(f"{field} must be a dict; got {show(value)}")
+
+
+def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None):
+    """Yield ``(case, system, counts)`` for every run in ``runs[case][system]``, in input order.
+
+    The corpus is validated once and each case once. An error names the case and system.
+    ``progress``, if given, is called as ``progress(done, total)`` after each case; the runs
+    are listed before the first call, so a callback that edits ``runs`` cannot mislabel rows.
+    """
+    known = validate_corpus(corpus, rules=rules)
+    _require_dict(cases, "cases")
+    _require_dict(runs, "runs")
+    listed = list(runs.items())
+    total = len(listed)
+    for done, (case_name, systems) in enumerate(listed, start=1):
+        if type(case_name) is not str:
+            fail("runs key", "a case name (a str)", case_name)
+        if case_name not in cases:
+            raise InvalidInputError(
+                f"runs[{show(case_name)}] names a case that is not in cases")
+        try:
+            relevant, support = validate_case(cases[case_name], known, rules=rules)
+        except InvalidInputError as error:
+            raise InvalidInputError(f"case {show(case_name)}: {error}") from None
+        _require_dict(systems, f"runs[{show(case_name)}]")
+        for system, run in list(systems.items()):
+            if type(system) is not str:
+                fail(f"runs[{show(case_name)}] key", "a system name (a str)", system)
+            try:
+                retrieved, claims = validate_run(run, known, rules=rules)
+            except InvalidInputError as error:
+                raise InvalidInputError(
+                    f"case {show(case_name)}, system {show(system)}: {error}") from None
+            yield case_name, system, count(relevant, support, retrieved, claims)
+        if progress is not None:
+            progress(done, total)
+
+
+class CountedRuns(namedtuple("CountedRuns", "keys counts")):
+    """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
+    ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
+    so a report counts each run once."""
+
+    __slots__ = ()
+
+
+def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None):
+    """Validate and count every run once; return :class:`CountedRuns` (see :func:`iter_counts`).
+
+    >>> from ragscore.io.course import load_course
+    >>> course = load_course()
+    >>> counted = count_runs(course.corpus, course.cases, course.runs)
+    >>> counted.keys[4], counted.counts[4].relevant_ranks
+    (('owner', 'A'), (2,))
+    """
+    keys, counts = [], []
+    collecting = gc.isenabled()
+    gc.disable()  # many small records and no cycles: collections would only re-walk them
+    try:
+        for case_name, system, one in iter_counts(corpus, cases, runs, rules=rules,
+                                                  progress=progress):
+            keys.append((case_name, system))
+            counts.append(one)
+    finally:
+        if collecting:
+            gc.enable()
+    return CountedRuns(keys, counts)
+
+
+def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
+    """Yield ``(case, system, scores)`` for every run, ``scores`` a ``{metric: value}`` dict.
+
+    With the default metrics, ``scores`` is what :func:`evaluate` returns. Pure Python.
+    """
+    check_k(k)
+    chosen = select(metrics)
+    for case_name, system, counts in iter_counts(corpus, cases, runs, progress=progress):
+        yield case_name, system, {metric.name: metric.value(counts, k) for metric in chosen}

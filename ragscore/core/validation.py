@@ -1,0 +1,198 @@
+"""Input validation: the structural rules a corpus, case, run and cutoff must meet.
+
+Every violation raises :class:`~ragscore.core.rules.InvalidInputError` (a ``ValueError``)
+naming the field, the offending value and what was expected. Types are checked before any
+value is hashed or compared, so no object can pose as an ID. Nothing here scores.
+
+The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragscore.core.rules`):
+
+- an ID list is a ``tuple`` of unique IDs, at most ``rules.max_ids`` long;
+- a corpus is a non-empty ``dict`` of ID to non-blank text, of any size;
+- a case has ``relevant`` (IDs, all in the corpus) and ``support`` (a ``dict`` of claim ID to
+  non-empty source IDs, all within ``relevant``); ``relevant`` is empty exactly when
+  ``support`` is;
+- a run has ``retrieved`` (IDs, all in the corpus, best first) and ``claims`` (a ``tuple`` of
+  ``(claim, citations)`` pairs with unique claim IDs; citations are valid IDs that may be
+  unknown to the corpus, so the scorer can mark them unsupported).
+"""
+from collections import namedtuple
+
+from .rules import COURSE, InvalidInputError, check_k, fail, show
+
+__all__ = ["InvalidInputError", "Validated", "check_k", "ids", "validate", "validate_case",
+           "validate_corpus", "validate_run"]
+
+
+class Validated(namedtuple("Validated", "relevant support retrieved claims")):
+    """A case and run that passed validation, in the shapes the counts need."""
+
+    __slots__ = ()
+
+
+def _check_id_list(value, field, rules):
+    """Check an ID list's shape, length, members and uniqueness; return its members."""
+    if type(value) is not tuple:
+        fail(field, f"a tuple of at most {rules.max_ids} IDs", value)
+    if len(value) > rules.max_ids:
+        fail(field, f"a tuple of at most {rules.max_ids} IDs", f"{len(value)} items")
+    seen = set()
+    for position, item in enumerate(value):
+        if not rules.is_id(item):
+            fail(f"{field}[{position}]", rules.expected, item)
+        if item in seen:
+            fail(f"{field}[{position}]", "unique within the tuple", item)
+        seen.add(item)
+    return frozenset(seen)
+
+
+def ids(value, *, field="ids", rules=COURSE):
+    """Return the set of IDs in ``value``, a tuple of unique valid IDs (at most 100).
+
+    >>> sorted(ids(("launch", "archive")))
+    ['archive', 'launch']
+    """
+    return _check_id_list(value, field, rules)
+
+
+def validate_corpus(corpus, *, rules=COURSE):
+    """Return the corpus IDs as a frozenset; the corpus has no size cap.
+
+    >>> sorted(validate_corpus({"b": "Text.", "a": "More text."}))
+    ['a', 'b']
+    """
+    if type(corpus) is not dict or not corpus:
+        fail("corpus", "a non-empty dict of ID to text", corpus)
+    is_id = rules.is_id
+    for doc, text in corpus.items():
+        if not is_id(doc):
+            fail("corpus key", rules.expected, doc)
+        if type(text) is not str or not text.strip():
+            fail(f"corpus[{show(doc)}]", "non-blank text", text)
+    return frozenset(corpus)
+
+
+def _get(record, key, name):
+    if type(record) is not dict:
+        fail(name, "a dict", record)
+    if key not in record:
+        fail(f"{name}[{key!r}]", "present", record)
+    return record[key]
+
+
+def _members_within(value, allowed, limit):
+    """The set of ``value``'s members if it is a short tuple of unique members of ``allowed``.
+
+    The common, valid path in a few C-speed operations. Types come first: ``str.join``
+    refuses any member that is not a string without hashing or comparing it (so no object
+    can pose as an ID, and a deeply nested tuple is never hashed). ``None`` sends the
+    caller to the checks that explain the problem. Members of ``allowed`` are valid IDs.
+    """
+    if type(value) is not tuple or len(value) > limit:
+        return None
+    try:
+        "".join(value)
+        members = set(value)
+    except Exception:  # a member that is not a str, or a str subclass whose hash fails
+        return None
+    if len(members) == len(value) and members <= allowed:
+        return members
+    return None
+
+
+def _explain_within(value, field, allowed, expected, rules):
+    """Raise for an ID list that :func:`_members_within` refused: name the first problem."""
+    _check_id_list(value, field, rules)  # raises unless the list is well formed ...
+    outside = next(position for position, item in enumerate(value) if item not in allowed)
+    fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
+
+
+def validate_case(case, known, *, rules=COURSE):
+    """Return ``(relevant, support)`` for a case checked against the corpus IDs ``known``.
+
+    ``support`` maps each expected claim ID to the set of its labelled sources.
+    """
+    labels = case.get("support") if type(case) is dict else None
+    relevant = (_members_within(case.get("relevant"), known, rules.max_ids)
+                if labels is not None else None)
+    if relevant is None:
+        listed = _get(case, "relevant", "case")
+        relevant = _members_within(listed, known, rules.max_ids)
+        if relevant is None:
+            _explain_within(listed, "case['relevant']", known, "an ID in the corpus", rules)
+        labels = _get(case, "support", "case")
+    if type(labels) is not dict:
+        fail("case['support']", "a dict of claim ID to source IDs", labels)
+    if len(labels) > rules.max_claims:
+        fail("case['support']", f"at most {rules.max_claims} claims", f"{len(labels)} claims")
+    support = {}
+    fullmatch, limit = rules.fullmatch, rules.max_ids
+    for claim, sources in labels.items():
+        if type(claim) is not str or not fullmatch(claim):
+            fail("case['support'] key", rules.expected_claim, claim)
+        labelled = _members_within(sources, relevant, limit)
+        if not labelled:
+            _explain_sources(claim, sources, relevant, rules)
+        support[claim] = labelled
+    if bool(relevant) != bool(support):
+        fail("case", "labelled consistently: 'relevant' empty exactly when 'support' is",
+             {"relevant": case["relevant"], "support": labels})
+    return relevant, support
+
+
+def _explain_sources(claim, sources, relevant, rules):
+    """Raise for a support label that failed the inline checks of :func:`validate_case`."""
+    field = f"case['support'][{show(claim)}]"
+    if _members_within(sources, relevant, rules.max_ids) is None:
+        _explain_within(sources, field, relevant, "a source within case['relevant']", rules)
+    fail(field, "at least one source ID", sources)  # the only problem left: no sources
+
+
+def validate_run(run, known, *, rules=COURSE):
+    """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``."""
+    claims = run.get("claims") if type(run) is dict else None
+    retrieved = run.get("retrieved") if claims is not None else None
+    if _members_within(retrieved, known, rules.max_ids) is None:
+        retrieved = _get(run, "retrieved", "run")
+        if _members_within(retrieved, known, rules.max_ids) is None:
+            _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
+        claims = _get(run, "claims", "run")
+    if type(claims) is not tuple or len(claims) > rules.max_claims:
+        fail("run['claims']", f"a tuple of at most {rules.max_claims} (claim, citations) pairs",
+             claims if type(claims) is not tuple else f"{len(claims)} pairs")
+    seen = set()
+    fullmatch, limit = rules.fullmatch, rules.max_ids
+    for position, pair in enumerate(claims):
+        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str \
+                or pair[0] in seen or not fullmatch(pair[0]):
+            _explain_claim(pair, position, rules)
+        claim, citations = pair
+        seen.add(claim)
+        if _members_within(citations, known, limit) is None:  # unknown citations
+            _check_id_list(citations, f"run['claims'][{position}][1]", rules)  # are fine
+    return retrieved, claims
+
+
+def _explain_claim(pair, position, rules):
+    """Raise for a claim pair that failed the inline checks of :func:`validate_run`."""
+    field = f"run['claims'][{position}]"
+    if type(pair) is not tuple or len(pair) != 2:
+        fail(field, "a (claim, citations) pair", pair)
+    if not rules.is_id(pair[0]):
+        fail(f"{field}[0]", rules.expected_claim, pair[0])
+    fail(f"{field}[0]", "unique within the run", pair[0])  # the only problem left
+
+
+def validate(corpus, case, run, k, *, rules=COURSE):
+    """Validate one case and run against the corpus at cutoff ``k``; return :class:`Validated`.
+
+    >>> corpus = {"launch": "The window opens Monday."}
+    >>> case = {"relevant": ("launch",), "support": {"monday": ("launch",)}}
+    >>> run = {"retrieved": ("launch",), "claims": (("monday", ("launch",)),)}
+    >>> validate(corpus, case, run, 2).retrieved
+    ('launch',)
+    """
+    check_k(k, rules=rules)
+    known = validate_corpus(corpus, rules=rules)
+    relevant, support = validate_case(case, known, rules=rules)
+    retrieved, claims = validate_run(run, known, rules=rules)
+    return Validated(relevant, support, retrieved, claims)

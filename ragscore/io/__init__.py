@@ -1,0 +1,1 @@
+"""Files: dataset folders on disk and the course data shipped with the package."""

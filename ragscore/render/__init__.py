@@ -1,0 +1,1 @@
+"""Showing results: text formatting, output formats (text, Markdown, CSV, HTML, JSON), plots."""

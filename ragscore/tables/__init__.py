@@ -1,0 +1,1 @@
+"""pandas tables built from the core's counts: per-question scores, comparisons, summaries."""

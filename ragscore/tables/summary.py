@@ -1,0 +1,95 @@
+"""Declared aggregates, cutoff sweeps and the counts behind the rates, as pandas tables.
+
+Everything here reads the core's per-question counts (:mod:`ragscore.core.aggregate`): n/a
+is never averaged in and never counted as a success, and every aggregate states its method,
+its denominator, how many questions it used and how many it left out.
+"""
+import pandas as pd
+
+from ..core import aggregate as core
+from ..core.counts import hits, supported
+from ..core.metrics import CONTRACT, select
+from ..core.rules import check_k
+from .scores import count_dataset, key_index
+
+AGGREGATE_COLUMNS = ["system", "slice", "metric", "method", "value", "numerator",
+                     "denominator", "used", "left_out", "description"]
+
+
+def by_system(counted):
+    """``{system: [counts, ...]}`` in order of first appearance, each in question order."""
+    grouped = {}
+    for (_, system), counts in zip(counted.keys, counted.counts):
+        grouped.setdefault(system, []).append(counts)
+    return grouped
+
+
+def answerable(dataset):
+    """The names of the cases with something labelled relevant or some claim expected."""
+    return [name for name, case in dataset.cases.items()
+            if case.get("relevant") or case.get("support")]
+
+
+def aggregates(dataset, *, k=2, metrics=CONTRACT):
+    """Declared aggregates per system, answerable and unanswerable questions kept apart.
+
+    Answerable slice: the macro mean of every rate (each question weighs the same; n/a left
+    out) and, for rates that pool, the pooled value (summed numerators over summed
+    denominators). Unanswerable slice: correct abstentions as a count out of its questions,
+    never as a retrieval success. ``dataset`` may be a Dataset or its counted runs.
+
+    Columns: system, slice, metric, method, value, numerator, denominator, used, left_out
+    and a sentence saying all of that.
+    """
+    check_k(k)
+    chosen = select(metrics)
+    counted = count_dataset(dataset)
+    rows = [{"system": system, **row._asdict()}
+            for system, counts_list in by_system(counted).items()
+            for row in core.aggregates(counts_list, k=k, metrics=chosen)]
+    frame = pd.DataFrame.from_records(rows, columns=AGGREGATE_COLUMNS)
+    frame["value"] = pd.array(frame["value"].tolist(), dtype="Float64")
+    for column in ("numerator", "denominator", "used", "left_out"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return frame
+
+
+def sweep(dataset, *, max_k, metrics=CONTRACT):
+    """Macro means for every k from 1 to ``max_k``, per system, from one pass of counts.
+
+    Index ``(system, k)``; one ``Float64`` column per metric: rates are averaged over the
+    answerable questions where defined, a yes/no metric gives its share of yes over its own
+    slice (correct abstention: over unanswerable questions; it does not depend on k).
+    ``questions`` counts the answerable questions.
+    """
+    check_k(max_k)
+    chosen = select(metrics)
+    keys, records = [], []
+    for system, counts_list in by_system(count_dataset(dataset)).items():
+        answerable_count = sum(1 for counts in counts_list if core.is_answerable(counts))
+        for k, means in enumerate(core.sweep_means(counts_list, max_k=max_k, metrics=chosen),
+                                  start=1):
+            keys.append((system, k))
+            records.append({**means, "questions": answerable_count})
+    index = pd.MultiIndex.from_arrays([[system for system, _ in keys], [k for _, k in keys]],
+                                      names=["system", "k"])
+    frame = pd.DataFrame.from_records(records, index=index,
+                                      columns=[m.name for m in chosen] + ["questions"])
+    for metric in chosen:
+        frame[metric.name] = pd.array(frame[metric.name].tolist(), dtype="Float64")
+    return frame
+
+
+def claim_counts(dataset, *, k=2):
+    """Per-question counts behind the rates at ``k``: hits, relevant, supported, claims,
+    expected (one row per case and system)."""
+    check_k(k)
+    counted = count_dataset(dataset)
+    index = key_index(counted.keys)
+    return pd.DataFrame({
+        "hits": [hits(counts, k) for counts in counted.counts],
+        "relevant": [counts.n_relevant for counts in counted.counts],
+        "supported": [supported(counts, k) for counts in counted.counts],
+        "claims": [counts.n_claims for counts in counted.counts],
+        "expected": [counts.n_expected for counts in counted.counts],
+    }, index=index)

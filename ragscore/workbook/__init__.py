@@ -1,0 +1,1 @@
+"""The workbook's logic (exercise checks, widget logic) and widget wiring."""

@@ -1,0 +1,105 @@
+"""The package's layers and the one direction of their imports, read from the source with ast.
+
+    core (standard library only) <- io <- tables (pandas) <- render <- workbook <- cli
+
+A module may import from its own layer and the layers below it, never from a layer above;
+the core imports nothing outside the standard library.
+"""
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
+LAYERS = ["ragscore.core", "ragscore.io", "ragscore.tables", "ragscore.render",
+          "ragscore.workbook", "ragscore.top"]
+#: Modules on top of everything: the command line and the public entry points.
+TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.reports", "ragscore.plots"}
+#: Third-party packages each layer may use (the standard library is always allowed).
+THIRD_PARTY = {
+    "ragscore.core": set(),
+    "ragscore.io": {"jsonschema"},
+    "ragscore.tables": {"numpy", "pandas"},
+    "ragscore.render": {"numpy", "pandas", "matplotlib"},
+    "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
+    "ragscore.top": {"numpy", "pandas"},
+}
+
+
+def module_name(path):
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(name):
+    if name in TOP:
+        return "ragscore.top"
+    return next(layer for layer in LAYERS if name == layer or name.startswith(layer + "."))
+
+
+def imports_of(path, name=None):
+    """Absolute names of everything ``path`` imports (relative imports resolved); ``name``
+    is the module's dotted name (by default, from its place in the package)."""
+    name = name or module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                found += [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+            else:
+                found.append(node.module)
+    return found
+
+
+def violations(path, name=None):
+    """Every import of ``path`` that points up a layer or reaches a package its layer may
+    not use."""
+    name = name or module_name(path)
+    layer = layer_of(name)
+    found = []
+    for target in imports_of(path, name):
+        root = target.split(".")[0]
+        if root == "ragscore":
+            if target != "ragscore" and LAYERS.index(layer_of(target)) > LAYERS.index(layer):
+                found.append(f"{name} -> {target} (up a layer)")
+        elif root not in sys.stdlib_module_names and root not in THIRD_PARTY[layer]:
+            found.append(f"{name} -> {target} (not allowed in {layer})")
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_belongs_to_a_layer():
+    for path in MODULES:
+        assert layer_of(module_name(path)) in LAYERS, path
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_down_only(path):
+    assert violations(path) == []
+
+
+def test_the_core_imports_only_the_standard_library():
+    assert THIRD_PARTY["ragscore.core"] == set()
+    for path in (PACKAGE / "core").rglob("*.py"):
+        for target in imports_of(path):
+            assert target.split(".")[0] in sys.stdlib_module_names \
+                or target.startswith("ragscore.core"), f"{module_name(path)} imports {target}"
+
+
+def test_the_checker_notices_an_upward_import_and_a_third_party_one(tmp_path):
+    fake = tmp_path / "counts.py"
+    fake.write_text("from ..tables.scores import score_runs\nimport pandas\nimport json\n")
+    assert violations(fake, "ragscore.core.counts") == [
+        "ragscore.core.counts -> ragscore.tables.scores (up a layer)",
+        "ragscore.core.counts -> pandas (not allowed in ragscore.core)"]

@@ -1,0 +1,48 @@
+"""The workbook's three deliberate defects, applied to a scratch copy of the package.
+
+Each must make the suite fail with assertion failures (not an import error or a crash),
+and each must be caught by the test chapter 5 says should catch it.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragscore.workbook.selfcheck import MUTATIONS, apply_mutation, run_tests, scratch_copy
+
+TESTS = ("tests/core/test_contract.py", "tests/core/test_crosscheck.py")
+
+
+def test_the_scratch_copy_is_what_the_suite_imports(tmp_path):
+    scratch = scratch_copy(tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(scratch))
+    found = subprocess.run([sys.executable, "-c", "import ragscore; print(ragscore.__file__)"],
+                           cwd=scratch, env=env, capture_output=True, text=True, check=True)
+    assert Path(found.stdout.strip()).parent == scratch / "ragscore"
+
+
+@pytest.mark.parametrize("name", MUTATIONS)
+def test_each_workbook_mutation_fails_the_suite(tmp_path, name):
+    scratch = scratch_copy(tmp_path)
+    apply_mutation(scratch, name)
+    result = run_tests(scratch, *TESTS)
+    assert result["returncode"] == 1, result["output"][-2000:]
+    assert result["errors"] == 0, "an import error or crash is not evidence the rule was tested"
+    catcher = MUTATIONS[name][3]
+    assert any(test.startswith(catcher) for test in result["failed_tests"]), result
+    assert "AssertionError" in result["output"] or "assert " in result["output"]
+
+
+def test_the_unmutated_copy_passes(tmp_path):
+    result = run_tests(scratch_copy(tmp_path), *TESTS)
+    assert (result["returncode"], result["errors"], result["failed"]) == (0, 0, 0), \
+        result["output"][-2000:]
+
+
+def test_a_moved_original_is_reported(tmp_path):
+    scratch = scratch_copy(tmp_path)
+    (scratch / "ragscore" / "core" / "metrics" / "precision.py").write_text("# nothing here\n")
+    with pytest.raises(ValueError, match=r"the code to change moved"):
+        apply_mutation(scratch, "short-list denominator")

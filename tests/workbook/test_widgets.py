@@ -1,0 +1,100 @@
+"""Widget wiring, driven the way ipywidgets' own tests do: set .value, read the display."""
+import ragscore
+from ragscore.workbook.widgets import citation_editor, k_explorer, ranking_editor
+
+
+def _cell(page, case, metric):
+    row = page.split(f'<tr data-case="{case}">')[1].split("</tr>")[0]
+    return row.split(f'data-metric="{metric}">')[1].split("<")[0]
+
+
+def test_k_explorer_follows_the_slider(course):
+    panel = k_explorer(course, k=2, plot=False)
+    assert repr(panel) == "k explorer: k=2, system A"
+    assert _cell(panel.table.value, "owner", "rr") == "0.50"
+    panel.k.value = 1
+    assert _cell(panel.table.value, "owner", "rr") == "0.00"
+    assert _cell(panel.table.value, "launch", "precision") == "1.00"
+    panel.k.value = 3
+    assert _cell(panel.table.value, "launch", "precision") == "0.33"
+    assert repr(panel) == "k explorer: k=3, system A"
+
+
+def test_k_explorer_follows_the_system(course):
+    panel = k_explorer(course, k=2, plot=False)
+    panel.system.value = "B"
+    assert _cell(panel.table.value, "launch", "support") == "0.50"
+    assert _cell(panel.table.value, "region", "abstention_correct") == "yes"
+    assert _cell(panel.table.value, "region", "support") == "n/a"
+
+
+def test_k_explorer_redraws_its_plot(course):
+    panel = k_explorer(course, k=2)
+    first = bytes(panel.plot.value)
+    assert first.startswith(b"\x89PNG")
+    panel.k.value = 4
+    assert bytes(panel.plot.value) != first
+
+
+def test_citation_editor_rescores_an_edit(course):
+    panel = citation_editor(course, case="owner", system="A")
+    assert panel.claims.value == "aurora: archive"
+    assert '<td data-metric="support">0.00</td>' in panel.report.value
+    assert "cites archive, which is not labelled for aurora" in panel.report.value
+    panel.claims.value = "aurora: owners"
+    assert '<td data-metric="support">1.00</td>' in panel.report.value
+    assert '<td data-metric="coverage">1.00</td>' in panel.report.value
+
+
+def test_citation_editor_adds_and_drops_claims(course):
+    panel = citation_editor(course, case="launch", system="A")
+    panel.claims.value = "monday: launch\nbonus: launch"   # add an unlabelled claim
+    assert '<td data-metric="support">0.50</td>' in panel.report.value
+    assert "bonus is not an expected claim" in panel.report.value
+    panel.claims.value = ""                                # drop every claim
+    assert '<td class="na" data-metric="support">n/a</td>' in panel.report.value
+    assert '<td data-metric="coverage">0.00</td>' in panel.report.value
+
+
+def test_citation_editor_follows_k_and_choices(course):
+    panel = citation_editor(course, case="rollback", system="B")
+    assert '<td data-metric="coverage">1.00</td>' in panel.report.value
+    panel.k.value = 1
+    assert '<td data-metric="coverage">0.50</td>' in panel.report.value
+    assert "cites checklist, which is not in the top 1 retrieved" in panel.report.value
+    panel.case.value = "region"
+    assert panel.system.value == "B" and panel.claims.value == ""
+    assert '<td data-metric="abstention_correct">yes</td>' in panel.report.value
+    panel.system.value = "A"
+    assert panel.claims.value == "region: archive"
+
+
+def test_citation_editor_shows_bad_input_as_a_message(course):
+    panel = citation_editor(course, case="owner", system="B")
+    panel.claims.value = "aurora owners"
+    assert "Not scored: claims line 1 must look like" in panel.report.value
+
+
+def test_ranking_editor(course):
+    panel = ranking_editor(course, case="owner", system="A")
+    assert panel.ranking.value == "archive, owners"
+    assert '<td data-metric="rr">0.50</td>' in panel.report.value
+    panel.ranking.value = "owners, archive"
+    assert '<td data-metric="rr">1.00</td>' in panel.report.value
+    panel.k.value = 1
+    assert '<td data-metric="precision">1.00</td>' in panel.report.value
+    panel.ranking.value = "archive"
+    assert '<td data-metric="recall">0.00</td>' in panel.report.value
+    panel.case.value = "rollback"
+    assert panel.ranking.value == "rollback"
+
+
+def test_widgets_do_not_change_the_dataset(course):
+    import copy
+    before = copy.deepcopy(course)
+    panel = citation_editor(course, case="owner", system="A")
+    panel.claims.value = "aurora: owners"
+    editor = ranking_editor(course, case="owner")
+    editor.ranking.value = "owners"
+    assert course == before
+    assert ragscore.load_course() == before
