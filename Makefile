@@ -31,8 +31,9 @@ notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps th
 	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.kernel_name=python3 \
 	  notebooks/*.ipynb
 
-bench: $(STAMP)  ## throughput and memory against pytrec_eval
+bench: $(STAMP)  ## throughput and memory against pytrec_eval (in memory, then end to end)
 	$(BIN)/python benchmarks/bench_score_runs.py
+	$(BIN)/python benchmarks/bench_end_to_end.py
 
 mutation: $(STAMP)  ## mutation score of the scoring core (several minutes)
 	$(BIN)/python tools/mutate.py

@@ -12,7 +12,7 @@
 # %%
 import ragscore
 from ragscore.workbook.exercises import check_yourself
-from ragscore.workbook.selfcheck import MUTATIONS, contract_check
+from ragscore.workbook.selfcheck import CROSSCHECK_TESTS, MUTATIONS, contract_check, contract_checks
 
 # %% [markdown]
 # ## Step 1: the contract tests pass on the real scorer
@@ -34,8 +34,7 @@ for name, (path, original, replacement, catcher) in MUTATIONS.items():
     print(f"{name}: in {path}\n    {original}\n -> {replacement}")
 
 # %%
-for name in MUTATIONS:
-    result = contract_check(name)
+for name, result in contract_checks(MUTATIONS).items():
     caught = sorted({test.split("[")[0] for test in result["failed_tests"]})
     print(f"{name}: {result['failed']} failed, {result['errors']} errors; caught by:")
     for test in caught:
@@ -52,12 +51,12 @@ print(f"P@2 = {hits}/{k} = {hits / k:.2f}; with the defect {hits}/{returned} = {
 
 # %% [markdown]
 # ## Step 4: the arithmetic cross-check
-# `tests/test_crosscheck.py` builds 384 retrieval configurations (8 relevant sets × 16
+# `tests/core/test_crosscheck.py` builds 384 retrieval configurations (8 relevant sets × 16
 # rankings × 3 cutoffs) and 10 answer patterns, and recomputes every expected number with
 # plain loops and fractions — 3,840 evaluations. Run it here:
 
 # %%
-cross = contract_check(tests=("tests/test_crosscheck.py",))
+cross = contract_check(tests=CROSSCHECK_TESTS)
 print("cross-check: passed", cross["passed"], "failed", cross["failed"])
 
 # %% [markdown]

@@ -1,12 +1,13 @@
 """The ``ragscore`` command line: thin wiring around the package's functions."""
 import argparse
+import gc
 import sys
 
 from .core.metrics import CONTRACT, REGISTRY
 from .core.rules import InvalidInputError, check_k
 from .io.course import COURSE_PATH
 from .io.dataset import load_dataset
-from .render.text import FORMATS, format_delta, format_value, text_table
+from .render.text import FORMATS, format_value, text_table
 
 
 def _k(text):
@@ -36,11 +37,14 @@ def _demo(args, out):
 
 
 def _report(args, out):
+    from .io.dataset import read_counts
+
+    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+
     from .render.formats import render
-    from .tables.scores import count_dataset, question_table
+    from .tables.scores import question_table
     from .tables.summary import aggregates
 
-    counted = count_dataset(load_dataset(args.dataset))
     table = question_table(counted, k=args.k)
     out.write(render(table, k=args.k, fmt=args.format))
     if args.format in ("text", "markdown"):
@@ -53,34 +57,29 @@ def _report(args, out):
 
 
 def _compare(args, out):
-    from .render.text import is_na
-    from .tables.compare import VERDICTS, compare
+    from .io.dataset import read_counts
+
+    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+
+    from .render.formats import render_comparison
+    from .tables.compare import compare
     from .tables.scores import question_table
 
-    dataset = load_dataset(args.dataset)
-    table = question_table(dataset, k=args.k)
+    table = question_table(counted, k=args.k)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
-    counts = rows["verdict"].value_counts()
-    summary = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if v in counts)
-    out.write(f"{args.candidate} (candidate) against {args.baseline} (baseline) at k={args.k}, "
-              f"{rows['case'].nunique()} questions: {summary}\n")
-    out.write(f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
-              f"verdict\n")
-    yes_no = {name for name, metric in REGISTRY.items() if metric.kind != "rate"}
-    columns = (rows[name].astype(object).tolist()
-               for name in ("case", "metric", "baseline", "candidate", "delta", "verdict"))
-    for case, metric, before, after, delta, verdict in zip(*columns):
-        values = [format_value(value if metric not in yes_no or is_na(value) else bool(value))
-                  for value in (before, after)]
-        out.write(f"{case:<12} {metric:<19} {values[0]:>8} {values[1]:>9} "
-                  f"{format_delta(delta):>6}  {verdict}\n")
+    out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate,
+                                k=args.k))
     return 0
 
 
 def _sweep(args, out):
+    from .io.dataset import read_counts
+
+    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+
     from .tables.summary import sweep
 
-    table = sweep(load_dataset(args.dataset), max_k=args.max_k)
+    table = sweep(counted, max_k=args.max_k)
     out.write("Macro means over answerable questions (n/a left out); abstention is the share "
               "of unanswerable questions with a correct abstention.\n")
     out.write("system k | " + " ".join(REGISTRY[name].label_at("k") for name in CONTRACT)
@@ -142,8 +141,13 @@ def main(argv=None, *, out=None):
     """Run the command line; return the exit code (0 ok, 2 bad input)."""
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(argv)
+    collecting = gc.isenabled()
+    gc.disable()  # a report builds millions of acyclic objects: the collector would re-walk them
     try:
         return args.run(args, out)
     except InvalidInputError as error:
         print(f"ragscore: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        if collecting:
+            gc.enable()

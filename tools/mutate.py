@@ -117,7 +117,7 @@ def _scratch():
 
 def run_suite(scratch, tests=TESTS, *, stop_early=True):
     """Run ``tests`` in ``scratch``; return (exit code, output)."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:nbval",
                "--no-header", "-o", "addopts=", "--doctest-modules", *tests,
                *[path for path in CORE]]
     if stop_early:

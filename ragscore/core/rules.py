@@ -62,6 +62,7 @@ OPEN = IdRules(
 RULES = {rules.name: rules for rules in (COURSE, OPEN)}
 
 _LIMIT = 60
+_ITEMS = 8
 
 
 def show(value, *, limit=_LIMIT):
@@ -89,11 +90,12 @@ def show(value, *, limit=_LIMIT):
         text = _short_repr(value)
     except Exception:  # a broken __repr__ or hash must not hide the real error
         text = f"<unprintable {type(value).__name__}>"
+    size = len(value) if type(value) in (tuple, list, dict, set, frozenset, bytes) else None
+    cut = size is not None and size > _ITEMS
     if len(text) > limit:
-        text = text[: limit - 3] + "..."
-        size = len(value) if isinstance(value, (tuple, list, dict, set, frozenset, bytes)) else None
-        if size is not None:
-            text += f" (a {type(value).__name__} of {size:,} items, cut)"
+        text, cut = text[: limit - 3] + "...", True
+    if cut and size is not None:
+        text += f" (a {type(value).__name__} of {size:,} items, cut)"
     return text
 
 
@@ -112,7 +114,7 @@ def _short_repr(value):
     shortener = Short()
     shortener.maxlevel, shortener.maxstring, shortener.maxother = 4, _LIMIT, _LIMIT
     for name in ("maxtuple", "maxlist", "maxdict", "maxset", "maxfrozenset"):
-        setattr(shortener, name, 8)
+        setattr(shortener, name, _ITEMS)
     return shortener.repr(value)
 
 

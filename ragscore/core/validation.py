@@ -19,8 +19,8 @@ from collections import namedtuple
 
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
-__all__ = ["InvalidInputError", "Validated", "check_k", "ids", "validate", "validate_case",
-           "validate_corpus", "validate_run"]
+__all__ = ["InvalidInputError", "Validated", "check_document", "check_k", "ids", "validate",
+           "validate_case", "validate_corpus", "validate_run"]
 
 
 class Validated(namedtuple("Validated", "relevant support retrieved claims")):
@@ -54,6 +54,17 @@ def ids(value, *, field="ids", rules=COURSE):
     return _check_id_list(value, field, rules)
 
 
+def check_document(doc, text, rules=COURSE):
+    """Raise unless ``doc`` is a valid ID and ``text`` non-blank text (one corpus entry).
+
+    >>> check_document("launch", "The window opens Monday.")
+    """
+    if type(doc) is not str or not rules.fullmatch(doc):
+        fail("corpus key", rules.expected, doc)
+    if type(text) is not str or not text.strip():
+        fail(f"corpus[{show(doc)}]", "non-blank text", text)
+
+
 def validate_corpus(corpus, *, rules=COURSE):
     """Return the corpus IDs as a frozenset; the corpus has no size cap.
 
@@ -62,12 +73,8 @@ def validate_corpus(corpus, *, rules=COURSE):
     """
     if type(corpus) is not dict or not corpus:
         fail("corpus", "a non-empty dict of ID to text", corpus)
-    is_id = rules.is_id
     for doc, text in corpus.items():
-        if not is_id(doc):
-            fail("corpus key", rules.expected, doc)
-        if type(text) is not str or not text.strip():
-            fail(f"corpus[{show(doc)}]", "non-blank text", text)
+        check_document(doc, text, rules)
     return frozenset(corpus)
 
 
@@ -151,9 +158,11 @@ def validate_run(run, known, *, rules=COURSE):
     """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``."""
     claims = run.get("claims") if type(run) is dict else None
     retrieved = run.get("retrieved") if claims is not None else None
-    if _members_within(retrieved, known, rules.max_ids) is None:
+    visible = _members_within(retrieved, known, rules.max_ids)
+    if visible is None:
         retrieved = _get(run, "retrieved", "run")
-        if _members_within(retrieved, known, rules.max_ids) is None:
+        visible = _members_within(retrieved, known, rules.max_ids)
+        if visible is None:
             _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > rules.max_claims:
@@ -167,8 +176,11 @@ def validate_run(run, known, *, rules=COURSE):
             _explain_claim(pair, position, rules)
         claim, citations = pair
         seen.add(claim)
-        if _members_within(citations, known, limit) is None:  # unknown citations
-            _check_id_list(citations, f"run['claims'][{position}][1]", rules)  # are fine
+        # Citations are mostly retrieved IDs (a small set, checked first), else corpus IDs,
+        # else they must at least be valid IDs: an unknown citation is unsupported, not wrong.
+        if _members_within(citations, visible, limit) is None \
+                and _members_within(citations, known, limit) is None:
+            _check_id_list(citations, f"run['claims'][{position}][1]", rules)
     return retrieved, claims
 
 

@@ -11,7 +11,7 @@ import json
 
 from ..core.metrics import REGISTRY
 from ..core.rules import InvalidInputError, show
-from .text import FORMATS, format_value, is_na, text_table
+from .text import FORMATS, format_delta, format_value, is_na, text_table
 
 
 def table_k(table, k=None):
@@ -29,21 +29,34 @@ def table_k(table, k=None):
     return k
 
 
-def plain_rows(table):
-    """``(case, system, {metric: value})`` rows with plain Python values (None for n/a),
-    read column by column."""
-    metrics = [name for name in table.columns if name in REGISTRY]
-    columns = []
-    for name in metrics:
-        values = table[name].astype(object).tolist()
+def plain_columns(table):
+    """``(cases, systems, {metric: values})`` with plain Python values, ``None`` for n/a,
+    read column by column (registered metrics only, in the table's order)."""
+    columns = {}
+    for name in table.columns:
+        if name not in REGISTRY:
+            continue
+        column = table[name]
+        missing = column.isna().to_numpy()
         if REGISTRY[name].kind == "rate":
-            columns.append([None if is_na(value) else float(value) for value in values])
+            values = column.astype("Float64").to_numpy(dtype=float, na_value=0.0).tolist()
         else:
-            columns.append([None if is_na(value) else bool(value) for value in values])
+            values = column.astype("boolean").to_numpy(dtype=bool, na_value=False).tolist()
+        if missing.any():
+            for position in missing.nonzero()[0].tolist():
+                values[position] = None
+        columns[name] = values
     cases = table.index.get_level_values("case").tolist()
     systems = table.index.get_level_values("system").tolist()
-    return [(case, system, dict(zip(metrics, values)))
-            for case, system, *values in zip(cases, systems, *columns)]
+    return cases, systems, columns
+
+
+def plain_rows(table):
+    """``(case, system, {metric: value})`` rows with plain Python values (None for n/a)."""
+    cases, systems, columns = plain_columns(table)
+    names = list(columns)
+    return [(case, system, dict(zip(names, values)))
+            for case, system, *values in zip(cases, systems, *columns.values())]
 
 
 def render(table, *, k=None, fmt="text"):
@@ -63,6 +76,8 @@ def render(table, *, k=None, fmt="text"):
     k = table_k(table, k)
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]
     names = tuple(metric.name for metric in metrics)
+    if fmt == "csv":
+        return _csv(table, names)
     rows = plain_rows(table)
     if fmt == "text":
         return text_table(rows, k=k, metrics=names) + "\n"
@@ -74,13 +89,6 @@ def render(table, *, k=None, fmt="text"):
                   + " | ".join(format_value(scores[name]) for name in names) + " |"
                   for case, system, scores in rows]
         return "\n".join(lines) + "\n"
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["case", "system", *names])
-        writer.writerows([case, system, *(_csv_cell(scores[name]) for name in names)]
-                         for case, system, scores in rows)
-        return buffer.getvalue()
     if fmt == "json":
         records = [{"case": case, "system": system, **scores} for case, system, scores in rows]
         return json.dumps({"k": k, "metrics": list(names), "rows": records}, indent=2,
@@ -88,12 +96,21 @@ def render(table, *, k=None, fmt="text"):
     return _html(rows, labels, names)
 
 
-def _csv_cell(value):
-    if value is None:
-        return ""
-    if value is True or value is False:
-        return "true" if value else "false"
-    return repr(value)
+_CSV_BOOL = {None: "", True: "true", False: "false"}
+
+
+def _csv(table, names):
+    """CSV, built column by column: floats as ``repr`` (exact), yes/no as ``true``/``false``,
+    n/a as an empty field."""
+    cases, systems, columns = plain_columns(table)
+    cells = [[_CSV_BOOL[value] for value in columns[name]] if REGISTRY[name].kind != "rate"
+             else ["" if value is None else repr(value) for value in columns[name]]
+             for name in names]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["case", "system", *names])
+    writer.writerows(zip(cases, systems, *cells))
+    return buffer.getvalue()
 
 
 def _html(rows, labels, names):
@@ -106,3 +123,50 @@ def _html(rows, labels, names):
                     f"{cells}</tr>")
     return (f'<table class="ragscore-table">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
             + "\n".join(body) + "\n</tbody>\n</table>\n")
+
+
+def _memo(format_one):
+    """``format_one`` remembered per value (a report repeats a handful of values)."""
+    seen = {}
+
+    def formatted(value):
+        key = (tuple(map(type, value)), value) if type(value) is tuple else (type(value), value)
+        text = seen.get(key)
+        if text is None:
+            text = seen[key] = format_one(value)
+        return text
+    return formatted
+
+
+def render_comparison(rows, *, baseline, candidate, k):
+    """The text of a paired comparison (from :func:`ragscore.tables.compare.compare`): a
+    summary line of verdict counts, then one aligned line per (case, metric), regressions
+    first; a yes/no metric shows yes and no rather than 1.00 and 0.00."""
+    from ..tables.compare import VERDICTS
+
+    verdicts = rows["verdict"].tolist()
+    tally = {verdict: verdicts.count(verdict) for verdict in VERDICTS}
+    summary = ", ".join(f"{tally[v]} {v}" for v in VERDICTS if tally[v])
+    questions = len(set(rows["case"].tolist()))
+    lines = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
+             f"{questions} questions: {summary}",
+             f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
+             "verdict"]
+    kinds = {name: metric.kind for name, metric in REGISTRY.items()}
+
+    def cell(value, kind):
+        if is_na(value):
+            return "n/a"
+        return format_value(value if kind == "rate" else bool(value))
+
+    def rest_of_line(metric, before, after, change, verdict):
+        kind = kinds.get(metric, "rate")
+        return (f"{metric:<19} {cell(before, kind):>8} {cell(after, kind):>9} "
+                f"{'n/a' if is_na(change) else format_delta(change):>6}  {verdict}")
+
+    # A report repeats a handful of (metric, values, verdict) combinations: format each once.
+    rest_of = _memo(lambda key: rest_of_line(*key))
+    columns = [rows[name].astype(object).tolist() for name in ("baseline", "candidate", "delta")]
+    lines += [f"{case:<12} {rest_of(tuple(key))}" for case, *key in zip(
+        rows["case"].tolist(), rows["metric"].tolist(), *columns, verdicts)]
+    return "\n".join(lines) + "\n"

@@ -69,13 +69,17 @@ def run_tests(scratch, *tests, deselect_slow=False):
     """
     scratch = Path(scratch)
     report = scratch / "report.xml"
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:nbval",
                "-o", "addopts=", f"--junitxml={report}", *tests]
     if deselect_slow:
         command += ["-m", "not slow"]
     env = dict(os.environ, PYTHONPATH=str(scratch), PYTHONDONTWRITEBYTECODE="1")
     result = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True,
                             timeout=600)
+    if result.returncode not in (0, 1):  # not a verdict: no tests ran, or pytest broke
+        raise ValueError(f"tests must run and pass or fail; pytest exited with "
+                         f"{result.returncode} on {', '.join(tests)}:\n{result.stdout[-2000:]}"
+                         f"{result.stderr[-2000:]}")
     suite = ElementTree.parse(report).getroot().find("testsuite")
     failed = [case.get("name") for case in suite.iter("testcase")
               if case.find("failure") is not None]
@@ -85,10 +89,30 @@ def run_tests(scratch, *tests, deselect_slow=False):
             "failed_tests": failed, "output": result.stdout}
 
 
-def contract_check(mutation=None, *, tests=("tests/core/test_contract.py",)):
+CONTRACT_TESTS = ("tests/core/test_contract.py",)
+CROSSCHECK_TESTS = ("tests/core/test_crosscheck.py",)
+
+
+def contract_check(mutation=None, *, tests=CONTRACT_TESTS):
     """Run the contract tests on a scratch copy, with the named defect applied if given."""
     with tempfile.TemporaryDirectory(prefix="ragscore-check-") as folder:
         scratch = scratch_copy(folder)
         if mutation is not None:
             apply_mutation(scratch, mutation)
         return run_tests(scratch, *tests, deselect_slow=True)
+
+
+def contract_checks(mutations, *, tests=CONTRACT_TESTS, jobs=2, progress=None):
+    """:func:`contract_check` for each of ``mutations`` (``None``: no defect), ``jobs`` at a
+    time; returns ``{mutation: result}`` in the order given. ``progress(name)``, if given,
+    is called as each check finishes."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(contract_check, name, tests=tests): name for name in mutations}
+        results = {}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if progress is not None:
+                progress(futures[future])
+    return {name: results[name] for name in mutations}

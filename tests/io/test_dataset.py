@@ -125,7 +125,7 @@ def _rewrite(path, line_number, text):
     ("corpus.jsonl", 2, '{"id": "rollback", "text": "x", "text": "y"}',
      r"corpus\.jsonl, line 2: not valid JSON \(duplicate key 'text'\)"),
     ("corpus.jsonl", 2, '{"id": "Rollback", "text": "x"}',
-     r"corpus\.jsonl: corpus key must be an ID matching .*; got 'Rollback'"),
+     r"corpus\.jsonl, line 2: corpus key must be an ID matching .*; got 'Rollback'"),
     ("cases.jsonl", 3, '{"id": "owner", "relevant": "owners", "support": {}}',
      r"cases\.jsonl, line 3: key 'relevant' must be an array; got 'owners'"),
     ("cases.jsonl", 3, '{"id": "owner", "relevant": ["ghost"], "support": {"a": ["ghost"]}}',
@@ -195,7 +195,7 @@ def test_files_over_the_size_limit_are_refused(folder):
 
 def test_non_utf8_and_empty_files(folder):
     (folder / "corpus.jsonl").write_bytes(b'{"id": "a", "text": "\xff"}\n')
-    with pytest.raises(DatasetFileError, match=r"corpus\.jsonl: not UTF-8 text"):
+    with pytest.raises(DatasetFileError, match=r"corpus\.jsonl, line 1: not UTF-8 text"):
         load_dataset(folder)
     (folder / "corpus.jsonl").write_text("\n")
     with pytest.raises(DatasetFileError, match=r"corpus\.jsonl: holds no documents"):

@@ -10,9 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from ragscore.workbook.selfcheck import MUTATIONS, apply_mutation, run_tests, scratch_copy
+from ragscore.workbook.selfcheck import MUTATIONS, apply_mutation, contract_checks, run_tests, \
+    scratch_copy
 
 TESTS = ("tests/core/test_contract.py", "tests/core/test_crosscheck.py")
+
+
+@pytest.fixture(scope="module")
+def checked():
+    """The suite on an unmutated copy and on each mutant, two at a time."""
+    return contract_checks([None, *MUTATIONS], tests=TESTS)
 
 
 def test_the_scratch_copy_is_what_the_suite_imports(tmp_path):
@@ -24,10 +31,8 @@ def test_the_scratch_copy_is_what_the_suite_imports(tmp_path):
 
 
 @pytest.mark.parametrize("name", MUTATIONS)
-def test_each_workbook_mutation_fails_the_suite(tmp_path, name):
-    scratch = scratch_copy(tmp_path)
-    apply_mutation(scratch, name)
-    result = run_tests(scratch, *TESTS)
+def test_each_workbook_mutation_fails_the_suite(checked, name):
+    result = checked[name]
     assert result["returncode"] == 1, result["output"][-2000:]
     assert result["errors"] == 0, "an import error or crash is not evidence the rule was tested"
     catcher = MUTATIONS[name][3]
@@ -35,8 +40,8 @@ def test_each_workbook_mutation_fails_the_suite(tmp_path, name):
     assert "AssertionError" in result["output"] or "assert " in result["output"]
 
 
-def test_the_unmutated_copy_passes(tmp_path):
-    result = run_tests(scratch_copy(tmp_path), *TESTS)
+def test_the_unmutated_copy_passes(checked):
+    result = checked[None]
     assert (result["returncode"], result["errors"], result["failed"]) == (0, 0, 0), \
         result["output"][-2000:]
 
@@ -46,3 +51,10 @@ def test_a_moved_original_is_reported(tmp_path):
     (scratch / "ragscore" / "core" / "metrics" / "precision.py").write_text("# nothing here\n")
     with pytest.raises(ValueError, match=r"the code to change moved"):
         apply_mutation(scratch, "short-list denominator")
+
+
+def test_a_run_that_tests_nothing_is_an_error_not_a_pass(tmp_path):
+    scratch = scratch_copy(tmp_path)
+    with pytest.raises(ValueError, match=r"tests must run and pass or fail; pytest exited "
+                                         r"with 4 on tests/nowhere\.py"):
+        run_tests(scratch, "tests/nowhere.py")
