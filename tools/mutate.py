@@ -110,9 +110,9 @@ def _changes(node):
 
 
 def _scratch():
-    from ragscore.selfcheck import scratch_copy
+    from ragscore.workbook.selfcheck import scratch_copy
 
-    return scratch_copy(tempfile.mkdtemp(prefix="ragscore-mutant-"))
+    return scratch_copy(tempfile.mkdtemp(prefix="ragscore-mutant-"), source=ROOT)
 
 
 def run_suite(scratch, tests=TESTS, *, stop_early=True):

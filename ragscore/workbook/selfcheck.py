@@ -41,14 +41,15 @@ MUTATIONS = {
 }
 
 
-def scratch_copy(destination):
-    """Copy the package, tests and fixtures into ``destination``; return it as a Path."""
-    destination = Path(destination)
+def scratch_copy(destination, *, source=ROOT):
+    """Copy the package, tests and fixtures of the checkout at ``source`` into
+    ``destination``; return it as a Path."""
+    destination, source = Path(destination), Path(source)
     for name in ("ragscore", "tests", "fixtures"):
-        shutil.copytree(ROOT / name, destination / name,
+        shutil.copytree(source / name, destination / name,
                         ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "conftest.py"):
-        shutil.copy(ROOT / name, destination / name)
+        shutil.copy(source / name, destination / name)
     return destination
 
 

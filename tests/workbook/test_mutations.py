@@ -58,3 +58,12 @@ def test_a_run_that_tests_nothing_is_an_error_not_a_pass(tmp_path):
     with pytest.raises(ValueError, match=r"tests must run and pass or fail; pytest exited "
                                          r"with 4 on tests/nowhere\.py"):
         run_tests(scratch, "tests/nowhere.py")
+
+
+def test_the_mutation_tool_lists_the_core_mutants():
+    tool = Path(__file__).resolve().parents[2] / "tools" / "mutate.py"
+    listed = subprocess.run([sys.executable, str(tool), "--list"], capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    assert listed[-1].endswith(" mutants") and int(listed[-1].split()[0]) > 200
+    assert any(line.startswith("ragscore/core/counts.py:") for line in listed)
+    assert all(line.startswith("ragscore/core/") for line in listed[:-1])
