@@ -17,15 +17,21 @@ from collections import namedtuple
 
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
-                                  "n_expected n_retrieved")):
+                                  "n_expected n_retrieved gains ideal dropped collapsed",
+                        defaults=(None, None, 0, 0))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
     ``n_relevant``: how many IDs are labelled relevant.
     ``claim_cutoffs``: for each generated claim supported at some k, the smallest such k,
     ascending (claims never supported are not listed).
-    ``n_claims``: generated claims. ``n_expected``: expected claims.
-    ``n_retrieved``: length of the ranked list.
+    ``n_claims``: generated claims, ``None`` when the answer was not assessed (a
+    retrieval-only run). ``n_expected``: expected claims, ``None`` when the question
+    carries no answer labels. ``n_retrieved``: length of the ranked list.
+    ``gains``: with graded labels, ``(rank, grade)`` for each retrieved ID graded above 0, in
+    rank order; ``ideal``: every grade above 0, largest first (``None`` for binary labels,
+    where each relevant ID has gain 1). ``dropped``: duplicate IDs dropped from the ranking;
+    ``collapsed``: chunks collapsed into an earlier chunk of the same document.
     """
 
     __slots__ = ()
@@ -85,24 +91,35 @@ def ranks_of(relevant, retrieved):
 _new = tuple.__new__
 
 
-def count(relevant, support, retrieved, claims):
+def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
+    ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
+    ``{ID: grade}`` for graded labels.
+
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
-    ...       ("rollback",), (("switch", ("rollback",)),))
-    Counts(relevant_ranks=(1,), n_relevant=2, claim_cutoffs=(1,), n_claims=1, n_expected=2, n_retrieved=1)
+    ...       ("rollback",), (("switch", ("rollback",)),))[:6]
+    ((1,), 2, (1,), 1, 2, 1)
     """
     rank_of = ranks_of(relevant, retrieved)
     cutoffs = []
-    for claim, citations in claims:
-        labelled = support.get(claim)
-        if labelled is not None:
-            cutoff = claim_cutoff(citations, labelled, rank_of)
-            if cutoff is not None:
-                cutoffs.append(cutoff)
-    cutoffs.sort()
-    return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs), len(claims),
-                         len(support), len(retrieved)))
+    if claims and support:
+        for claim, citations in claims:
+            labelled = support.get(claim)
+            if labelled is not None:
+                cutoff = claim_cutoff(citations, labelled, rank_of)
+                if cutoff is not None:
+                    cutoffs.append(cutoff)
+        cutoffs.sort()
+    gains = ideal = None
+    if grades is not None:
+        gains = tuple((rank, grades[doc]) for rank, doc in enumerate(retrieved, 1)
+                      if grades.get(doc, 0) > 0)
+        ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
+    return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
+                         None if claims is None else len(claims),
+                         None if support is None else len(support), len(retrieved),
+                         gains, ideal, dropped, collapsed))
 
 
 def retrieval_counts(ranked, relevant):

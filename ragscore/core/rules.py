@@ -7,7 +7,9 @@ Two rule sets exist, declared per dataset:
   has at most 100 claims.
 - ``OPEN`` (real test sets: TREC docnos, chunk IDs, UUIDs): an ID is any ``str`` of 1 to 512
   characters with no control character (U+2028 and U+2029 included) and no leading or
-  trailing whitespace; ID lists hold at most 10,000 IDs; ``k`` runs from 1 to 10,000.
+  trailing whitespace; ID lists hold at most 10,000 IDs; ``k`` runs from 1 to 10,000;
+  relevance may be graded, and expected claims, generated claims and corpus text may be
+  left out (a retrieval-only test set).
 
 Every broken rule raises :class:`InvalidInputError`, a ``ValueError``, whose message names
 the field, what was expected and what came, shown safely by :func:`show`.
@@ -21,8 +23,11 @@ class InvalidInputError(ValueError):
     """Raised for any malformed corpus, case, run, cutoff or dataset file."""
 
 
-class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims")):
-    """One declared rule set: what an ID looks like and how long lists and cutoffs may be."""
+class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims "
+                                    "open_labels")):
+    """One declared rule set: what an ID looks like, how long lists and cutoffs may be, and
+    whether labels are open (graded relevance allowed; expected claims, generated claims
+    and corpus text optional) or the course's (binary, all present)."""
 
     __slots__ = ()
 
@@ -52,13 +57,14 @@ class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_cl
 
 COURSE = IdRules(
     name="course", pattern=re.compile(r"[a-z][a-z0-9-]{0,31}"),
-    described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100)
+    described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100,
+    open_labels=False)
 OPEN = IdRules(
     name="open",
     pattern=re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,512}(?<!\s)"),
     described="ID of 1 to 512 characters with no control character and no leading or "
               "trailing whitespace",
-    max_ids=10_000, max_k=10_000, max_claims=10_000)
+    max_ids=10_000, max_k=10_000, max_claims=10_000, open_labels=True)
 RULES = {rules.name: rules for rules in (COURSE, OPEN)}
 
 _LIMIT = 60

@@ -11,7 +11,8 @@ from collections import namedtuple
 from .counts import count
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
-from .validation import validate, validate_case, validate_corpus, validate_run
+from .units import dedupe_ranking, project_claims, project_ranking
+from .validation import validate, validate_corpus, validate_labels, validate_run
 
 _CONTRACT_METRICS = tuple(REGISTRY[name] for name in CONTRACT)
 
@@ -39,14 +40,59 @@ def _require_dict(value, field):
         raise InvalidInputError(f"{field} must be a dict; got {show(value)}")
 
 
-def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None):
+UNITS = ("chunk", "document")
+
+
+class Counter:
+    """Counts runs one at a time against a validated corpus, under declared options.
+
+    ``known``: the corpus IDs. ``rules``: the ID rules (:mod:`ragscore.core.rules`).
+    ``min_relevance``: the lowest grade judged relevant (trec_eval's ``-l``).
+    ``unit``: ``"chunk"`` scores rankings as recorded; ``"document"`` projects each chunk
+    onto its document (``sources`` maps chunk to document), labels then name documents.
+    ``dedupe``: drop repeated IDs from a ranking (counted) instead of refusing it.
+    """
+
+    def __init__(self, known, *, rules=COURSE, min_relevance=1, unit="chunk", dedupe=False,
+                 sources=None):
+        if unit not in UNITS:
+            fail("unit", f"one of {', '.join(UNITS)}", unit)
+        if type(min_relevance) is not int or min_relevance < 1:
+            fail("min_relevance", "an int of at least 1", min_relevance)
+        self.known, self.rules, self.min_relevance = known, rules, min_relevance
+        self.unit, self.dedupe, self.sources = unit, dedupe, sources or {}
+        self.label_ids = (frozenset(self.sources.get(doc, doc) for doc in known)
+                          if unit == "document" else known)
+
+    def labels(self, case):
+        """The validated :class:`~ragscore.core.validation.Labels` of ``case``."""
+        return validate_labels(case, self.label_ids, rules=self.rules,
+                               min_relevance=self.min_relevance)
+
+    def count(self, labels, run):
+        """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``."""
+        dropped = collapsed = 0
+        if self.dedupe and type(run) is dict and "retrieved" in run:
+            retrieved, dropped = dedupe_ranking(run["retrieved"])
+            run = dict(run, retrieved=retrieved)
+        retrieved, claims = validate_run(run, self.known, rules=self.rules)
+        if self.unit == "document":
+            retrieved, collapsed = project_ranking(retrieved, self.sources)
+            claims = project_claims(claims, self.sources)
+        return count(labels.relevant, labels.support, retrieved, claims, grades=labels.grades,
+                     dropped=dropped, collapsed=collapsed)
+
+
+def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     """Yield ``(case, system, counts)`` for every run in ``runs[case][system]``, in input order.
 
     The corpus is validated once and each case once. An error names the case and system.
     ``progress``, if given, is called as ``progress(done, total)`` after each case; the runs
     are listed before the first call, so a callback that edits ``runs`` cannot mislabel rows.
+    Other ``options`` (``min_relevance``, ``unit``, ``dedupe``, ``sources``) are those of
+    :class:`Counter`.
     """
-    known = validate_corpus(corpus, rules=rules)
+    counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
     _require_dict(cases, "cases")
     _require_dict(runs, "runs")
     listed = list(runs.items())
@@ -58,7 +104,7 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None):
             raise InvalidInputError(
                 f"runs[{show(case_name)}] names a case that is not in cases")
         try:
-            relevant, support = validate_case(cases[case_name], known, rules=rules)
+            labels = counter.labels(cases[case_name])
         except InvalidInputError as error:
             raise InvalidInputError(f"case {show(case_name)}: {error}") from None
         _require_dict(systems, f"runs[{show(case_name)}]")
@@ -66,11 +112,11 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None):
             if type(system) is not str:
                 fail(f"runs[{show(case_name)}] key", "a system name (a str)", system)
             try:
-                retrieved, claims = validate_run(run, known, rules=rules)
+                counts = counter.count(labels, run)
             except InvalidInputError as error:
                 raise InvalidInputError(
                     f"case {show(case_name)}, system {show(system)}: {error}") from None
-            yield case_name, system, count(relevant, support, retrieved, claims)
+            yield case_name, system, counts
         if progress is not None:
             progress(done, total)
 
@@ -83,7 +129,7 @@ class CountedRuns(namedtuple("CountedRuns", "keys counts")):
     __slots__ = ()
 
 
-def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None):
+def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     """Validate and count every run once; return :class:`CountedRuns` (see :func:`iter_counts`).
 
     >>> from ragscore.io.course import load_course
@@ -97,7 +143,7 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None):
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
         for case_name, system, one in iter_counts(corpus, cases, runs, rules=rules,
-                                                  progress=progress):
+                                                  progress=progress, **options):
             keys.append((case_name, system))
             counts.append(one)
     finally:

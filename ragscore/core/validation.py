@@ -19,8 +19,8 @@ from collections import namedtuple
 
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
-__all__ = ["InvalidInputError", "Validated", "check_document", "check_k", "ids", "validate",
-           "validate_case", "validate_corpus", "validate_run"]
+__all__ = ["InvalidInputError", "Labels", "Validated", "check_document", "check_k", "ids",
+           "validate", "validate_case", "validate_corpus", "validate_labels", "validate_run"]
 
 
 class Validated(namedtuple("Validated", "relevant support retrieved claims")):
@@ -62,7 +62,8 @@ def check_document(doc, text, rules=COURSE):
     if type(doc) is not str or not rules.fullmatch(doc):
         fail("corpus key", rules.expected, doc)
     if type(text) is not str or not text.strip():
-        fail(f"corpus[{show(doc)}]", "non-blank text", text)
+        if not (rules.open_labels and text is None):  # open rules: IDs without text
+            fail(f"corpus[{show(doc)}]", "non-blank text", text)
 
 
 def validate_corpus(corpus, *, rules=COURSE):
@@ -113,37 +114,84 @@ def _explain_within(value, field, allowed, expected, rules):
     fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
 
 
+class Labels(namedtuple("Labels", "relevant support grades")):
+    """A case's validated labels.
+
+    ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
+    ``support``: ``{claim: set of sources}``, or ``None`` when the case carries no answer
+    labels (allowed under open rules only: a retrieval-only test set).
+    ``grades``: ``None`` for binary labels, else ``{ID: grade}`` for every judged ID.
+    """
+
+    __slots__ = ()
+
+
 def validate_case(case, known, *, rules=COURSE):
     """Return ``(relevant, support)`` for a case checked against the corpus IDs ``known``.
 
     ``support`` maps each expected claim ID to the set of its labelled sources.
     """
+    labels = validate_labels(case, known, rules=rules)
+    return labels.relevant, labels.support
+
+
+def _grades(value, known, rules):
+    """``{ID: grade}`` of a graded ``relevant`` map, each ID in the corpus, each grade an int."""
+    if len(value) > rules.max_ids:
+        fail("case['relevant']", f"at most {rules.max_ids} judged IDs", f"{len(value)} IDs")
+    for doc, grade in value.items():
+        if not rules.is_id(doc):
+            fail("case['relevant'] key", rules.expected, doc)
+        if doc not in known:
+            fail("case['relevant'] key", "an ID in the corpus", doc)
+        if type(grade) is not int:
+            fail(f"case['relevant'][{show(doc)}]", "an int grade", grade)
+    return value
+
+
+def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
+    """Return the :class:`Labels` of a case checked against the corpus IDs ``known``.
+
+    Course rules: ``relevant`` is a tuple of IDs and ``support`` is required. Open rules
+    also accept ``relevant`` as a map of ID to integer grade (judged relevant at
+    ``min_relevance`` or above; zero and negative grades are judged not relevant, as in
+    trec_eval) and a case without ``support``.
+    """
     labels = case.get("support") if type(case) is dict else None
-    relevant = (_members_within(case.get("relevant"), known, rules.max_ids)
-                if labels is not None else None)
+    listed = case.get("relevant") if type(case) is dict else None
+    grades = None
+    relevant = _members_within(listed, known, rules.max_ids) if labels is not None else None
     if relevant is None:
         listed = _get(case, "relevant", "case")
-        relevant = _members_within(listed, known, rules.max_ids)
-        if relevant is None:
-            _explain_within(listed, "case['relevant']", known, "an ID in the corpus", rules)
+        if rules.open_labels and type(listed) is dict:
+            grades = _grades(listed, known, rules)
+            relevant = {doc for doc, grade in grades.items() if grade >= min_relevance}
+        else:
+            relevant = _members_within(listed, known, rules.max_ids)
+            if relevant is None:
+                _explain_within(listed, "case['relevant']", known, "an ID in the corpus",
+                                rules)
+        if rules.open_labels and "support" not in case:
+            return Labels(relevant, None, grades)
         labels = _get(case, "support", "case")
     if type(labels) is not dict:
         fail("case['support']", "a dict of claim ID to source IDs", labels)
     if len(labels) > rules.max_claims:
         fail("case['support']", f"at most {rules.max_claims} claims", f"{len(labels)} claims")
+    judged = relevant if grades is None else {doc for doc, grade in grades.items() if grade > 0}
     support = {}
     fullmatch, limit = rules.fullmatch, rules.max_ids
     for claim, sources in labels.items():
         if type(claim) is not str or not fullmatch(claim):
             fail("case['support'] key", rules.expected_claim, claim)
-        labelled = _members_within(sources, relevant, limit)
+        labelled = _members_within(sources, judged, limit)
         if not labelled:
-            _explain_sources(claim, sources, relevant, rules)
+            _explain_sources(claim, sources, judged, rules)
         support[claim] = labelled
-    if bool(relevant) != bool(support):
+    if bool(judged) != bool(support):
         fail("case", "labelled consistently: 'relevant' empty exactly when 'support' is",
              {"relevant": case["relevant"], "support": labels})
-    return relevant, support
+    return Labels(relevant, support, grades)
 
 
 def _explain_sources(claim, sources, relevant, rules):
@@ -155,7 +203,11 @@ def _explain_sources(claim, sources, relevant, rules):
 
 
 def validate_run(run, known, *, rules=COURSE):
-    """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``."""
+    """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``.
+
+    Under open rules a run may leave out ``claims`` (the answer stage was not recorded):
+    ``claims`` is then ``None``, never an empty answer.
+    """
     claims = run.get("claims") if type(run) is dict else None
     retrieved = run.get("retrieved") if claims is not None else None
     visible = _members_within(retrieved, known, rules.max_ids)
@@ -164,6 +216,8 @@ def validate_run(run, known, *, rules=COURSE):
         visible = _members_within(retrieved, known, rules.max_ids)
         if visible is None:
             _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
+        if rules.open_labels and "claims" not in run:
+            return retrieved, None  # the answer stage was not recorded
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > rules.max_claims:
         fail("run['claims']", f"a tuple of at most {rules.max_claims} (claim, citations) pairs",

@@ -1,54 +1,74 @@
-"""Test sets on disk: a folder of JSON Lines files plus a small JSON manifest.
+"""Test sets on disk: a folder of JSON Lines files under a small JSON index.
 
-Layout of a dataset folder (see ``docs/dataset-format.md``)::
+See ``docs/dataset-format.md``. In short, a folder holds ``dataset.json`` and three JSON
+Lines files, one object per line::
 
-    dataset.json   {"format": "ragscore-dataset", "version": 1, "name": ..., "description": ...}
-    corpus.jsonl   {"id": "launch", "text": "The release window starts on Monday."}
-    cases.jsonl    {"id": "launch", "question": "...", "relevant": ["launch"],
-                    "support": {"monday": ["launch"]}}
-    runs.jsonl     {"case": "launch", "system": "A", "retrieved": ["launch", "archive"],
-                    "claims": [{"claim": "monday", "citations": ["launch"]}]}
+    corpus   {"id": "launch", "text": "The release window starts on Monday."}
+    cases    {"id": "launch", "question": "...", "relevant": ["launch"],
+              "support": {"monday": ["launch"]}}
+    runs     {"case": "launch", "system": "A", "retrieved": ["launch", "archive"],
+              "claims": [{"claim": "monday", "citations": ["launch"]}]}
 
-One JSON object per line, so a corpus of a million chunks streams and an error names its
-line. JSON arrays become tuples on load. Only regular files are read, and each is refused
-above ``max_bytes`` (1 GiB by default), counted on the bytes actually read. No pickle and no
-eval: only a JSON decoder, with duplicate keys and NaN refused. Every record is validated
-with the rules of :mod:`ragscore.core.validation`; an error names the file, the line and the
-field.
+Format version 1 names them ``corpus.jsonl``, ``cases.jsonl`` and ``runs.jsonl`` and follows
+the course rules. Version 2 (what :func:`save_dataset` writes) names them by content hash
+in the index (:mod:`ragscore.io.store`), and adds, declared in the index: ``ids`` (``course``
+or ``open`` ID rules, :mod:`ragscore.core.rules`) and ``min_relevance``; per document an
+optional ``source`` and ``version`` (chunks of a document); under open rules, optional text,
+graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or runs without
+``claims`` (a retrieval-only test set).
 
 Two readers share every parsing and validation step: :func:`load_dataset` keeps the whole
 test set in memory; :func:`read_counts` streams the runs straight into per-question counts
-(what reports need), keeping neither the corpus text nor the runs.
+(what reports need), keeping neither the corpus text nor the runs. Files are data only: no
+pickle, no eval; each error names the file, the line and the field.
 """
 import gc
 import json
 import os
 import re
-import stat
 from collections import namedtuple
 from pathlib import Path
 
-from ..core.counts import Counts, count
-from ..core.rules import COURSE, InvalidInputError, show
-from ..core.scoring import CountedRuns
-from ..core.validation import check_document, validate_case, validate_run
+from ..core.counts import Counts
+from ..core.rules import COURSE, RULES, InvalidInputError, show
+from ..core.scoring import Counter, CountedRuns
+from ..core.validation import check_document, validate_corpus, validate_labels, validate_run
+from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, records, where
+from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
-FORMAT = "ragscore-dataset"
-VERSION = 1
-MAX_FILE_BYTES = 1 << 30
-FILES = {"manifest": "dataset.json", "corpus": "corpus.jsonl", "cases": "cases.jsonl",
+__all__ = ["Dataset", "DatasetFileError", "MAX_FILE_BYTES", "load_dataset", "read_counts",
+           "save_dataset"]
+
+VERSIONS = (1, 2)
+VERSION = 2
+FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
          "runs": "runs.jsonl"}
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _NAME = NAME_PATTERN.fullmatch
-CORPUS_KEYS = frozenset({"id", "text"})
-CASE_KEYS = frozenset({"id", "question", "relevant", "support"})
-RUN_KEYS = frozenset({"case", "system", "retrieved", "claims"})
 CLAIM_KEYS = frozenset({"claim", "citations"})
+#: The keys each record may have, by format version.
+KEYS = {
+    1: {"corpus": frozenset({"id", "text"}),
+        "cases": frozenset({"id", "question", "relevant", "support"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims"})},
+    2: {"corpus": frozenset({"id", "text", "source", "version"}),
+        "cases": frozenset({"id", "question", "relevant", "support"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims"})},
+}
+INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
+              2: frozenset({"format", "version", "name", "description", "ids",
+                            "min_relevance", "files"})}
 
 
-class Dataset(namedtuple("Dataset", "corpus cases runs name description",
-                         defaults=("dataset", ""))):
-    """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``."""
+class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
+                                    "sources versions",
+                         defaults=("dataset", "", "course", 1, None, None))):
+    """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
+
+    ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
+    grade judged relevant; ``sources`` and ``versions`` map a chunk to the document it
+    comes from and that document's version (``None`` or ``{}`` when there are none).
+    """
 
     __slots__ = ()
 
@@ -57,141 +77,92 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description",
         """System names in order of first appearance."""
         return tuple(dict.fromkeys(s for per_case in self.runs.values() for s in per_case))
 
-
-class DatasetFileError(InvalidInputError):
-    """A dataset file that cannot be read: names the file and the line or key path."""
-
-
-# ---- reading files --------------------------------------------------------------------------
-
-def _refuse_constant(name):
-    raise ValueError(f"{name} is not allowed")
+    @property
+    def rules(self):
+        """The :class:`~ragscore.core.rules.IdRules` this dataset declares."""
+        return _rules(self.ids)
 
 
-def _no_duplicate_keys(pairs):
-    record = dict(pairs)
-    if len(record) != len(pairs):
-        seen = set()
-        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise ValueError(f"duplicate key {show(duplicate)}")
-    return record
+def _rules(ids):
+    if ids not in RULES:
+        raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
+    return RULES[ids]
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
-                            parse_constant=_refuse_constant)
-_SCAN = _DECODER.scan_once
-_PLAIN_SCAN = json.JSONDecoder(parse_constant=_refuse_constant).scan_once
+# ---- the index ------------------------------------------------------------------------------
+
+def _check_index(index, path):
+    """The declared options of a parsed ``dataset.json``: ``(version, rules, min_relevance)``."""
+    if index.get("format") != FORMAT:
+        raise DatasetFileError(
+            f"{where(path)}: key 'format' must be {FORMAT!r}; got {show(index.get('format'))}")
+    version = index.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        raise DatasetFileError(f"{where(path)}: key 'version' must be 1 or 2; got "
+                               f"{show(version)}")
+    extra = sorted(str(key) for key in index if key not in INDEX_KEYS[version])
+    if extra:
+        raise DatasetFileError(f"{where(path)}: unknown key {show(extra[0])} for version "
+                               f"{version}")
+    for key in ("name", "description"):
+        if type(index.get(key, "")) is not str:
+            raise DatasetFileError(f"{where(path)}: key {key!r} must be a string")
+    ids = index.get("ids", "course")
+    if ids not in RULES:
+        raise DatasetFileError(f"{where(path)}: key 'ids' must be one of "
+                               f"{', '.join(RULES)}; got {show(ids)}")
+    minimum = index.get("min_relevance", 1)
+    if type(minimum) is not int or minimum < 1:
+        raise DatasetFileError(f"{where(path)}: key 'min_relevance' must be an int of at "
+                               f"least 1; got {show(minimum)}")
+    return version, RULES[ids], minimum
 
 
-def _parse(text, where):
-    """One JSON value from ``text``; an error names ``where`` (a string, or a callable
-    giving it, so the common path never formats it)."""
-    try:
-        value, end = _SCAN(text, 0)  # the C scanner directly: most lines start with "{"
-    except (StopIteration, ValueError, RecursionError):
-        end = -1
-    if end == len(text) or (end > 0 and text[end:].isspace()):
-        return value
-    try:  # leading whitespace, or an error to explain
-        return _DECODER.decode(text)
-    except (ValueError, RecursionError) as error:
-        where = where() if callable(where) else where
-        raise DatasetFileError(f"{where}: not valid JSON ({_reason(error)})") from None
+# ---- records --------------------------------------------------------------------------------
+
+def _take(record, key, kind, place):
+    if key not in record:
+        raise DatasetFileError(f"{place}: missing key {key!r}")
+    value = record[key]
+    if type(value) is not kind:
+        expected = {str: "a string", list: "an array", dict: "an object"}[kind]
+        raise DatasetFileError(f"{place}: key {key!r} must be {expected}; got {show(value)}")
+    return value
 
 
-def _reason(error):
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    return str(error).splitlines()[0][:200]
+def _name(record, key, place, rules):
+    value = _take(record, key, str, place)
+    if rules.open_labels:
+        if not rules.is_id(value):
+            raise DatasetFileError(f"{place}: key {key!r} must be {rules.expected}; "
+                                   f"got {show(value)}")
+    elif not _NAME(value):
+        raise DatasetFileError(
+            f"{place}: key {key!r} must match {NAME_PATTERN.pattern}; got {show(value)}")
+    return value
 
 
-def _open_regular(path, max_bytes):
-    """Open ``path`` for reading in binary if it is a regular file within ``max_bytes``.
-
-    A FIFO, a device, a folder or a socket is refused without blocking on it.
-    """
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as error:
-        raise DatasetFileError(f"{path}: cannot be read ({error.strerror})") from None
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise DatasetFileError(f"{path}: is not a regular file")
-        if info.st_size > max_bytes:
-            raise DatasetFileError(
-                f"{path}: is {info.st_size} bytes, over the limit of {max_bytes}; pass a "
-                "larger max_bytes to load_dataset if this file is trusted")
-        os.set_blocking(descriptor, True)
-        return os.fdopen(descriptor, "rb")
-    except BaseException:
-        os.close(descriptor)
-        raise
+def _only(record, allowed, place):
+    if not allowed.issuperset(record):
+        extra = sorted(str(key) for key in record if key not in allowed)
+        raise DatasetFileError(f"{place}: unknown key {show(extra[0])}; expected only "
+                               f"{tuple(sorted(allowed))}")
 
 
-def _too_big(path, max_bytes):
-    return DatasetFileError(f"{path}: grew past the limit of {max_bytes} bytes while being "
-                            "read; pass a larger max_bytes to load_dataset if it is trusted")
-
-
-class _Line:
-    """Where a record stands, formatted only when an error needs it."""
-
-    __slots__ = ("path", "number")
-
-    def __init__(self, path, number):
-        self.path, self.number = path, number
-
-    def __str__(self):
-        return f"{self.path}, line {self.number}"
-
-
-def _records(path, max_bytes, keys_of=len, span=None):
-    """Yield ``(number, object)`` for each non-blank line of a JSON Lines file (only the
-    lines of ``span = (start, stop, first line number)`` when given).
-
-    Duplicate keys are refused. The fast path parses without a per-object hook and proves
-    there can be none: when every ``:`` on the line directly follows a ``"`` (so each key's
-    colon is counted) and the colons number exactly the keys ``keys_of(record)`` finds, no
-    key was repeated. Any other line is parsed by the checking decoder.
-    """
-    read, start, stop, first = 0, *(span or (0, max_bytes + 1, 1))
-    with _open_regular(path, max_bytes) as handle:
-        handle.seek(start)
-        for number, raw in enumerate(handle, start=first):
-            if read >= stop - start:
-                break
-            read += len(raw)
-            if read > max_bytes:
-                raise _too_big(path, max_bytes)
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise DatasetFileError(
-                    f"{path}, line {number}: not UTF-8 text ({error.reason})") from None
-            colons = line.count(":")
-            if colons == line.count('":') and line[:1] == "{":
-                try:
-                    record, end = _PLAIN_SCAN(line, 0)
-                except (StopIteration, ValueError, RecursionError):
-                    record, end = None, 0
-                if (type(record) is dict and (end == len(line) or line[end:].isspace())
-                        and keys_of(record) == colons):
-                    yield number, record
-                    continue
-            if line.isspace() or not line:
-                continue
-            record = _parse(line, _Line(path, number).__str__)
-            if type(record) is not dict:
-                raise DatasetFileError(f"{path}, line {number}: expected a JSON object; "
-                                       f"got {show(record)}")
-            yield number, record
+def _ids_tuple(value, key, place):
+    if type(value) is not list:
+        raise DatasetFileError(f"{place}: key {key} must be an array of IDs; got {show(value)}")
+    return tuple(value)
 
 
 def _case_keys(record):
-    """Keys of a case line: its own and those of its ``support`` object."""
-    labels = record.get("support")
-    return len(record) + (len(labels) if type(labels) is dict else 0)
+    """Keys of a case line: its own, and those of its ``support`` and graded ``relevant``."""
+    total = len(record)
+    for key in ("support", "relevant"):
+        value = record.get(key)
+        if type(value) is dict:
+            total += len(value)
+    return total
 
 
 def _run_keys(record):
@@ -202,160 +173,155 @@ def _run_keys(record):
     return len(record) + sum(len(item) for item in claims if type(item) is dict)
 
 
-def _take(record, key, kind, where):
-    if key not in record:
-        raise DatasetFileError(f"{where}: missing key {key!r}")
-    value = record[key]
-    if type(value) is not kind:
-        expected = {str: "a string", list: "an array", dict: "an object"}[kind]
-        raise DatasetFileError(f"{where}: key {key!r} must be {expected}; got {show(value)}")
-    return value
+class _Reader:
+    """Reads the records of one folder version under its declared rules."""
 
+    def __init__(self, version, rules, max_bytes):
+        self.version, self.rules, self.max_bytes = version, rules, max_bytes
+        self.keys = KEYS[version]
+        self.names_ok = rules.is_id if rules.open_labels else _NAME
+        self.cases_file = "the cases file"
 
-def _name(record, key, where):
-    value = _take(record, key, str, where)
-    if not NAME_PATTERN.fullmatch(value):
-        raise DatasetFileError(
-            f"{where}: key {key!r} must match {NAME_PATTERN.pattern}; got {show(value)}")
-    return value
+    def corpus(self, path, handle):
+        """Yield ``(doc, text, source, version)`` for each document, each checked."""
+        seen = set()
+        allowed = self.keys["corpus"]
+        for number, record in records(handle, path, self.max_bytes):
+            doc, text = record.get("id"), record.get("text")
+            if len(record) != 2 or type(doc) is not str or type(text) is not str:
+                place = Line(path, number)
+                _only(record, allowed, place)
+                doc = _take(record, "id", str, place)
+                text = record.get("text")
+                if text is not None and type(text) is not str or (
+                        text is None and "text" in record):
+                    raise DatasetFileError(f"{place}: key 'text' must be a string; "
+                                           f"got {show(text)}")
+                if text is None and not self.rules.open_labels:
+                    raise DatasetFileError(f"{place}: missing key 'text'")
+            source, version = record.get("source"), record.get("version")
+            if source is not None and not self.rules.is_id(source) and (
+                    type(source) is not str or not _NAME(source)):
+                raise DatasetFileError(f"{Line(path, number)}: key 'source' must be "
+                                       f"{self.rules.expected}; got {show(source)}")
+            if version is not None and (type(version) is not str or not version.strip()):
+                raise DatasetFileError(f"{Line(path, number)}: key 'version' must be a "
+                                       f"non-blank string; got {show(version)}")
+            if doc in seen:
+                raise DatasetFileError(f"{Line(path, number)}: duplicate document id "
+                                       f"{show(doc)}")
+            try:
+                check_document(doc, text, self.rules)
+            except InvalidInputError as error:
+                raise DatasetFileError(f"{Line(path, number)}: {error}") from None
+            seen.add(doc)
+            yield doc, text, source, version
+        if not seen:
+            raise DatasetFileError(f"{where(path)}: holds no documents")
 
-
-def _only(record, allowed, where):
-    if not allowed.issuperset(record):
-        extra = sorted(str(key) for key in record if key not in allowed)
-        raise DatasetFileError(f"{where}: unknown key {show(extra[0])}; expected only "
-                               f"{tuple(sorted(allowed))}")
-
-
-def _ids_tuple(value, key, where):
-    if type(value) is not list:
-        raise DatasetFileError(f"{where}: key {key} must be an array of IDs; got {show(value)}")
-    return tuple(value)
-
-
-# ---- the four files -------------------------------------------------------------------------
-
-def _load_manifest(path, max_bytes):
-    with _open_regular(path, max_bytes) as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise _too_big(path, max_bytes)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DatasetFileError(f"{path}: not UTF-8 text ({error.reason})") from None
-    manifest = _parse(text, str(path))
-    if type(manifest) is not dict:
-        raise DatasetFileError(f"{path}: expected a JSON object; got {show(manifest)}")
-    if manifest.get("format") != FORMAT:
-        raise DatasetFileError(
-            f"{path}: key 'format' must be {FORMAT!r}; got {show(manifest.get('format'))}")
-    if manifest.get("version") != VERSION:
-        raise DatasetFileError(
-            f"{path}: key 'version' must be {VERSION}; got {show(manifest.get('version'))}")
-    for key in ("name", "description"):
-        if type(manifest.get(key, "")) is not str:
-            raise DatasetFileError(f"{path}: key {key!r} must be a string")
-    return manifest
-
-
-def _corpus_entries(path, max_bytes, rules):
-    """Yield ``(doc, text)`` for each document, each checked where it stands."""
-    seen = set()
-    for number, record in _records(path, max_bytes):
-        doc, text = record.get("id"), record.get("text")
-        if len(record) != 2 or type(doc) is not str or type(text) is not str:
-            doc, text = _corpus_shape(record, _Line(path, number))
-        if doc in seen:
-            raise DatasetFileError(f"{_Line(path, number)}: duplicate document id {show(doc)}")
-        try:
-            check_document(doc, text, rules)
-        except InvalidInputError as error:
-            raise DatasetFileError(f"{_Line(path, number)}: {error}") from None
-        seen.add(doc)
-        yield doc, text
-    if not seen:
-        raise DatasetFileError(f"{path}: holds no documents")
-
-
-def _corpus_shape(record, where):
-    _only(record, CORPUS_KEYS, where)
-    return _take(record, "id", str, where), _take(record, "text", str, where)
-
-
-def _load_cases(path, max_bytes, known, rules):
-    """``{name: case}`` and ``{name: (relevant, support)}`` as validated."""
-    cases, checked = {}, {}
-    for number, record in _records(path, max_bytes, _case_keys):
-        where = _Line(path, number)
-        name, case = _case_record(record, where)
-        if name in cases:
-            raise DatasetFileError(f"{where}: duplicate case id {show(name)}")
-        try:
-            checked[name] = validate_case(case, known, rules=rules)
-        except InvalidInputError as error:
-            raise DatasetFileError(f"{where} (case {show(name)}): {error}") from None
-        cases[name] = case
-    if not cases:
-        raise DatasetFileError(f"{path}: holds no cases")
-    return cases, checked
-
-
-def _case_record(record, where):
-    """``(name, case)`` from a case line, its shape checked (IDs are validated later)."""
-    name, relevant, labels = record.get("id"), record.get("relevant"), record.get("support")
-    question = record.get("question", "")
-    if (len(record) == 3 + ("question" in record) and type(name) is str
-            and type(question) is str and type(relevant) is list and type(labels) is dict
-            and _NAME(name) and all(type(sources) is list for sources in labels.values())):
-        return name, {"question": question, "relevant": tuple(relevant),
-                      "support": {claim: tuple(sources) for claim, sources in labels.items()}}
-    _only(record, CASE_KEYS, where)
-    name = _name(record, "id", where)
-    if type(question) is not str:
-        raise DatasetFileError(f"{where}: key 'question' must be a string")
-    labels = _take(record, "support", dict, where)
-    return name, {
-        "question": question,
-        "relevant": _ids_tuple(_take(record, "relevant", list, where), "'relevant'", where),
-        "support": {claim: _ids_tuple(sources, f"'support.{claim}'", where)
-                    for claim, sources in labels.items()},
-    }
-
-
-def _run_record(record, where):
-    """``(case, system, run)`` from a run line, its shape checked (IDs are validated later)."""
-    case_name, system = record.get("case"), record.get("system")
-    retrieved, claims = record.get("retrieved"), record.get("claims")
-    if (len(record) == 4 and type(case_name) is str and type(system) is str
-            and type(retrieved) is list and type(claims) is list and _NAME(case_name)
-            and _NAME(system)):
-        pairs = []
-        for item in claims:
-            if type(item) is not dict or len(item) != 2:
-                break
-            claim, citations = item.get("claim"), item.get("citations")
-            if type(claim) is not str or type(citations) is not list:
-                break
-            pairs.append((claim, tuple(citations)))
+    def case(self, record, place):
+        """``(name, case)`` from a case line, its shape checked (IDs are validated later)."""
+        name, relevant, labels = record.get("id"), record.get("relevant"), record.get("support")
+        question = record.get("question", "")
+        if (len(record) == 3 + ("question" in record) and type(name) is str
+                and type(question) is str and type(relevant) is list and type(labels) is dict
+                and self.names_ok(name)
+                and all(type(sources) is list for sources in labels.values())):
+            return name, {"question": question, "relevant": tuple(relevant),
+                          "support": {claim: tuple(sources)
+                                      for claim, sources in labels.items()}}
+        _only(record, self.keys["cases"], place)
+        name = _name(record, "id", place, self.rules)
+        if type(question) is not str:
+            raise DatasetFileError(f"{place}: key 'question' must be a string")
+        case = {"question": question}
+        relevant = record.get("relevant")
+        if self.rules.open_labels and type(relevant) is dict:
+            case["relevant"] = dict(relevant)
         else:
-            return case_name, system, {"retrieved": tuple(retrieved), "claims": tuple(pairs)}
-    _only(record, RUN_KEYS, where)
-    case_name = _name(record, "case", where)
-    system = _name(record, "system", where)
-    return case_name, system, {
-        "retrieved": _ids_tuple(_take(record, "retrieved", list, where), "'retrieved'", where),
-        "claims": _claims_tuple(_take(record, "claims", list, where), where),
-    }
+            case["relevant"] = _ids_tuple(_take(record, "relevant", list, place),
+                                          "'relevant'", place)
+        if "support" in record or not self.rules.open_labels:
+            labels = _take(record, "support", dict, place)
+            case["support"] = {claim: _ids_tuple(sources, f"'support.{claim}'", place)
+                               for claim, sources in labels.items()}
+        return name, case
+
+    def cases(self, path, handle, label_ids, min_relevance):
+        """``{name: case}`` and ``{name: Labels}``, each case validated."""
+        cases, labels = {}, {}
+        self.cases_file = Path(path).name
+        for number, record in records(handle, path, self.max_bytes, _case_keys):
+            place = Line(path, number)
+            name, case = self.case(record, place)
+            if name in cases:
+                raise DatasetFileError(f"{place}: duplicate case id {show(name)}")
+            try:
+                labels[name] = validate_labels(case, label_ids, rules=self.rules,
+                                               min_relevance=min_relevance)
+            except InvalidInputError as error:
+                raise DatasetFileError(f"{place} (case {show(name)}): {error}") from None
+            cases[name] = case
+        if not cases:
+            raise DatasetFileError(f"{where(path)}: holds no cases")
+        return cases, labels
+
+    def run(self, record, place):
+        """``(case, system, run)`` from a run line, its shape checked."""
+        case_name, system = record.get("case"), record.get("system")
+        retrieved, claims = record.get("retrieved"), record.get("claims")
+        if (len(record) == 4 and type(case_name) is str and type(system) is str
+                and type(retrieved) is list and type(claims) is list
+                and self.names_ok(case_name) and self.names_ok(system)):
+            pairs = []
+            for item in claims:
+                if type(item) is not dict or len(item) != 2:
+                    break
+                claim, citations = item.get("claim"), item.get("citations")
+                if type(claim) is not str or type(citations) is not list:
+                    break
+                pairs.append((claim, tuple(citations)))
+            else:
+                return case_name, system, {"retrieved": tuple(retrieved),
+                                           "claims": tuple(pairs)}
+        _only(record, self.keys["runs"], place)
+        case_name = _name(record, "case", place, self.rules)
+        system = _name(record, "system", place, self.rules)
+        run = {"retrieved": _ids_tuple(_take(record, "retrieved", list, place), "'retrieved'",
+                                       place)}
+        if "claims" in record or not self.rules.open_labels:
+            run["claims"] = _claims_tuple(_take(record, "claims", list, place), place)
+        return case_name, system, run
+
+    def runs(self, path, handle, cases, check, span=None):
+        """Yield ``(number, case, system, run, checked)`` for each run; ``checked`` is what
+        ``check(case, run)`` returns (it validates)."""
+        seen = set()
+        for number, record in records(handle, path, self.max_bytes, _run_keys, span):
+            place = Line(path, number)
+            case_name, system, run = self.run(record, place)
+            if case_name not in cases:
+                raise DatasetFileError(f"{place}: case {show(case_name)} is not in "
+                                       f"{self.cases_file}")
+            if (case_name, system) in seen:
+                raise DatasetFileError(f"{place}: duplicate run for case {show(case_name)}, "
+                                       f"system {show(system)}")
+            seen.add((case_name, system))
+            try:
+                checked = check(case_name, run)
+            except InvalidInputError as error:
+                raise DatasetFileError(f"{place} (case {show(case_name)}, system "
+                                       f"{show(system)}): {error}") from None
+            yield number, case_name, system, run, checked
 
 
-def _claims_tuple(value, where):
+def _claims_tuple(value, place):
     pairs = []
     for position, item in enumerate(value):
         if type(item) is not dict:
-            raise DatasetFileError(f"{where}: claims[{position}] must be an object with "
+            raise DatasetFileError(f"{place}: claims[{position}] must be an object with "
                                    f"'claim' and 'citations'; got {show(item)}")
-        at = f"{where}: claims[{position}]"
+        at = f"{place}: claims[{position}]"
         _only(item, CLAIM_KEYS, at)
         claim = _take(item, "claim", str, at)
         citations = _take(item, "citations", list, at)
@@ -363,31 +329,13 @@ def _claims_tuple(value, where):
     return tuple(pairs)
 
 
-def _runs(path, max_bytes, known, cases, rules, span=None):
-    """Yield ``(case, system, retrieved, claims, line number)`` for each run, validated."""
-    seen = set()
-    for number, record in _records(path, max_bytes, _run_keys, span):
-        where = _Line(path, number)
-        case_name, system, run = _run_record(record, where)
-        if case_name not in cases:
-            raise DatasetFileError(f"{where}: case {show(case_name)} is not in cases.jsonl")
-        if (case_name, system) in seen:
-            raise DatasetFileError(f"{where}: duplicate run for case {show(case_name)}, "
-                                   f"system {show(system)}")
-        seen.add((case_name, system))
-        try:
-            retrieved, claims = validate_run(run, known, rules=rules)
-        except InvalidInputError as error:
-            raise DatasetFileError(f"{where} (case {show(case_name)}, system {show(system)}): "
-                                   f"{error}") from None
-        yield case_name, system, retrieved, claims, number
-
+# ---- the two readers ------------------------------------------------------------------------
 
 def _folder(path):
     folder = Path(path)
     if not folder.is_dir():
-        raise DatasetFileError(f"{folder}: no dataset folder there (expected a folder holding "
-                               f"{', '.join(FILES.values())})")
+        raise DatasetFileError(f"{where(folder)}: no dataset folder there (expected a folder "
+                               f"holding {INDEX} and its corpus, cases and runs files)")
     return folder
 
 
@@ -403,70 +351,111 @@ class _NoCollection:
             gc.enable()
 
 
+def _open_version(path, max_bytes):
+    """``(folder, index, opened files, reader)`` for one consistent version of a folder."""
+    folder = _folder(path)
+    index, opened = snapshot(folder, max_bytes)
+    try:
+        version, rules, minimum = _check_index(index, folder / INDEX)
+    except BaseException:
+        _close(opened)
+        raise
+    return folder, index, opened, _Reader(version, rules, max_bytes), minimum
+
+
+def _close(opened):
+    for _, handle in opened.values():
+        handle.close()
+
+
 def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
     """Read and validate the dataset folder at ``path``; return a :class:`Dataset`.
 
-    Raises :class:`DatasetFileError` (a ``ValueError``) naming the file and line of the
-    first problem. Files larger than ``max_bytes`` are refused.
+    Raises :class:`~ragscore.io.jsonl.DatasetFileError` (a ``ValueError``) naming the file
+    and line of the first problem. Files larger than ``max_bytes`` are refused. Reads one
+    consistent version even while another process saves the folder.
 
     >>> from ragscore.io.course import COURSE_PATH
     >>> load_dataset(COURSE_PATH).systems
     ('A', 'B')
     """
-    folder = _folder(path)
-    rules = COURSE
-    with _NoCollection():
-        manifest = _load_manifest(folder / FILES["manifest"], max_bytes)
-        corpus = dict(_corpus_entries(folder / FILES["corpus"], max_bytes, rules))
-        known = frozenset(corpus)
-        cases, _ = _load_cases(folder / FILES["cases"], max_bytes, known, rules)
-        runs = {}
-        for case_name, system, retrieved, claims, _ in _runs(folder / FILES["runs"],
-                                                             max_bytes, known, cases, rules):
-            runs.setdefault(case_name, {})[system] = {"retrieved": retrieved,
-                                                      "claims": claims}
-    return Dataset(corpus=corpus, cases=cases, runs=runs,
-                   name=manifest.get("name", folder.name),
-                   description=manifest.get("description", ""))
+    folder, index, opened, reader, minimum = _open_version(path, max_bytes)
+    rules = reader.rules
+    try:
+        with _NoCollection():
+            corpus, sources, versions = {}, {}, {}
+            for doc, text, source, version in reader.corpus(*opened["corpus"]):
+                corpus[doc] = text
+                if source is not None:
+                    sources[doc] = source
+                if version is not None:
+                    versions[doc] = version
+            known = frozenset(corpus)
+            label_ids = known | frozenset(sources.values())  # chunks or their documents
+            cases, _ = reader.cases(*opened["cases"], label_ids, minimum)
+            runs = {}
+
+            def check(case_name, run):
+                return validate_run(run, known, rules=rules)
+
+            for _, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check):
+                runs.setdefault(case_name, {})[system] = run
+    finally:
+        _close(opened)
+    return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
+                   description=index.get("description", ""), ids=rules.name,
+                   min_relevance=minimum, sources=sources, versions=versions)
 
 
 #: Runs files at least this large are read by two processes when ``jobs=2``.
 PARALLEL_BYTES = 8 << 20
 
 
-def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1):
+def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=False):
     """Read, validate and count the dataset folder at ``path`` in one streaming pass.
 
     Returns the :class:`~ragscore.core.scoring.CountedRuns` of every run, grouped by case
     as :func:`load_dataset` groups ``runs``: all a report needs, without keeping the corpus
-    text or the runs in memory. Errors are those of :func:`load_dataset`. With ``jobs=2``
-    (what the command line uses) a large runs file is read in two halves by two processes
-    on systems that can fork; the result and the first error reported are the same.
+    text or the runs in memory. Errors are those of :func:`load_dataset`; ``unit`` and
+    ``dedupe`` are those of :class:`~ragscore.core.scoring.Counter`. With ``jobs=2`` (what
+    the command line uses) a large runs file is read in two halves by two processes on
+    systems that can fork; the result and the first error reported are the same.
 
     >>> from ragscore.io.course import COURSE_PATH
     >>> read_counts(COURSE_PATH).keys[:2]
     [('launch', 'A'), ('launch', 'B')]
     """
-    folder = _folder(path)
-    rules = COURSE
-    with _NoCollection():
-        _load_manifest(folder / FILES["manifest"], max_bytes)
-        known = frozenset(doc for doc, _ in _corpus_entries(folder / FILES["corpus"],
-                                                            max_bytes, rules))
-        cases, checked = _load_cases(folder / FILES["cases"], max_bytes, known, rules)
-        runs_path = folder / FILES["runs"]
+    folder, index, opened, reader, minimum = _open_version(path, max_bytes)
+    try:
+        with _NoCollection():
+            corpus, sources = set(), {}
+            for doc, _, source, _ in reader.corpus(*opened["corpus"]):
+                corpus.add(doc)
+                if source is not None:
+                    sources[doc] = source
+            counter = Counter(frozenset(corpus), rules=reader.rules, min_relevance=minimum,
+                              unit=unit, dedupe=dedupe, sources=sources)
+            cases, labels = reader.cases(*opened["cases"], counter.label_ids, minimum)
+            runs_path, runs_handle = opened["runs"]
 
-        def counted_runs(span=None):
-            for case_name, system, retrieved, claims, number in _runs(
-                    runs_path, max_bytes, known, cases, rules, span):
-                yield number, case_name, system, count(*checked[case_name], retrieved, claims)
+            def check(case_name, run):
+                return counter.count(labels[case_name], run)
 
-        rows = _in_two(runs_path, counted_runs) if jobs > 1 else list(counted_runs())
+            def counted_runs(span=None, handle=runs_handle):
+                for number, case_name, system, _, counts in reader.runs(
+                        runs_path, handle, cases, check, span):
+                    yield number, case_name, system, counts
+
+            rows = (_in_two(runs_path, runs_handle, counted_runs) if jobs > 1
+                    else list(counted_runs()))
+    finally:
+        _close(opened)
     keys = [(case_name, system) for _, case_name, system, _ in rows]
-    return CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]))
+    counted = CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]))
+    return counted
 
 
-def _in_two(path, counted_runs):
+def _in_two(path, handle, counted_runs):
     """``list(counted_runs())``, with the second half of the file read by a forked child.
 
     The child sends its rows back as JSON over a pipe (plain data, no pickle); the parent
@@ -474,10 +463,14 @@ def _in_two(path, counted_runs):
     file); a run of the second half that repeats one of the first is refused as in a single
     pass.
     """
-    size = os.stat(path).st_size
+    size = os.fstat(handle.fileno()).st_size
     if size < PARALLEL_BYTES or not hasattr(os, "fork"):
         return list(counted_runs())
-    spans = _halves(path, size)
+    try:  # a second open of the same file (not a copy of the descriptor: its own offset)
+        second = open(f"/proc/self/fd/{handle.fileno()}", "rb")
+    except OSError:
+        return list(counted_runs())
+    spans = _halves(handle, size)
     reader, writer = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover (runs in the child process)
@@ -486,7 +479,7 @@ def _in_two(path, counted_runs):
         try:
             payload = {"rows": [[number, case_name, system, *counts]
                                 for number, case_name, system, counts
-                                in counted_runs(spans[1])]}
+                                in counted_runs(spans[1], second)]}
         except InvalidInputError as error:
             payload = {"error": str(error)}
         except BaseException as error:  # reported by the parent, never swallowed
@@ -495,6 +488,7 @@ def _in_two(path, counted_runs):
             json.dump(payload, pipe)
         os._exit(code)
     os.close(writer)
+    second.close()
     try:
         mine = list(counted_runs(spans[0]))
     except BaseException:
@@ -508,35 +502,37 @@ def _in_two(path, counted_runs):
     if "error" in payload:
         raise DatasetFileError(payload["error"])
     if "crash" in payload:
-        raise RuntimeError(f"reading {path} in a second process failed: {payload['crash']}")
+        raise RuntimeError(f"reading {where(path)} in a second process failed: "
+                           f"{payload['crash']}")
     seen = {(case_name, system) for _, case_name, system, _ in mine}
     for number, case_name, system, *counts in payload["rows"]:
         if (case_name, system) in seen:
-            raise DatasetFileError(f"{path}, line {number}: duplicate run for case "
+            raise DatasetFileError(f"{where(path, number)}: duplicate run for case "
                                    f"{show(case_name)}, system {show(system)}")
         mine.append((number, case_name, system, _counts_from_json(counts)))
     return mine
 
 
 def _counts_from_json(values):
-    ranks, n_relevant, cutoffs, *rest = values
-    return Counts(tuple(ranks), n_relevant, tuple(cutoffs), *rest)
+    """A :class:`Counts` sent as JSON (lists back to tuples)."""
+    return Counts(*(tuple(tuple(item) if type(item) is list else item for item in value)
+                    if type(value) is list else value for value in values))
 
 
-def _halves(path, size):
+def _halves(handle, size):
     """Two ``(start, stop, first line number)`` spans of a file, split at a line break."""
-    with open(path, "rb") as handle:
-        handle.seek(size // 2)
-        handle.readline()  # finish the line the middle falls in
-        middle = handle.tell()
-        handle.seek(0)
-        newlines, left = 0, middle
-        while left:
-            block = handle.read(min(left, 1 << 22))
-            if not block:
-                break
-            newlines += block.count(b"\n")
-            left -= len(block)
+    handle.seek(size // 2)
+    handle.readline()  # finish the line the middle falls in
+    middle = handle.tell()
+    handle.seek(0)
+    newlines, left = 0, middle
+    while left:
+        block = handle.read(min(left, 1 << 22))
+        if not block:
+            break
+        newlines += block.count(b"\n")
+        left -= len(block)
+    handle.seek(0)
     return (0, middle, 1), (middle, size, newlines + 1)
 
 
@@ -561,62 +557,123 @@ def _grouped_by_case(keys, counted):
 
 # ---- writing --------------------------------------------------------------------------------
 
-def _lines(records):
-    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+def _lines(records_):
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records_)
+
+
+def _plain(value):
+    return list(value) if type(value) is tuple else dict(value)
+
+
+def dataset_records(dataset):
+    """``{kind: iterator of records}``: what :func:`save_dataset` writes for ``dataset``."""
+    sources, versions = dataset.sources or {}, dataset.versions or {}
+
+    def corpus():
+        for doc, text in dataset.corpus.items():
+            record = {"id": doc}
+            if text is not None:
+                record["text"] = text
+            if doc in sources:
+                record["source"] = sources[doc]
+            if doc in versions:
+                record["version"] = versions[doc]
+            yield record
+
+    def cases():
+        for name, case in dataset.cases.items():
+            record = {"id": name, "question": case.get("question", ""),
+                      "relevant": _plain(case["relevant"])}
+            if case.get("support") is not None:
+                record["support"] = {claim: list(sources_)
+                                     for claim, sources_ in case["support"].items()}
+            yield record
+
+    def runs():
+        for case_name, per_case in dataset.runs.items():
+            for system, run in per_case.items():
+                record = {"case": case_name, "system": system,
+                          "retrieved": list(run["retrieved"])}
+                if run.get("claims") is not None:
+                    record["claims"] = [{"claim": claim, "citations": list(citations)}
+                                        for claim, citations in run["claims"]]
+                yield record
+
+    return {"corpus": corpus(), "cases": cases(), "runs": runs()}
 
 
 def dataset_files(dataset):
-    """The file names and texts that :func:`save_dataset` writes for ``dataset``."""
-    manifest = {"format": FORMAT, "version": VERSION, "name": dataset.name,
-                "description": dataset.description}
-    corpus = ({"id": doc, "text": text} for doc, text in dataset.corpus.items())
-    cases = ({"id": name, "question": case.get("question", ""),
-              "relevant": list(case["relevant"]),
-              "support": {claim: list(sources) for claim, sources in case["support"].items()}}
-             for name, case in dataset.cases.items())
-    runs = ({"case": case_name, "system": system, "retrieved": list(run["retrieved"]),
-             "claims": [{"claim": claim, "citations": list(citations)}
-                        for claim, citations in run["claims"]]}
-            for case_name, per_case in dataset.runs.items()
-            for system, run in per_case.items())
-    return {
-        FILES["manifest"]: json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
-        FILES["corpus"]: _lines(corpus),
-        FILES["cases"]: _lines(cases),
-        FILES["runs"]: _lines(runs),
-    }
+    """``{kind: bytes}``: the data files :func:`save_dataset` writes for ``dataset``."""
+    return {kind: _lines(items).encode("utf-8")
+            for kind, items in dataset_records(dataset).items()}
+
+
+def dataset_index(dataset):
+    """The index (``dataset.json``) :func:`save_dataset` writes, without the file names."""
+    index = {"format": FORMAT, "version": VERSION, "name": dataset.name,
+             "description": dataset.description}
+    if dataset.ids != "course":
+        index["ids"] = dataset.ids
+    if dataset.min_relevance != 1:
+        index["min_relevance"] = dataset.min_relevance
+    return index
+
+
+def check_dataset(dataset):
+    """Raise :class:`~ragscore.core.rules.InvalidInputError` unless ``dataset`` is valid:
+    what :func:`load_dataset` would accept after :func:`save_dataset`."""
+    if not isinstance(dataset, Dataset):
+        raise InvalidInputError(f"dataset must be a ragscore Dataset; got {show(dataset)}")
+    rules = _rules(dataset.ids)
+    for key in ("name", "description"):
+        if type(getattr(dataset, key)) is not str:
+            raise InvalidInputError(f"dataset.{key} must be a str; got "
+                                    f"{show(getattr(dataset, key))}")
+    validate_corpus(dataset.corpus, rules=rules)
+    for name in dataset.cases:
+        if not (rules.is_id(name) if rules.open_labels else
+                type(name) is str and _NAME(name)):
+            raise InvalidInputError(f"case name must be {rules.expected}; got {show(name)}")
+    if type(dataset.cases) is not dict:
+        raise InvalidInputError(f"dataset.cases must be a dict; got {show(dataset.cases)}")
+    if type(dataset.runs) is dict:
+        for per_case in dataset.runs.values():
+            for system in (per_case if type(per_case) is dict else ()):
+                if not (rules.is_id(system) if rules.open_labels else
+                        type(system) is str and _NAME(system)):
+                    raise InvalidInputError(f"system name must be {rules.expected}; "
+                                            f"got {show(system)}")
+    known = frozenset(dataset.corpus)
+    label_ids = known | frozenset((dataset.sources or {}).values())
+    for name, case in dataset.cases.items():
+        try:
+            validate_labels(case, label_ids, rules=rules, min_relevance=dataset.min_relevance)
+        except InvalidInputError as error:
+            raise InvalidInputError(f"case {show(name)}: {error}") from None
+    if type(dataset.runs) is not dict:
+        raise InvalidInputError(f"dataset.runs must be a dict; got {show(dataset.runs)}")
+    for case_name, per_case in dataset.runs.items():
+        if case_name not in dataset.cases:
+            raise InvalidInputError(f"runs[{show(case_name)}] names a case that is not in "
+                                    "cases")
+        if type(per_case) is not dict:
+            raise InvalidInputError(f"runs[{show(case_name)}] must be a dict; got "
+                                    f"{show(per_case)}")
+        for system, run in per_case.items():
+            try:
+                validate_run(run, known, rules=rules)
+            except InvalidInputError as error:
+                raise InvalidInputError(f"case {show(case_name)}, system {show(system)}: "
+                                        f"{error}") from None
 
 
 def save_dataset(dataset, path, *, overwrite=False):
-    """Write ``dataset`` as a dataset folder at ``path``, atomically.
+    """Write ``dataset`` as a dataset folder at ``path`` (format version 2); return the path.
 
-    The folder is written beside its destination under a temporary name, then renamed into
-    place, so a reader never sees half a dataset and a failed write leaves the old one intact.
-    Refuses to replace an existing folder unless ``overwrite=True``. Returns the path.
+    The dataset is validated before anything is written. The write is atomic (see
+    :mod:`ragscore.io.store`): a reader never sees half a dataset, a failed or killed save
+    leaves the old version intact, and ``overwrite=True`` replaces only a ragscore dataset.
     """
-    import shutil
-    import tempfile
-
-    target = Path(path)
-    if target.exists() and not overwrite:
-        raise InvalidInputError(f"{target}: already exists; pass overwrite=True to replace it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    files = dataset_files(dataset)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
-        for name, text in files.items():
-            with open(scratch / name, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-        if target.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-            os.replace(target, retired / target.name)
-            os.replace(scratch, target)
-            shutil.rmtree(retired)
-        else:
-            os.replace(scratch, target)
-    finally:
-        if scratch.exists():
-            shutil.rmtree(scratch)
-    return target
+    check_dataset(dataset)
+    return write_dataset_folder(dataset_files(dataset), dataset_index(dataset), path,
+                                overwrite=overwrite)

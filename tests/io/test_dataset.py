@@ -63,14 +63,16 @@ def test_round_trip(tmp_path):
     target = save_dataset(course, tmp_path / "copy")
     again = load_dataset(target)
     assert again == course
-    assert sorted(os.listdir(target)) == ["cases.jsonl", "corpus.jsonl", "dataset.json",
-                                          "runs.jsonl"]
+    index = json.loads((target / "dataset.json").read_text())
+    assert sorted(os.listdir(target)) == sorted(["dataset.json", *index["files"].values()])
 
 
 def test_saved_files_match_the_fixture_byte_for_byte(tmp_path):
     target = save_dataset(ragscore.load_course(), tmp_path / "copy")
-    for name in ("corpus.jsonl", "cases.jsonl", "runs.jsonl"):
-        assert (target / name).read_bytes() == (COURSE_PATH / name).read_bytes(), name
+    files = json.loads((target / "dataset.json").read_text())["files"]
+    for kind in ("corpus", "cases", "runs"):
+        assert (target / files[kind]).read_bytes() == \
+            (COURSE_PATH / f"{kind}.jsonl").read_bytes(), kind
 
 
 def test_save_refuses_to_overwrite_unless_asked(tmp_path):
@@ -166,7 +168,7 @@ def test_bad_lines_are_named(folder, file, line, text, message):
     ("[]", r"dataset\.json: expected a JSON object; got \[\]"),
     ('{"format": "other", "version": 1}', r"dataset\.json: key 'format' must be "
                                           r"'ragscore-dataset'; got 'other'"),
-    ('{"format": "ragscore-dataset", "version": 2}', r"key 'version' must be 1; got 2"),
+    ('{"format": "ragscore-dataset", "version": 3}', r"key 'version' must be 1 or 2; got 3"),
     ('{"format": "ragscore-dataset", "version": 1, "name": 3}', r"key 'name' must be a string"),
     ("{", r"dataset\.json: not valid JSON"),
 ])
@@ -221,5 +223,5 @@ def test_manifest_text_is_kept(tmp_path):
     course = ragscore.load_course()
     assert "fictional" in course.description
     manifest = json.loads((save_dataset(course, tmp_path / "c") / "dataset.json").read_text())
-    assert manifest == {"format": "ragscore-dataset", "version": 1, "name": "course",
-                        "description": course.description}
+    assert manifest == {"format": "ragscore-dataset", "version": 2, "name": "course",
+                        "description": course.description, "files": manifest["files"]}

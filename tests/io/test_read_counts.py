@@ -1,4 +1,6 @@
 """The streaming reader: the same counts as loading then scoring, in one process or two."""
+import json
+
 import pytest
 
 import ragscore
@@ -19,10 +21,14 @@ def big(tmp_path):
                 runs.setdefault(case, {})[f"{system}{number}"] = run
     dataset = course._replace(runs=runs)
     folder = ragscore.save_dataset(dataset, tmp_path / "big")
-    lines = (folder / "runs.jsonl").read_text().splitlines()
+    lines = _runs_file(folder).read_text().splitlines()
     lines = lines[1::2] + lines[0::2]  # interleave the cases
-    (folder / "runs.jsonl").write_text("\n".join(lines) + "\n")
+    _runs_file(folder).write_text("\n".join(lines) + "\n")
     return folder
+
+
+def _runs_file(folder):
+    return folder / json.loads((folder / "dataset.json").read_text())["files"]["runs"]
 
 
 def _frame(counted):
@@ -42,7 +48,7 @@ def test_two_processes_give_the_same_counts(big, monkeypatch):
 
 
 def _break_line(folder, number, text):
-    path = folder / "runs.jsonl"
+    path = _runs_file(folder)
     lines = path.read_text().splitlines()
     lines[number - 1] = text
     path.write_text("\n".join(lines) + "\n")
@@ -53,7 +59,7 @@ def test_an_error_in_the_second_half_names_its_line(big, monkeypatch, jobs):
     monkeypatch.setattr(files, "PARALLEL_BYTES", 1)
     _break_line(big, 400, '{"case": "owner", "system": "Z", "retrieved": ["ghost"], '
                           '"claims": []}')
-    with pytest.raises(DatasetFileError, match=r"runs\.jsonl, line 400 \(case 'owner', "
+    with pytest.raises(DatasetFileError, match=r"runs\.[0-9a-f]{16}\.jsonl, line 400 \(case 'owner', "
                                                r"system 'Z'\): run\['retrieved'\]\[0\]"):
         read_counts(big, jobs=jobs)
 
@@ -63,16 +69,16 @@ def test_the_first_error_in_the_file_wins(big, monkeypatch, jobs):
     monkeypatch.setattr(files, "PARALLEL_BYTES", 1)
     _break_line(big, 400, "not json")
     _break_line(big, 3, "also not json")
-    with pytest.raises(DatasetFileError, match=r"runs\.jsonl, line 3: not valid JSON"):
+    with pytest.raises(DatasetFileError, match=r"runs\.[0-9a-f]{16}\.jsonl, line 3: not valid JSON"):
         read_counts(big, jobs=jobs)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_run_repeated_across_the_halves_is_refused(big, monkeypatch, jobs):
     monkeypatch.setattr(files, "PARALLEL_BYTES", 1)
-    lines = (big / "runs.jsonl").read_text().splitlines()
+    lines = _runs_file(big).read_text().splitlines()
     _break_line(big, 470, lines[1])
-    with pytest.raises(DatasetFileError, match=r"runs\.jsonl, line 470: duplicate run for case"):
+    with pytest.raises(DatasetFileError, match=r"runs\.[0-9a-f]{16}\.jsonl, line 470: duplicate run for case"):
         read_counts(big, jobs=jobs)
 
 

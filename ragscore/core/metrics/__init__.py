@@ -5,20 +5,21 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2']
 """
 from ..rules import fail
-from . import abstention, coverage, precision, recall, rr, support
+from . import abstention, ap, coverage, hit, ndcg, precision, recall, rr, support
 from .base import RATE, YES_NO, Metric, Pooled
 
 #: Every registered metric by name, in report order.
 REGISTRY = {module.METRIC.name: module.METRIC
-            for module in (precision, recall, rr, support, coverage, abstention)}
+            for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit)}
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")
 
-__all__ = ["CONTRACT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "select"]
+__all__ = ["CONTRACT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "na_reason",
+           "select"]
 
 
 def get(name):
@@ -44,3 +45,19 @@ def select(names=CONTRACT):
     if not metrics:
         fail("metrics", "at least one metric name", tuple(names))
     return tuple(metrics)
+
+
+def na_reason(metric, counts, k):
+    """Why ``metric`` is n/a for ``counts``, or ``None`` when it is defined.
+
+    >>> from ragscore.core.counts import count
+    >>> na_reason(REGISTRY["support"], count({"a"}, None, ("a",), None), 2)
+    'answer not assessed'
+    """
+    if metric.value(counts, k) is not None:
+        return None
+    if metric.stage == "answer" and counts.n_claims is None:
+        return "answer not assessed"
+    if metric.stage == "answer" and counts.n_expected is None:
+        return "answer not labelled"
+    return metric.undefined

@@ -14,8 +14,8 @@ def abstention_correct(counts, k):
     >>> abstention_correct(count(set(), {}, (), (("region", ("archive",)),)), 2)
     False
     """
-    if counts.n_expected:
-        return None
+    if counts.n_expected or counts.n_expected is None or counts.n_claims is None:
+        return None  # answerable, not labelled, or not assessed
     return counts.n_claims == 0
 
 

@@ -8,7 +8,8 @@ def coverage(counts, k):
 
     Only expected claims can be supported and claim IDs are unique, so the supported count
     is the same as support's. ``None`` (n/a) when no claim is expected (an unanswerable
-    question); 0.0 when an answerable question gets no claims.
+    question) or when the answer was not assessed; 0.0 when an answerable question gets an
+    answer with no claims.
 
     >>> from ragscore.core.counts import count
     >>> rollback_a = count({"rollback", "checklist"},
@@ -17,7 +18,7 @@ def coverage(counts, k):
     >>> coverage(rollback_a, 2)
     0.5
     """
-    if not counts.n_expected:
+    if not counts.n_expected or counts.n_claims is None:  # nothing expected, or not assessed
         return None
     return supported(counts, k) / counts.n_expected
 

@@ -15,19 +15,27 @@ from hypothesis import strategies as st
 
 import ragscore.core.metrics as metrics_package
 from ragscore.core.counts import count
-from ragscore.core.metrics import RATE, REGISTRY, YES_NO, Metric
+from ragscore.core.metrics import RATE, REGISTRY, YES_NO, Metric, na_reason
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 DOCS = [f"d{n}" for n in range(8)]
 METRICS = list(REGISTRY.values())
 #: Metrics that can only grow as more of the ranking becomes visible.
-NEVER_FALL = [name for name in ("recall", "hit", "support", "coverage") if name in REGISTRY]
+NEVER_FALL = [name for name in ("recall", "hit", "support", "coverage", "ap") if name in REGISTRY]
 
 
 @st.composite
 def question_and_run(draw):
-    """A valid (relevant, support, retrieved, claims) of up to 8 documents and 4 claims."""
-    relevant = draw(st.lists(st.sampled_from(DOCS), unique=True, max_size=4))
+    """Valid ``count`` arguments: up to 8 documents and 4 claims, binary or graded labels
+    (grades -1 to 3), answer labels and answers sometimes absent."""
+    graded = draw(st.booleans())
+    grades = None
+    if graded:
+        grades = draw(st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 3), max_size=5))
+        minimum = draw(st.integers(1, 3))
+        relevant = [doc for doc, grade in grades.items() if grade >= minimum]
+    else:
+        relevant = draw(st.lists(st.sampled_from(DOCS), unique=True, max_size=4))
     support = {}
     if relevant:
         for claim in range(draw(st.integers(1, 3))):
@@ -39,7 +47,11 @@ def question_and_run(draw):
     claims = tuple((name, tuple(draw(st.lists(st.sampled_from(DOCS + ["ghost"]), unique=True,
                                               max_size=3))))
                    for name in names)
-    return frozenset(relevant), support, retrieved, claims
+    if draw(st.booleans()) and draw(st.booleans()):
+        claims = None  # the answer stage was not recorded
+    if not support and draw(st.booleans()) and draw(st.booleans()):
+        support = None  # no answer labels
+    return (frozenset(relevant), support, retrieved, claims), {"grades": grades}
 
 
 GENERATED = settings(max_examples=400, deadline=None, derandomize=True)
@@ -82,7 +94,7 @@ def test_each_metric_is_in_the_readme_contract_table(metric):
 @GENERATED
 @given(data=question_and_run(), k=st.integers(1, 10))
 def test_every_metric_is_in_the_unit_interval_or_na(data, k):
-    counts = count(*data)
+    counts = count(*data[0], **data[1])
     for metric in METRICS:
         value = metric.value(counts, k)
         if value is None:
@@ -96,7 +108,7 @@ def test_every_metric_is_in_the_unit_interval_or_na(data, k):
 @GENERATED
 @given(data=question_and_run())
 def test_some_metrics_never_fall_as_k_grows(data):
-    counts = count(*data)
+    counts = count(*data[0], **data[1])
     for name in NEVER_FALL:
         values = [REGISTRY[name].value(counts, k) for k in range(1, 11)]
         defined = [value for value in values if value is not None]
@@ -106,10 +118,12 @@ def test_some_metrics_never_fall_as_k_grows(data):
 @GENERATED
 @given(data=question_and_run(), k=st.integers(1, 10), seed=st.randoms(use_true_random=False))
 def test_the_order_of_claims_never_matters(data, k, seed):
-    relevant, support, retrieved, claims = data
-    shuffled = list(claims)
+    (relevant, support, retrieved, claims), options = data
+    shuffled = list(claims or ())
     seed.shuffle(shuffled)
-    before, after = count(*data), count(relevant, support, retrieved, tuple(shuffled))
+    before = count(*data[0], **options)
+    after = count(relevant, support, retrieved, None if claims is None else tuple(shuffled),
+                  **options)
     for metric in METRICS:
         assert metric.value(before, k) == metric.value(after, k), metric.name
 
@@ -117,7 +131,9 @@ def test_the_order_of_claims_never_matters(data, k, seed):
 @GENERATED
 @given(data=question_and_run(), k=st.integers(1, 10))
 def test_undefined_means_none_and_only_none(data, k):
-    counts = count(*data)
+    counts = count(*data[0], **data[1])
     for metric in METRICS:
         value = metric.value(counts, k)
         assert value is None or value == value  # never NaN
+        if counts.n_claims is None and metric.stage == "answer":
+            assert value is None and na_reason(metric, counts, k) == "answer not assessed"

@@ -1,0 +1,174 @@
+"""Reading data files safely: regular files only, a byte limit on what is actually read,
+JSON without NaN or duplicate keys, and every error naming the file and the line.
+
+No pickle and no eval: only a JSON decoder. Paths and values are shown escaped in messages
+(:func:`ragscore.core.rules.show`), so a file cannot forge a line on the terminal.
+"""
+import json
+import os
+import stat
+
+from ..core.rules import InvalidInputError, show
+
+MAX_FILE_BYTES = 1 << 30
+
+
+class DatasetFileError(InvalidInputError):
+    """A data file that cannot be read: names the file and the line or key path."""
+
+
+def where(path, line=None):
+    """``path`` (escaped if it holds anything unprintable), with ``, line N`` if given.
+
+    >>> where("runs.jsonl", 3)
+    'runs.jsonl, line 3'
+    >>> where("bad\\x1b[2J.jsonl")
+    "'bad\\\\x1b[2J.jsonl'"
+    """
+    text = str(path)
+    if not text.isprintable():
+        text = show(text, limit=200)
+    return text if line is None else f"{text}, line {line}"
+
+
+class Line:
+    """Where a record stands, formatted only when an error needs it."""
+
+    __slots__ = ("path", "number")
+
+    def __init__(self, path, number):
+        self.path, self.number = path, number
+
+    def __str__(self):
+        return where(self.path, self.number)
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not allowed")
+
+
+def _no_duplicate_keys(pairs):
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"duplicate key {show(duplicate)}")
+    return record
+
+
+DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
+                           parse_constant=_refuse_constant)
+_SCAN = DECODER.scan_once
+_PLAIN_SCAN = json.JSONDecoder(parse_constant=_refuse_constant).scan_once
+
+
+def parse(text, place):
+    """One JSON value from ``text``; an error names ``place`` (a string, or a callable
+    giving it, so the common path never formats it)."""
+    try:
+        value, end = _SCAN(text, 0)  # the C scanner directly: most lines start with "{"
+    except (StopIteration, ValueError, RecursionError):
+        end = -1
+    if end == len(text) or (end > 0 and text[end:].isspace()):
+        return value
+    try:  # leading whitespace, or an error to explain
+        return DECODER.decode(text)
+    except (ValueError, RecursionError) as error:
+        place = place() if callable(place) else place
+        raise DatasetFileError(f"{place}: not valid JSON ({_reason(error)})") from None
+
+
+def _reason(error):
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    text = (str(error).splitlines() or [""])[0][:200]
+    return text if text.isprintable() else show(text, limit=200)
+
+
+def open_regular(path, max_bytes=MAX_FILE_BYTES):
+    """Open ``path`` for reading in binary if it is a regular file within ``max_bytes``.
+
+    A FIFO, a device, a folder or a socket is refused without blocking on it; a symbolic
+    link is followed to what it names, which must itself be a regular file.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if isinstance(error, FileNotFoundError):
+            raise
+        raise DatasetFileError(f"{where(path)}: cannot be read ({error.strerror})") from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise DatasetFileError(f"{where(path)}: is not a regular file")
+        if info.st_size > max_bytes:
+            raise DatasetFileError(
+                f"{where(path)}: is {info.st_size} bytes, over the limit of {max_bytes}; "
+                "pass a larger max_bytes if this file is trusted")
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
+def too_big(path, max_bytes):
+    return DatasetFileError(f"{where(path)}: grew past the limit of {max_bytes} bytes while "
+                            "being read; pass a larger max_bytes if it is trusted")
+
+
+def read_json(handle, path, max_bytes=MAX_FILE_BYTES):
+    """The one JSON object in an open file (a manifest, an index)."""
+    data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise too_big(path, max_bytes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") from None
+    value = parse(text, where(path))
+    if type(value) is not dict:
+        raise DatasetFileError(f"{where(path)}: expected a JSON object; got {show(value)}")
+    return value
+
+
+def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
+    """Yield ``(number, object)`` for each non-blank line of an open JSON Lines file (only
+    the lines of ``span = (start, stop, first line number)`` when given).
+
+    Duplicate keys are refused. The fast path parses without a per-object hook and proves
+    there can be none: when every ``:`` on the line directly follows a ``"`` (so each key's
+    colon is counted) and the colons number exactly the keys ``keys_of(record)`` finds, no
+    key was repeated. Any other line is parsed by the checking decoder.
+    """
+    read, start, stop, first = 0, *(span or (0, max_bytes + 1, 1))
+    if start:
+        handle.seek(start)
+    for number, raw in enumerate(handle, start=first):
+        if read >= stop - start:
+            break
+        read += len(raw)
+        if read > max_bytes:
+            raise too_big(path, max_bytes)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DatasetFileError(
+                f"{where(path, number)}: not UTF-8 text ({error.reason})") from None
+        colons = line.count(":")
+        if colons == line.count('":') and line[:1] == "{":
+            try:
+                record, end = _PLAIN_SCAN(line, 0)
+            except (StopIteration, ValueError, RecursionError):
+                record, end = None, 0
+            if (type(record) is dict and (end == len(line) or line[end:].isspace())
+                    and keys_of(record) == colons):
+                yield number, record
+                continue
+        if line.isspace() or not line:
+            continue
+        record = parse(line, Line(path, number).__str__)
+        if type(record) is not dict:
+            raise DatasetFileError(f"{where(path, number)}: expected a JSON object; "
+                                   f"got {show(record)}")
+        yield number, record

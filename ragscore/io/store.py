@@ -1,0 +1,240 @@
+"""Dataset folders as consistent snapshots: content-addressed files under one atomic index.
+
+A saved folder (format version 2) holds the data files under names that include a hash of
+their content (``corpus.<hash>.jsonl``) and one small index, ``dataset.json``, naming them.
+A save writes new content files beside the old ones, then replaces the index in a single
+``os.replace``, then removes the files no index names any more. So:
+
+- a reader opens the index once and then every file it names before reading any: it gets
+  one complete version, old or new, never a mix; if a writer removed a file between the
+  index and the open, the reader starts again from the new index;
+- a save killed at any moment leaves the old or the new version complete and loadable;
+  its leftovers (files no index names, or a scratch folder beside a new dataset) are
+  removed by the next save;
+- writers to one folder take turns (an exclusive ``flock`` on ``.ragscore.lock``);
+- a save replaces only what it wrote: a folder that is not a ragscore dataset is refused,
+  and files it does not recognise are left alone.
+"""
+import hashlib
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+from ..core.rules import InvalidInputError
+from .jsonl import DatasetFileError, open_regular, read_json, where
+
+FORMAT = "ragscore-dataset"
+INDEX = "dataset.json"
+LOCK = ".ragscore.lock"
+KINDS = ("corpus", "cases", "runs")
+#: Files of format version 1, named without a hash.
+PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
+CONTENT_NAME = re.compile(r"(corpus|cases|runs)\.[0-9a-f]{16}\.jsonl")
+TEMPORARY = ".ragscore-tmp-"
+RETRIES = 50
+
+
+def content_name(kind, data):
+    """The content-addressed file name of ``data`` (bytes) for the file of ``kind``.
+
+    >>> content_name("runs", b"")
+    'runs.e3b0c44298fc1c14.jsonl'
+    """
+    return f"{kind}.{hashlib.sha256(data).hexdigest()[:16]}.jsonl"
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+def snapshot(folder, max_bytes):
+    """``(index, {kind: (path, open file)})``: one consistent version of a dataset folder.
+
+    Every file is opened before any is read; a file removed by a concurrent save sends
+    the reader back to the new index (at most ``RETRIES`` times).
+    """
+    folder = Path(folder)
+    for attempt in range(RETRIES):
+        try:
+            with open_regular(folder / INDEX, max_bytes) as handle:
+                index = read_json(handle, folder / INDEX, max_bytes)
+        except FileNotFoundError:
+            raise DatasetFileError(
+                f"{where(folder / INDEX)}: cannot be read (No such file or directory)"
+            ) from None
+        names = _names(index, folder)
+        opened = {}
+        try:
+            for kind in KINDS:
+                path = folder / names[kind]
+                opened[kind] = (path, open_regular(path, max_bytes))
+        except FileNotFoundError:
+            for _, handle in opened.values():
+                handle.close()
+            if index.get("version") == 1 or attempt == RETRIES - 1:
+                missing = next(kind for kind in KINDS if kind not in opened)
+                raise DatasetFileError(f"{where(folder / names[missing])}: cannot be read "
+                                       "(No such file or directory)") from None
+            time.sleep(0.001 * (attempt + 1))
+            continue
+        except BaseException:
+            for _, handle in opened.values():
+                handle.close()
+            raise
+        return index, opened
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _names(index, folder):
+    """The data file names an index points to (version 1: the plain names)."""
+    files = index.get("files")
+    if index.get("version") == 1 or files is None:
+        return PLAIN_NAMES
+    if type(files) is not dict or set(files) != set(KINDS) or not all(
+            type(name) is str and CONTENT_NAME.fullmatch(name) for name in files.values()):
+        raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name "
+                               f"{', '.join(KINDS)} as content-addressed .jsonl files; "
+                               f"got {files!r:.200}")
+    return files
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+def _step(name):
+    """A point in a save where a test may stop the process (see the kill tests)."""
+
+
+def is_dataset_folder(folder):
+    """True when ``folder`` holds a ragscore index (of any version)."""
+    try:
+        with open_regular(Path(folder) / INDEX) as handle:
+            return read_json(handle, Path(folder) / INDEX).get("format") == FORMAT
+    except (OSError, InvalidInputError):
+        return False
+
+
+def _write_file(folder, name, data):
+    """Write ``data`` to ``folder/name`` through a temporary file: complete or absent."""
+    target = folder / name
+    if name != INDEX and target.exists():
+        return  # the same content is already there under its content name
+    scratch = folder / f"{TEMPORARY}{os.getpid()}-{name}"
+    with open(scratch, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(scratch, target)
+
+
+def _sync_folder(folder):
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _write_version(folder, files, index):
+    """Content files, then the index (the single switch), then the old files removed."""
+    names = {}
+    for kind in KINDS:
+        names[kind] = content_name(kind, files[kind])
+        _write_file(folder, names[kind], files[kind])
+        _step(f"wrote {kind}")
+    _sync_folder(folder)
+    index = dict(index, files=names)
+    _write_file(folder, INDEX, (json.dumps(index, indent=2, ensure_ascii=False) + "\n")
+                .encode("utf-8"))
+    _sync_folder(folder)
+    _step("replaced index")
+    _remove_unreferenced(folder, set(names.values()))
+    _step("removed old files")
+
+
+def _remove_unreferenced(folder, keep):
+    """Remove what earlier saves left: old data files and temporary files (only names a
+    ragscore save writes; anything else in the folder is left alone)."""
+    for entry in os.listdir(folder):
+        ours = (CONTENT_NAME.fullmatch(entry) or entry in PLAIN_NAMES.values()
+                or entry.startswith(TEMPORARY))
+        if ours and entry not in keep:
+            try:
+                os.unlink(folder / entry)
+            except FileNotFoundError:
+                pass
+
+
+class _Locked:
+    """An exclusive lock on a dataset folder for the length of a save."""
+
+    def __init__(self, folder):
+        self.path = Path(folder) / LOCK
+
+    def __enter__(self):
+        import fcntl
+
+        self.descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        fcntl.flock(self.descriptor, fcntl.LOCK_EX)
+
+    def __exit__(self, *_):
+        os.close(self.descriptor)  # closing releases the lock
+
+
+def _scratch_prefix(target):
+    return f".{target.name}{TEMPORARY}"
+
+
+def _remove_tree(path):
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def write_dataset_folder(files, index, path, *, overwrite=False):
+    """Write the data files (``{kind: bytes}``) and ``index`` as a dataset folder at ``path``.
+
+    A new folder is written under a scratch name beside the destination and renamed into
+    place; an existing dataset (``overwrite=True``) gets a new version in place. Returns
+    the path.
+    """
+    target = Path(path)
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise InvalidInputError(f"{where(target)}: is not a folder; refusing to replace it")
+    empty = target.is_dir() and not any(target.iterdir())
+    if target.is_dir() and not empty:
+        if not overwrite:
+            raise InvalidInputError(
+                f"{where(target)}: already exists; pass overwrite=True to replace it")
+        if not is_dataset_folder(target):
+            raise InvalidInputError(
+                f"{where(target)}: is a folder but not a ragscore dataset (no {INDEX}); "
+                "refusing to replace it")
+        with _Locked(target):
+            _write_version(target, files, index)
+        return target
+    parent = target.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    for entry in parent.iterdir():  # scratch folders of earlier, interrupted saves
+        if entry.name.startswith(_scratch_prefix(target)):
+            _remove_tree(entry)
+    scratch = parent / f"{_scratch_prefix(target)}{os.getpid()}"
+    os.mkdir(scratch)  # the user's umask applies
+    try:
+        _step("made scratch folder")
+        _write_version(scratch, files, index)
+        try:
+            os.rename(scratch, target)  # fails if something non-empty appeared meanwhile
+        except OSError:
+            if overwrite and is_dataset_folder(target):
+                _remove_tree(scratch)
+                with _Locked(target):
+                    _write_version(target, files, index)
+                return target
+            raise InvalidInputError(f"{where(target)}: appeared while the dataset was being "
+                                    "written; left as it is") from None
+        _sync_folder(parent)
+        _step("renamed into place")
+    finally:
+        if scratch.exists():
+            _remove_tree(scratch)
+    return target
