@@ -1,21 +1,57 @@
-"""The ``ragscore`` command line: thin wiring around the package's functions."""
+"""The ``ragscore`` command line: thin wiring around the package's functions.
+
+It behaves like a Unix tool: results on standard output, one line per problem on standard
+error, exit code 0 on success, 2 on bad input (with one line naming the problem, never a
+traceback), 141 when the reader of its output went away (``ragscore report DIR | head``),
+130 on Ctrl-C, and 3 with a request for a bug report on an unexpected internal error
+(``--debug`` shows the traceback).
+"""
 import argparse
 import gc
+import os
 import sys
 
 from .core.metrics import CONTRACT, REGISTRY
-from .core.rules import InvalidInputError, check_k
+from .core.rules import COURSE, InvalidInputError, check_k, show
 from .io.course import COURSE_PATH
-from .io.dataset import load_dataset
 from .render.text import FORMATS, format_value, text_table
 
+#: Exit codes.
+OK, FAILED, BAD_INPUT, INTERNAL, BROKEN_PIPE, INTERRUPTED = 0, 1, 2, 3, 141, 130
+ISSUES = "https://github.com/ragscore/ragscore/issues"
 
-def _k(text):
+
+def _course_k(text):
+    """A cutoff for the course table (the course rules: 1 to 100)."""
     try:
         return check_k(int(text))
     except (ValueError, InvalidInputError):
         raise argparse.ArgumentTypeError(
-            f"k must be a whole number from 1 to 100; got {text!r}") from None
+            f"k must be a whole number from 1 to {COURSE.max_k}; got {text!r}") from None
+
+
+def _k_text(text):
+    """A cutoff as typed; checked once the dataset's ID rules (which bound k) are known."""
+    return text
+
+
+def _k(text, rules):
+    """The cutoff ``text`` as an int within ``rules``, else a clear error."""
+    try:
+        return check_k(int(text), rules=rules)
+    except (ValueError, InvalidInputError):
+        raise InvalidInputError(f"k must be a whole number from 1 to {rules.max_k}; "
+                                f"got {show(text)}") from None
+
+
+def _metric_names(text):
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [name for name in names if name not in REGISTRY]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"--metrics must be registry names separated by commas ({', '.join(REGISTRY)}); "
+            f"got {text!r}")
+    return names
 
 
 def _dataset_argument(parser, *, optional=False):
@@ -23,71 +59,123 @@ def _dataset_argument(parser, *, optional=False):
         parser.add_argument("dataset", nargs="?", default=str(COURSE_PATH),
                             help="dataset folder (default: the course dataset)")
     else:
-        parser.add_argument("dataset", help="dataset folder holding dataset.json, "
-                                            "corpus.jsonl, cases.jsonl and runs.jsonl")
+        parser.add_argument("dataset", help="dataset folder (see docs/dataset-format.md)")
+
+
+def _scoring_options(parser, *, k=True):
+    if k:
+        parser.add_argument("--k", type=_k_text, default="2",
+                            help="retrieval cutoff: 1 to 100 (course IDs) or 10000 (open IDs); "
+                                 "default 2")
+    parser.add_argument("--metrics", type=_metric_names, default=None,
+                        help="metrics to show, registry names separated by commas "
+                             f"({', '.join(REGISTRY)}); default: the contract's six, less "
+                             "the answer metrics when no run recorded an answer")
+    parser.add_argument("--unit", choices=("chunk", "document"), default="chunk",
+                        help="score rankings as recorded (chunk, the default) or projected "
+                             "onto their documents (labels then name documents)")
+    parser.add_argument("--dedupe", action="store_true",
+                        help="drop repeated IDs from a recorded ranking (counted per "
+                             "question) instead of refusing the run")
+
+
+def _read(args):
+    """The counted runs of ``args.dataset`` (before pandas loads: the reader may fork)."""
+    from .io.dataset import read_counts
+
+    return read_counts(args.dataset, jobs=2, unit=args.unit, dedupe=args.dedupe)
 
 
 def _demo(args, out):
     from .core.scoring import iter_scores
+    from .io.dataset import load_dataset
 
     dataset = load_dataset(args.dataset)
     rows = iter_scores(dataset.corpus, dataset.cases, dataset.runs, k=args.k)
-    print(text_table(rows, k=args.k), file=out)
-    return 0
+    out.write(text_table(rows, k=args.k) + "\n")
+    return OK
+
+
+def _notes(counted, out_of_band):
+    """Lines saying what a projection or dedupe removed, per system (or nothing)."""
+    totals = {}
+    for (_, system), counts in zip(counted.keys, counted.counts):
+        dropped, collapsed = totals.get(system, (0, 0))
+        totals[system] = (dropped + counts.dropped, collapsed + counts.collapsed)
+    lines = []
+    for system, (dropped, collapsed) in totals.items():
+        if dropped:
+            lines.append(f"system {system}: {dropped} repeated IDs dropped from its rankings "
+                         "(--dedupe)")
+        if collapsed:
+            lines.append(f"system {system}: {collapsed} chunks collapsed into their documents "
+                         "(--unit document)")
+    for line in lines:
+        out_of_band.write(f"ragscore: note: {line}\n")
 
 
 def _report(args, out):
-    from .io.dataset import read_counts
-
-    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+    counted = _read(args)
+    k = _k(args.k, counted.rules)
 
     from .render.formats import render
     from .tables.scores import question_table
     from .tables.summary import aggregates
 
-    table = question_table(counted, k=args.k)
-    out.write(render(table, k=args.k, fmt=args.format))
+    table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
+    text = render(table, k=k, fmt=args.format)
+    if args.na_as_zero and args.format in ("text", "markdown"):
+        out.write("Note: --na-as-zero: a retrieval metric with nothing relevant counts 0, as "
+                  "in trec_eval's means; ragscore's default leaves n/a out.\n\n")
+    elif args.na_as_zero:
+        sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
+                         "relevant are written as 0 (trec_eval's convention)\n")
+    out.write(text)
     if args.format in ("text", "markdown"):
-        out.write("\nAggregates (each names its method, denominator and what it left out):\n")
-        for row in aggregates(counted, k=args.k).itertuples():
-            value = format_value(row.value)
-            out.write(f"- {row.system} {row.slice} {row.metric} ({row.method}) = {value}: "
-                      f"{row.description}\n")
-    return 0
+        rows = aggregates(counted, k=k, metrics=tuple(table.columns),
+                          na_as_zero=args.na_as_zero)
+        lines = ["", "Aggregates (each names its method, denominator and what it left out):"]
+        for system, slice_, metric, method, value, description in zip(
+                *(rows[name].tolist() for name in ("system", "slice", "metric", "method",
+                                                   "value", "description"))):
+            lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
+                         f"{description}")
+        out.write("\n".join(lines) + "\n")
+    _notes(counted, sys.stderr)
+    return OK
 
 
 def _compare(args, out):
-    from .io.dataset import read_counts
-
-    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+    counted = _read(args)
+    k = _k(args.k, counted.rules)
 
     from .render.formats import render_comparison
     from .tables.compare import compare
     from .tables.scores import question_table
 
-    table = question_table(counted, k=args.k)
+    table = question_table(counted, k=k, metrics=args.metrics)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
-    out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate,
-                                k=args.k))
-    return 0
+    out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate, k=k))
+    _notes(counted, sys.stderr)
+    return OK
 
 
 def _sweep(args, out):
-    from .io.dataset import read_counts
-
-    counted = read_counts(args.dataset, jobs=2)  # before pandas loads: the reader may fork
+    counted = _read(args)
+    max_k = _k(args.max_k, counted.rules)
 
     from .tables.summary import sweep
 
-    table = sweep(counted, max_k=args.max_k)
-    out.write("Macro means over answerable questions (n/a left out); abstention is the share "
-              "of unanswerable questions with a correct abstention.\n")
-    out.write("system k | " + " ".join(REGISTRY[name].label_at("k") for name in CONTRACT)
-              + "\n")
-    columns = [table[name].astype(object).tolist() for name in CONTRACT]
+    table = sweep(counted, max_k=max_k, metrics=args.metrics)
+    names = [name for name in table.columns if name in REGISTRY]
+    lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
+             "its share of yes over its own questions.",
+             "system k | " + " ".join(REGISTRY[name].label_at("k") for name in names)]
+    columns = [table[name].astype(object).tolist() for name in names]
     for (system, k), *values in zip(table.index, *columns):
-        out.write(f"{system} {k} | " + " ".join(map(format_value, values)) + "\n")
-    return 0
+        lines.append(f"{system} {k} | " + " ".join(map(format_value, values)))
+    out.write("\n".join(lines) + "\n")
+    return OK
 
 
 def build_parser():
@@ -96,13 +184,16 @@ def build_parser():
         prog="ragscore",
         description="Score recorded RAG runs against a grounded test set. "
                     "Start with 'ragscore demo' to see the course table.")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback of an unexpected error")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = commands.add_parser(
         "demo", help="print the per-question table for the course dataset",
         description="Print one line per (case, system): P@k, R@k, RR@k, support, coverage "
                     "and correct abstention, with n/a where a value is undefined.")
     _dataset_argument(demo, optional=True)
-    demo.add_argument("--k", type=_k, default=2, help="retrieval cutoff, 1 to 100 (default 2)")
+    demo.add_argument("--k", type=_course_k, default=2,
+                      help="retrieval cutoff, 1 to 100 (default 2)")
     demo.set_defaults(run=_demo)
 
     report = commands.add_parser(
@@ -111,9 +202,12 @@ def build_parser():
                     "system). text and markdown add the declared aggregates; csv leaves n/a "
                     "empty and json writes null, never 0.")
     _dataset_argument(report)
-    report.add_argument("--k", type=_k, default=2, help="retrieval cutoff, 1 to 100 (default 2)")
+    _scoring_options(report)
     report.add_argument("--format", choices=FORMATS, default="text",
                         help="output format (default text)")
+    report.add_argument("--na-as-zero", action="store_true",
+                        help="count a retrieval metric that is n/a (nothing relevant) as 0, "
+                             "as trec_eval's means do; the output says so")
     report.set_defaults(run=_report)
 
     comparison = commands.add_parser(
@@ -124,30 +218,60 @@ def build_parser():
     _dataset_argument(comparison)
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
-    comparison.add_argument("--k", type=_k, default=2,
-                            help="retrieval cutoff, 1 to 100 (default 2)")
+    _scoring_options(comparison)
     comparison.set_defaults(run=_compare)
 
     sweeping = commands.add_parser(
         "sweep", help="mean metrics for every cutoff from 1 to --max-k",
         description="Macro means over answerable questions for k = 1 .. MAX_K, per system.")
     _dataset_argument(sweeping)
-    sweeping.add_argument("--max-k", type=_k, required=True, help="largest cutoff, 1 to 100")
+    sweeping.add_argument("--max-k", type=_k_text, required=True,
+                          help="largest cutoff: 1 to 100 (course IDs) or 10000 (open IDs)")
+    _scoring_options(sweeping, k=False)
     sweeping.set_defaults(run=_sweep)
     return parser
 
 
+def _quiet_stdout():
+    """After a closed pipe: point stdout at /dev/null so the interpreter's final flush is
+    silent too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None, *, out=None):
-    """Run the command line; return the exit code (0 ok, 2 bad input)."""
+    """Run the command line; return the exit code (see the module docstring)."""
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(argv)
     collecting = gc.isenabled()
     gc.disable()  # a report builds millions of acyclic objects: the collector would re-walk them
     try:
-        return args.run(args, out)
+        code = args.run(args, out)
+        out.flush()
+        return code
     except InvalidInputError as error:
         print(f"ragscore: error: {error}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
+    except BrokenPipeError:
+        _quiet_stdout()
+        return BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("ragscore: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except OSError as error:  # the machine, not the data: a full disk, a missing permission
+        target = f"{show(error.filename)}: " if error.filename else ""
+        print(f"ragscore: error: {target}{error.strerror or error}", file=sys.stderr)
+        return BAD_INPUT
+    except Exception as error:  # noqa: BLE001 (the last line of defence: one line, no trace)
+        if args.debug:
+            raise
+        print(f"ragscore: internal error ({type(error).__name__}): {show(str(error))}; "
+              f"this is a bug, please report it at {ISSUES} (run with --debug for the "
+              "details)", file=sys.stderr)
+        return INTERNAL
     finally:
         if collecting:
             gc.enable()

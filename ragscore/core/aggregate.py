@@ -12,7 +12,7 @@ ones are separate slices: an abstention is never counted as a retrieval success.
 """
 from collections import namedtuple
 
-from .metrics import RATE
+from .metrics import RATE, na_reason
 
 ANSWERABLE = "answerable"
 UNANSWERABLE = "unanswerable"
@@ -43,7 +43,10 @@ def split_slices(counts_list):
     return slices
 
 
-def macro(metric, counts_list, *, k, slice_name):
+NA_AS_ZERO = "n/a counted as 0 (trec_eval's convention)"
+
+
+def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
     """The mean of ``metric`` over the questions where it is defined.
 
     >>> from ragscore.core.counts import retrieval_counts
@@ -53,14 +56,24 @@ def macro(metric, counts_list, *, k, slice_name):
     0.5
     """
     values = [metric.value(counts, k) for counts in counts_list]
+    if na_as_zero:
+        values = [0.0 if value is None else value for value in values]
     defined = [value for value in values if value is not None]
     left_out = len(values) - len(defined)
+    description = (f"mean {metric.label_at(k)} over the {len(defined)} {slice_name} "
+                   f"questions where it is defined; {left_out} left out as n/a")
+    if na_as_zero:
+        description = (f"mean {metric.label_at(k)} over all {len(defined)} questions; "
+                       f"{NA_AS_ZERO}")
+    elif left_out:
+        reasons = sorted({na_reason(metric, counts, k) for counts, value
+                          in zip(counts_list, values) if value is None})
+        description += f" ({'; '.join(reasons)})"
     return Aggregate(
         metric=metric.name, slice=slice_name, method="macro",
         value=sum(defined) / len(defined) if defined else None, numerator=None,
         denominator=len(defined), used=len(defined), left_out=left_out,
-        description=(f"mean {metric.label_at(k)} over the {len(defined)} {slice_name} "
-                     f"questions where it is defined; {left_out} left out as n/a"))
+        description=description)
 
 
 def pooled(metric, counts_list, *, k, slice_name):
@@ -91,16 +104,24 @@ def count_yes(metric, counts_list, *, k, slice_name):
         description=f"{yes} of {len(defined)} {slice_name} questions {metric.yes_means}{note}")
 
 
-def aggregates(counts_list, *, k, metrics):
+def zeroed(metric, na_as_zero):
+    """True when ``metric`` reads n/a as 0 under ``na_as_zero`` (retrieval metrics only)."""
+    return na_as_zero and metric.stage == "retrieval" and metric.kind == RATE
+
+
+def aggregates(counts_list, *, k, metrics, na_as_zero=False):
     """Every declared aggregate of ``metrics`` over one system's counts, slice by slice.
 
     Rates over the answerable slice: macro, then pooled where the metric pools. Yes/no
-    metrics over their own slice: a count.
+    metrics over their own slice: a count. With ``na_as_zero``, retrieval rates are
+    averaged over every question with n/a counted as 0, as trec_eval's means are.
     """
     slices = split_slices(counts_list)
     rows = []
     for metric in metrics:
-        if metric.kind == RATE:
+        if zeroed(metric, na_as_zero):
+            rows.append(macro(metric, counts_list, k=k, slice_name="all", na_as_zero=True))
+        elif metric.kind == RATE:
             rows.append(macro(metric, slices[metric.slice], k=k, slice_name=metric.slice))
     for metric in metrics:
         if metric.kind == RATE and metric.pooled is not None:
@@ -111,7 +132,7 @@ def aggregates(counts_list, *, k, metrics):
     return rows
 
 
-def sweep_means(counts_list, *, max_k, metrics):
+def sweep_means(counts_list, *, max_k, metrics, na_as_zero=False):
     """For k = 1 .. ``max_k``: ``{metric: mean over its slice where defined}``, one pass of
     counts read at every k (a yes/no metric's mean is its share of yes)."""
     slices = split_slices(counts_list)
@@ -119,7 +140,10 @@ def sweep_means(counts_list, *, max_k, metrics):
     for k in range(1, max_k + 1):
         row = {}
         for metric in metrics:
-            values = [metric.value(counts, k) for counts in slices[metric.slice]]
+            if zeroed(metric, na_as_zero):
+                values = [metric.value(counts, k) or 0.0 for counts in counts_list]
+            else:
+                values = [metric.value(counts, k) for counts in slices[metric.slice]]
             defined = [float(value) for value in values if value is not None]
             row[metric.name] = sum(defined) / len(defined) if defined else None
         table.append(row)

@@ -121,10 +121,11 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
             progress(done, total)
 
 
-class CountedRuns(namedtuple("CountedRuns", "keys counts")):
+class CountedRuns(namedtuple("CountedRuns", "keys counts rules", defaults=(COURSE,))):
     """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
     ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
-    so a report counts each run once."""
+    so a report counts each run once. ``rules`` are the ID rules the runs were read under
+    (they bound k)."""
 
     __slots__ = ()
 
@@ -149,7 +150,7 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     finally:
         if collecting:
             gc.enable()
-    return CountedRuns(keys, counts)
+    return CountedRuns(keys, counts, rules)
 
 
 def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):

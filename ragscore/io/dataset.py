@@ -451,8 +451,7 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
     finally:
         _close(opened)
     keys = [(case_name, system) for _, case_name, system, _ in rows]
-    counted = CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]))
-    return counted
+    return CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]), reader.rules)
 
 
 def _in_two(path, handle, counted_runs):

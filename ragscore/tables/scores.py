@@ -6,13 +6,15 @@ run's counts, so n/a stays ``<NA>`` (``Float64`` and ``boolean`` dtypes), never 
 import numpy as np
 import pandas as pd
 
-from ..core.metrics import CONTRACT, RATE, select
-from ..core.rules import COURSE, check_k
+from ..core.aggregate import zeroed
+from ..core.metrics import CONTRACT, RATE, REGISTRY, select
+from ..core.rules import COURSE, RULES, InvalidInputError, check_k, show
 from ..core.scoring import CountedRuns, count_runs
 
 
-def count_dataset(dataset, *, progress=None):
-    """The :class:`~ragscore.core.scoring.CountedRuns` of a dataset (each run counted once).
+def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
+    """The :class:`~ragscore.core.scoring.CountedRuns` of a dataset (each run counted once),
+    under the ID rules, ``min_relevance`` and chunk sources the dataset declares.
 
     Passing the result instead of the dataset to :func:`question_table`, ``aggregates``,
     ``sweep`` or ``claim_counts`` spares counting the runs again.
@@ -20,7 +22,17 @@ def count_dataset(dataset, *, progress=None):
     if isinstance(dataset, CountedRuns):
         return dataset
     return count_runs(dataset.corpus, dataset.cases, dataset.runs,
-                      rules=getattr(dataset, "rules", COURSE), progress=progress)
+                      rules=getattr(dataset, "rules", COURSE), progress=progress,
+                      min_relevance=getattr(dataset, "min_relevance", 1),
+                      sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe)
+
+
+def default_metrics(counted):
+    """The contract's metrics, less the answer metrics when no run recorded an answer
+    (a retrieval-only test set: nothing assessed, so no column for it)."""
+    if counted.counts and all(counts.n_claims is None for counts in counted.counts):
+        return tuple(name for name in CONTRACT if REGISTRY[name].stage != "answer")
+    return CONTRACT
 
 
 def nullable_column(values, kind):
@@ -51,26 +63,38 @@ def key_index(keys):
         codes=[cases, systems], names=["case", "system"], verify_integrity=False)
 
 
-def scores_frame(counted, *, k, metrics=CONTRACT):
-    """The per-question table of already counted runs at cutoff ``k``."""
-    check_k(k, rules=getattr(counted, "rules", COURSE))
-    chosen = select(metrics)
-    data = {metric.name: nullable_column([metric.value(counts, k) for counts in counted.counts],
-                                         metric.kind)
-            for metric in chosen}
+def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
+    """The per-question table of already counted runs at cutoff ``k``.
+
+    ``metrics``: registry names (default :func:`default_metrics`). ``na_as_zero``: a
+    retrieval metric that is n/a (nothing relevant) is shown as 0, as trec_eval does; the
+    table records it in ``attrs["na_as_zero"]``.
+    """
+    check_k(k, rules=counted.rules)
+    chosen = select(default_metrics(counted) if metrics is None else metrics)
+    data = {}
+    for metric in chosen:
+        values = [metric.value(counts, k) for counts in counted.counts]
+        if zeroed(metric, na_as_zero):
+            values = [0.0 if value is None else value for value in values]
+        data[metric.name] = nullable_column(values, metric.kind)
     frame = pd.DataFrame(data, index=key_index(counted.keys), copy=False)
     frame.attrs["k"] = k
+    frame.attrs["na_as_zero"] = bool(na_as_zero)
     return frame
 
 
-def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
+def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids="course",
+               min_relevance=1, unit="chunk", dedupe=False, sources=None):
     """Score every ``runs[case][system]`` and return a DataFrame, one row per pair.
 
     The index is ``("case", "system")`` in input order; the columns are ``metrics`` (by
     default the six of :func:`ragscore.evaluate`, in contract order), with nullable dtypes
     (``Float64``, ``boolean``) so n/a is ``<NA>``. The corpus is validated once and each
     case once; an error names the case and the system. ``progress``, if given, is called as
-    ``progress(done, total)`` after each case.
+    ``progress(done, total)`` after each case. ``ids`` (``"course"`` or ``"open"``),
+    ``min_relevance``, ``unit``, ``dedupe`` and ``sources`` are the dataset options of
+    :class:`~ragscore.core.scoring.Counter`.
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()
@@ -78,12 +102,17 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
     >>> table.loc[("rollback", "A"), "precision"]
     np.float64(0.5)
     """
-    check_k(k)
+    if ids not in RULES:
+        raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
+    check_k(k, rules=RULES[ids])
     select(metrics)
-    counted = count_runs(corpus, cases, runs, progress=progress)
+    counted = count_runs(corpus, cases, runs, progress=progress, rules=RULES[ids],
+                         min_relevance=min_relevance, unit=unit, dedupe=dedupe,
+                         sources=sources)
     return scores_frame(counted, k=k, metrics=metrics)
 
 
-def question_table(dataset, *, k=2, metrics=CONTRACT):
-    """The per-question table of ``dataset`` (or its counted runs) at cutoff ``k``."""
-    return scores_frame(count_dataset(dataset), k=k, metrics=metrics)
+def question_table(dataset, *, k=2, metrics=None, na_as_zero=False):
+    """The per-question table of ``dataset`` (or its counted runs) at cutoff ``k``; see
+    :func:`scores_frame` for ``metrics`` and ``na_as_zero``."""
+    return scores_frame(count_dataset(dataset), k=k, metrics=metrics, na_as_zero=na_as_zero)

@@ -8,9 +8,9 @@ import pandas as pd
 
 from ..core import aggregate as core
 from ..core.counts import hits, supported
-from ..core.metrics import CONTRACT, select
+from ..core.metrics import select
 from ..core.rules import check_k
-from .scores import count_dataset, key_index
+from .scores import count_dataset, default_metrics, key_index
 
 AGGREGATE_COLUMNS = ["system", "slice", "metric", "method", "value", "numerator",
                      "denominator", "used", "left_out", "description"]
@@ -30,7 +30,7 @@ def answerable(dataset):
             if case.get("relevant") or case.get("support")]
 
 
-def aggregates(dataset, *, k=2, metrics=CONTRACT):
+def aggregates(dataset, *, k=2, metrics=None, na_as_zero=False):
     """Declared aggregates per system, answerable and unanswerable questions kept apart.
 
     Answerable slice: the macro mean of every rate (each question weighs the same; n/a left
@@ -41,12 +41,13 @@ def aggregates(dataset, *, k=2, metrics=CONTRACT):
     Columns: system, slice, metric, method, value, numerator, denominator, used, left_out
     and a sentence saying all of that.
     """
-    check_k(k)
-    chosen = select(metrics)
     counted = count_dataset(dataset)
+    check_k(k, rules=counted.rules)
+    chosen = select(default_metrics(counted) if metrics is None else metrics)
     rows = [{"system": system, **row._asdict()}
             for system, counts_list in by_system(counted).items()
-            for row in core.aggregates(counts_list, k=k, metrics=chosen)]
+            for row in core.aggregates(counts_list, k=k, metrics=chosen,
+                                       na_as_zero=na_as_zero)]
     frame = pd.DataFrame.from_records(rows, columns=AGGREGATE_COLUMNS)
     frame["value"] = pd.array(frame["value"].tolist(), dtype="Float64")
     for column in ("numerator", "denominator", "used", "left_out"):
@@ -54,7 +55,7 @@ def aggregates(dataset, *, k=2, metrics=CONTRACT):
     return frame
 
 
-def sweep(dataset, *, max_k, metrics=CONTRACT):
+def sweep(dataset, *, max_k, metrics=None, na_as_zero=False):
     """Macro means for every k from 1 to ``max_k``, per system, from one pass of counts.
 
     Index ``(system, k)``; one ``Float64`` column per metric: rates are averaged over the
@@ -62,13 +63,14 @@ def sweep(dataset, *, max_k, metrics=CONTRACT):
     slice (correct abstention: over unanswerable questions; it does not depend on k).
     ``questions`` counts the answerable questions.
     """
-    check_k(max_k)
-    chosen = select(metrics)
+    counted = count_dataset(dataset)
+    check_k(max_k, rules=counted.rules)
+    chosen = select(default_metrics(counted) if metrics is None else metrics)
     keys, records = [], []
-    for system, counts_list in by_system(count_dataset(dataset)).items():
+    for system, counts_list in by_system(counted).items():
         answerable_count = sum(1 for counts in counts_list if core.is_answerable(counts))
-        for k, means in enumerate(core.sweep_means(counts_list, max_k=max_k, metrics=chosen),
-                                  start=1):
+        for k, means in enumerate(core.sweep_means(counts_list, max_k=max_k, metrics=chosen,
+                                                   na_as_zero=na_as_zero), start=1):
             keys.append((system, k))
             records.append({**means, "questions": answerable_count})
     index = pd.MultiIndex.from_arrays([[system for system, _ in keys], [k for _, k in keys]],
@@ -83,13 +85,13 @@ def sweep(dataset, *, max_k, metrics=CONTRACT):
 def claim_counts(dataset, *, k=2):
     """Per-question counts behind the rates at ``k``: hits, relevant, supported, claims,
     expected (one row per case and system)."""
-    check_k(k)
     counted = count_dataset(dataset)
+    check_k(k, rules=counted.rules)
     index = key_index(counted.keys)
     return pd.DataFrame({
         "hits": [hits(counts, k) for counts in counted.counts],
         "relevant": [counts.n_relevant for counts in counted.counts],
         "supported": [supported(counts, k) for counts in counted.counts],
-        "claims": [counts.n_claims for counts in counted.counts],
-        "expected": [counts.n_expected for counts in counted.counts],
+        "claims": pd.array([counts.n_claims for counts in counted.counts], dtype="Int64"),
+        "expected": pd.array([counts.n_expected for counts in counted.counts], dtype="Int64"),
     }, index=index)

@@ -20,7 +20,7 @@ def test_macro_leaves_na_out_and_says_so():
     assert support.value == (1 + 1 / 3) / 2         # C made no claim: n/a, left out
     assert (support.used, support.left_out, support.denominator) == (2, 1, 2)
     assert support.description == ("mean support over the 2 answerable questions where it "
-                                   "is defined; 1 left out as n/a")
+                                   "is defined; 1 left out as n/a (the answer makes no claims)")
 
 
 def test_pooled_sums_numerators_and_denominators():
@@ -52,3 +52,21 @@ def test_sweep_reads_the_same_counts_at_every_k():
                                                 (1 + 1 + 0) / 3]
     assert [row["coverage"] for row in means] == [(1 + 0 + 0) / 3, (1 + 0.5 + 0) / 3,
                                                   (1 + 0.5 + 0) / 3]
+
+
+def test_na_as_zero_averages_retrieval_over_every_question_like_trec_eval():
+    # U has nothing relevant: its recall is n/a, counted 0 over all four questions
+    row = macro(REGISTRY["recall"], [A, B, C, U], k=3, slice_name="all", na_as_zero=True)
+    assert row.value == (1 + 1 + 0 + 0) / 4
+    assert row.description == ("mean R@3 over all 4 questions; n/a counted as 0 "
+                               "(trec_eval's convention)")
+    rows = aggregates([A, B, C, U], k=3, metrics=select(("recall", "support")),
+                      na_as_zero=True)
+    support = next(r for r in rows if r.metric == "support" and r.method == "macro")
+    assert support.slice == "answerable" and support.left_out == 1  # answers keep n/a
+
+
+def test_the_reason_an_answer_metric_is_na():
+    retrieval_only = count({"a"}, None, ("a",), None)
+    row = macro(REGISTRY["support"], [retrieval_only], k=2, slice_name="answerable")
+    assert row.value is None and row.description.endswith("(answer not assessed)")
