@@ -38,3 +38,15 @@ def test_end_to_end_benchmark_runs_and_agrees_with_pytrec_eval():
     assert agreement == ["largest |difference| in P@10, R@10, RR@10, ragscore report csv vs "
                          "pytrec_eval csv, 600 rows: 0.0e+00"]
     assert any(line.startswith("import ragscore + load_course() + evaluate:") for line in lines)
+
+
+IMPORT_TREC = BENCH.parent / "bench_import_trec.py"
+
+
+def test_import_benchmark_runs():
+    result = subprocess.run([sys.executable, str(IMPORT_TREC), "--questions", "50", "--docs",
+                             "10", "--repeat", "1"],
+                            capture_output=True, text=True, check=True, timeout=120)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("50 questions x 10 docs x 2 systems = 1,000 run lines")
+    assert lines[1].startswith("ragscore import_trec: ")

@@ -1,0 +1,18 @@
+"""Importers from the formats test sets and runs already come in, and a TREC exporter.
+
+Each importer reads its files (regular files only, size-limited, streamed where the format
+allows) and returns ``(dataset, notes)``: a :class:`~ragscore.io.dataset.Dataset` under open
+ID rules, which the caller saves with :func:`~ragscore.io.dataset.save_dataset`, and a dict
+saying what was dropped or filled in. Every problem in a file raises
+:class:`~ragscore.io.jsonl.DatasetFileError` naming the file and the line (or the key path
+of a single JSON document); a bad option raises
+:class:`~ragscore.core.rules.InvalidInputError`. See ``docs/import.md``.
+"""
+from .beir import import_beir
+from .export import export_trec
+from .llamaindex import import_llamaindex, import_llamaindex_results
+from .ragas import import_ragas
+from .trec import import_trec
+
+__all__ = ["export_trec", "import_beir", "import_llamaindex", "import_llamaindex_results",
+           "import_ragas", "import_trec"]

@@ -1,0 +1,319 @@
+"""TREC qrels and run files (trec_eval, pytrec_eval, ir_measures, ranx) as a dataset.
+
+Qrels lines are ``qid iter docno rel`` (``iter`` ignored; ``rel`` an integer grade, zero or
+negative allowed); run lines are ``qid Q0 docno rank score tag`` (``Q0`` and ``rank``
+ignored; ``tag`` names the system). Fields are separated by whitespace; blank lines and
+lines starting with ``#`` are skipped.
+
+Each system's ranking of a question is ordered exactly as trec_eval orders it: score
+descending, ties broken by docno descending comparing UTF-8 bytes. Python compares ``str``
+by code point, which is the same order as comparing UTF-8 bytes, so
+``sorted(zip(scores, docnos), reverse=True)`` is that order.
+
+Run files are read in blocks of whole lines. The common, valid path does one ``str.split``
+per line and, for each stretch of lines of one question, a few passes in C (``float``,
+interning docnos); any block that looks wrong (a control character, a field count, a score that is not a finite
+number, an ID too long or unknown) is read again line by line, and the first problem is
+reported with its line. Per question only the docnos (one shared ``str`` per docno) and an
+``array`` of scores are kept until the file ends, then each question is sorted once.
+"""
+import re
+from array import array
+from itertools import islice
+from math import isfinite
+from operator import itemgetter
+
+from ...core.rules import OPEN, show
+from ..dataset import Dataset
+from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
+from ._common import (NoCollection, assemble_runs, blocks, check_id, check_options, fail_at,
+                      file_names, is_grade, lines, open_input, paths_of, stem)
+
+__all__ = ["RunReader", "import_trec", "read_qrels"]
+
+RUN_FIELDS = "qid Q0 docno rank score tag"
+QRELS_FIELDS = "qid iter docno rel"
+#: The longest ID the open rules allow.
+MAX_ID = 512
+# Bytes a block may hold without a closer look: ASCII whitespace and printable ASCII.
+_PLAIN_BYTES = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31]) + bytes(range(32, 127))
+# Characters an ID may not hold that str.split does not already treat as whitespace.
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]").search
+_DOCNO, _SCORE, _SECOND = itemgetter(2), itemgetter(4), itemgetter(1)
+
+
+def _is_comment(fields):
+    return not fields or fields[0][0] == "#"
+
+
+# ---- qrels ----------------------------------------------------------------------------------
+
+def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_ids):
+    """``{qid: {docno: grade}}`` from the qrels file at ``path``, questions and documents in
+    order of first appearance; each docno is entered in ``documents`` (docno to itself, so
+    every ranking shares one ``str`` per docno).
+    """
+    judged = {}
+    for number, line in lines(path, max_bytes):
+        fields = line.split()
+        if _is_comment(fields):
+            continue
+        if len(fields) != 4:
+            fail_at(path, number, f"expected 4 whitespace-separated fields ({QRELS_FIELDS}); "
+                                  f"got {len(fields)}")
+        qid, _, docno, rel = fields
+        grades = judged.get(qid)
+        if grades is None:
+            grades = judged[check_id(qid, "qid", path, number)] = {}
+        if docno in grades:
+            first = next(n for n, other in lines(path, max_bytes)
+                         if other.split()[:1] == [qid] and other.split()[2:3] == [docno])
+            fail_at(path, number, f"question {show(qid)} judges document {show(docno)} twice "
+                                  f"(first on line {first})")
+        if not is_grade(rel):
+            fail_at(path, number, f"rel must be an integer grade; got {show(rel)}")
+        if len(grades) == max_ids:
+            fail_at(path, number, f"question {show(qid)} judges more than {max_ids:,} "
+                                  "documents, the most a case may hold")
+        if docno not in documents:
+            documents[check_id(docno, "docno", path, number)] = docno
+        grades[documents[docno]] = int(rel)
+    if not judged:
+        raise DatasetFileError(f"{where(path)}: holds no judgements")
+    return judged
+
+
+# ---- runs -----------------------------------------------------------------------------------
+
+class _Suspect(Exception):
+    """A block of a run file needs to be read again line by line to name its problem."""
+
+
+class RunReader:
+    """Reads TREC run files into rankings ordered as trec_eval orders them.
+
+    ``keep``: the questions to keep (those with labels); the others are checked line by
+    line, counted per system in ``unjudged`` and dropped. ``documents``: docno to the one
+    ``str`` kept for it. With ``known_as=None`` new docnos join ``documents`` (the corpus
+    grows); otherwise ``documents`` is the corpus and ``known_as`` names where it comes
+    from, for the error naming a docno outside it.
+
+    After :meth:`read`, ``rankings[system][question]`` is a tuple of docnos, best first,
+    ``unjudged[system]`` the set of dropped questions and ``origin[system]`` the file and
+    line where the system's tag first appears.
+
+    Problems within a line are reported in file order as blocks are read; a docno ranked
+    twice or a ranking over ``max_ids`` is found when the file has been read (its lines are
+    then looked up again to be named).
+    """
+
+    def __init__(self, keep, documents, *, known_as=None, max_bytes=MAX_FILE_BYTES,
+                 max_ids=OPEN.max_ids):
+        self.keep, self.documents, self.known_as = keep, documents, known_as
+        self.max_bytes, self.max_ids = max_bytes, max_ids
+        self.rankings, self.unjudged, self.origin = {}, {}, {}
+
+    def read(self, path):
+        """Read one run file (it may hold several tags, each a system)."""
+        stores = {}  # (tag, qid) -> [docnos, scores] until the file ends; None: dropped
+        tags = set()
+        with NoCollection(), open_input(path, self.max_bytes) as handle:
+            for number, data, text in blocks(path, handle, self.max_bytes):
+                block = text.split("\n")
+                plain = not data.translate(None, _PLAIN_BYTES) or not _CONTROL(text)
+                try:
+                    self._block(path, number, block, stores, tags, plain)
+                except _Suspect:
+                    for _ in self._checked(path, number, block):
+                        pass
+                    raise AssertionError(  # pragma: no cover (a suspect block has a problem)
+                        f"{where(path, number)}: a block was suspected but no line is wrong")
+            if not tags:
+                raise DatasetFileError(f"{where(path)}: holds no run lines")
+            self._finish(path, stores)
+
+    def _block(self, path, number, block, stores, tags, plain):
+        """Add one block of lines to ``stores``: one ``split`` per line, then per question a
+        few passes in C (see :meth:`_flush`)."""
+        fields_of = map(str.split, block) if plain else self._checked(path, number, block)
+        current_qid = current_tag = pending = add = None
+        for fields in fields_of:
+            try:
+                qid, _, _, _, _, tag = fields
+            except ValueError:
+                if _is_comment(fields):
+                    continue
+                raise _Suspect from None
+            if qid == current_qid and tag == current_tag:  # the same question goes on
+                add(fields)
+                continue
+            if qid[0] == "#":
+                continue  # a comment that happens to have six fields
+            if pending:
+                self._flush(stores[current_tag, current_qid], pending)
+            if (tag, qid) not in stores:
+                self._open(path, number, block, stores, tags, tag, qid)
+            current_qid, current_tag = qid, tag
+            pending = [fields]
+            add = pending.append
+        if pending:
+            self._flush(stores[current_tag, current_qid], pending)
+
+    def _open(self, path, number, block, stores, tags, tag, qid):
+        """Start the ranking of ``qid`` by ``tag`` (or mark it dropped)."""
+        if len(qid) > MAX_ID or len(tag) > MAX_ID:
+            raise _Suspect
+        if tag not in tags:
+            line = next(number + offset for offset, text in enumerate(block)
+                        if _tag_of(text) == tag)
+            if tag in self.origin:
+                fail_at(path, line, f"system {show(tag)} (the run's tag) is also in "
+                                    f"{where(*self.origin[tag])}; each system's run must be "
+                                    "in one file")
+            tags.add(tag)
+            self.origin[tag] = (path, line)
+            self.rankings[tag], self.unjudged[tag] = {}, set()
+        if qid in self.keep:
+            stores[tag, qid] = [[], array("d")]
+        else:
+            stores[tag, qid] = None
+            self.unjudged[tag].add(qid)
+
+    def _flush(self, store, pending):
+        """Add the lines ``pending`` (of one question) to its ``store``: scores as doubles,
+        each docno as the one ``str`` kept for it."""
+        docnos = list(map(_DOCNO, pending))
+        try:
+            scores = array("d", map(float, map(_SCORE, pending)))
+        except ValueError:
+            raise _Suspect from None
+        if not isfinite(sum(scores)) and not all(map(isfinite, scores)):
+            raise _Suspect
+        if max(map(len, docnos)) > MAX_ID:
+            raise _Suspect
+        if store is None:
+            return  # a question without labels: checked, not kept
+        if self.known_as is None:
+            store[0].extend(map(self.documents.setdefault, docnos, docnos))
+        else:
+            names = list(map(self.documents.get, docnos))
+            if None in names:
+                raise _Suspect
+            store[0].extend(names)
+        store[1].extend(scores)
+
+    def _checked(self, path, number, block):
+        """Yield the fields of each run line of ``block``, checking each line; raise naming
+        the first line with a problem."""
+        for offset, text in enumerate(block):
+            fields = text.split()
+            if _is_comment(fields):
+                continue
+            line = number + offset
+            if len(fields) != 6:
+                fail_at(path, line, f"expected 6 whitespace-separated fields ({RUN_FIELDS}); "
+                                    f"got {len(fields)}")
+            qid, _, docno, _, score, tag = fields
+            check_id(qid, "qid", path, line)
+            check_id(docno, "docno", path, line)
+            check_id(tag, "tag", path, line)
+            try:
+                value = float(score)
+            except ValueError:
+                fail_at(path, line, f"score must be a number; got {show(score)}")
+            if not isfinite(value):
+                fail_at(path, line, f"score must be a finite number; got {show(score)}")
+            if self.known_as is not None and qid in self.keep and docno not in self.documents:
+                fail_at(path, line, f"document {show(docno)} is not in {self.known_as}")
+            yield fields
+
+    def _finish(self, path, stores):
+        """Sort each question of the file once, trec_eval's order; refuse a docno ranked
+        twice or a ranking longer than the rules allow."""
+        for (tag, qid), store in stores.items():
+            if store is None:
+                continue
+            docnos, scores = store
+            if len(docnos) > self.max_ids:
+                line = next(islice(self._lines_of(path, tag, qid), self.max_ids, None), None)
+                fail_at(path, line, f"question {show(qid)} of system {show(tag)} ranks more "
+                                    f"than {self.max_ids:,} documents, the most a ranking may "
+                                    f"hold; keep each question's top {self.max_ids:,}")
+            if len(set(docnos)) != len(docnos):
+                seen = set()
+                docno = next(d for d in docnos if d in seen or seen.add(d))
+                found = list(islice(self._lines_of(path, tag, qid, docno), 2))
+                first = f" (first on line {found[0]})" if len(found) == 2 else ""
+                fail_at(path, found[-1] if found else None,
+                        f"document {show(docno)} is ranked twice for question {show(qid)} by "
+                        f"system {show(tag)}{first}")
+            self.rankings[tag][qid] = tuple(map(_SECOND, sorted(zip(scores, docnos),
+                                                                reverse=True)))
+            store.clear()  # free the lists as the rankings are built
+
+    def _lines_of(self, path, tag, qid, docno=None):
+        """Numbers of the run lines of ``qid`` by ``tag`` (of ``docno`` only, if given), read
+        again from the file: only to name lines in an error."""
+        for number, text in lines(path, self.max_bytes):
+            fields = text.split()
+            if (len(fields) == 6 and fields[0] == qid and fields[5] == tag
+                    and (docno is None or fields[2] == docno)):
+                yield number
+
+
+def _tag_of(text):
+    fields = text.split()
+    return fields[5] if len(fields) == 6 and fields[0][0] != "#" else None
+
+
+# ---- the importer ---------------------------------------------------------------------------
+
+def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
+                max_bytes=MAX_FILE_BYTES):
+    """Import TREC qrels and run files; return ``(dataset, notes)``.
+
+    ``qrels``: a qrels file (``qid iter docno rel``). ``runs``: a run file or a sequence of
+    them (``qid Q0 docno rank score tag``); each tag is a system, and a tag may not appear
+    in two files. Every judged question becomes a case whose ``relevant`` maps each judged
+    docno to its grade (judged relevant at ``min_relevance`` or more, as ``trec_eval -l``);
+    the corpus is every docno of the qrels and of the kept rankings, without text. Runs
+    carry rankings only (no claims: the answer is not assessed).
+
+    Dropped, and counted in ``notes``: questions of a run that have no qrels
+    (``"run questions without qrels"``, per system). A judged question a system's run
+    lacks (``"judged questions missing from a run"``) gets an empty ranking with
+    ``missing_run="zero"`` (``trec_eval -c``) or no run with ``"skip"``.
+
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels.txt").write_text("q1 0 d1 2\\nq1 0 d3 0\\nq2 0 d2 1\\n")
+    >>> _ = (folder / "bm25.run").write_text(
+    ...     "q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d3 2 2.5 bm25\\nq9 Q0 d2 1 1.0 bm25\\n")
+    >>> dataset, notes = import_trec(folder / "qrels.txt", folder / "bm25.run")
+    >>> dataset.runs["q1"]["bm25"]["retrieved"]  # a tie at 2.5: docno descending
+    ('d3', 'd1')
+    >>> dataset.cases["q1"]["relevant"], dataset.runs["q2"]["bm25"]["retrieved"]
+    ({'d1': 2, 'd3': 0}, ())
+    >>> notes["run questions without qrels"], notes["judged questions missing from a run"]
+    ({'bm25': 1}, {'bm25': 1})
+    >>> shutil.rmtree(folder)
+    """
+    name = check_options(name=name, default_name=stem(qrels), missing_run=missing_run,
+                         min_relevance=min_relevance)
+    run_paths = paths_of(runs, "runs")
+    documents = {}
+    with NoCollection():
+        judged = read_qrels(qrels, documents, max_bytes=max_bytes)
+        reader = RunReader(judged, documents, max_bytes=max_bytes)
+        for path in run_paths:
+            reader.read(path)
+        cases = {qid: {"question": "", "relevant": grades} for qid, grades in judged.items()}
+        imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+        corpus = dict.fromkeys(documents)
+    description = f"Imported from TREC qrels {file_names([qrels])}"
+    if run_paths:
+        description += f" and runs {file_names(run_paths)}"
+    dataset = Dataset(corpus=corpus, cases=cases, runs=imported, name=name,
+                      description=description, ids="open", min_relevance=min_relevance,
+                      sources={}, versions={})
+    return dataset, notes
