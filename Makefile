@@ -22,14 +22,16 @@ test: $(STAMP)  ## the whole suite: unit tests, doctests, notebooks (nbval), bro
 lab: $(STAMP)  ## open JupyterLab on the chapters
 	$(BIN)/jupyter lab notebooks/
 
-present: $(STAMP)  ## serve one chapter with Voila, e.g. make present CHAPTER=02
-	env -u MPLBACKEND $(BIN)/python -m voila notebooks/$(CHAPTER)_*.ipynb --Voila.ip=127.0.0.1
+present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
+	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \
+	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
-	for py in notebooks/*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
-	unset MPLBACKEND; $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	for py in notebooks/[0-9][0-9]_*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
+	unset MPLBACKEND; for nb in notebooks/[0-9][0-9]_*.ipynb; do start=$$(date +%s%N); \
+	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace --log-level=WARN \
 	  --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.kernel_name=python3 \
-	  notebooks/*.ipynb
+	  "$$nb" || exit 1; echo "$$nb executed in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"; done
 
 bench: $(STAMP)  ## throughput and memory against pytrec_eval (in memory, then end to end)
 	$(BIN)/python benchmarks/bench_score_runs.py

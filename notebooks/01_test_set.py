@@ -1,121 +1,146 @@
 # %% [markdown]
 # # Chapter 1 — The test set comes before the dashboard
 #
-# **Promise:** by the end of this chapter you can read a grounded test set — corpus,
-# questions, labels, recorded runs — and say what each part claims and what it does not.
+# **Promise:** by the end of this chapter you can read a grounded test set (notes, questions,
+# labels, recorded runs) and say what each part claims and what it leaves open.
 #
 # You will learn:
-# - what the corpus, the cases and the recorded runs hold, as tables;
-# - what an *unanswerable* question is, and why it belongs in a test set;
-# - why development and held-out questions must be kept apart;
-# - what validation refuses before any score is computed.
-
-# %% [markdown]
-# ## Step 1: load the course dataset
-# The dataset lives in `fixtures/course/` as four small files. Loading it validates
-# every line, so anything we look at below already obeys the rules.
+# - the two places where a retrieval-augmented answer can go wrong;
+# - what the notes, the questions and the recorded runs hold, read as tables;
+# - what an *unanswerable* question is and why a test set needs one;
+# - why questions must be representative, sources frozen, and held-out data kept apart;
+# - what validation refuses before any score exists.
 
 # %%
-import pandas as pd
-
 import ragscore
-from ragscore.workbook.exercises import check_yourself
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, attempt, question_rows
 
 course = ragscore.load_course()
-print(course.name, "-", len(course.corpus), "notes,", len(course.cases), "questions,",
-      "systems", ", ".join(course.systems))
 
 # %% [markdown]
-# ## Step 2: the corpus
-# Five fictional notes. Each has an ID — the handle that labels and citations use.
+# ## Step 1: two places to fail
+# A retrieval-augmented system answers in two stages. First a retriever picks notes; then an
+# answer stage writes claims and cites notes. Either stage can fail on its own: the retriever
+# can miss the note that holds the answer, and the answer stage can ignore or misuse a note it
+# was given. A useful test set therefore scores the two stages separately. System A on the
+# `owner` question shows the second kind: the right note was retrieved (R@2 is 1.00), yet the
+# answer cites the wrong one (support is 0.00).
 
 # %%
-pd.DataFrame({"text": course.corpus}).rename_axis("id")
+Table(row for row in question_rows(course, k=2, system="A") if row["case"] == "owner")
+
+# %% [markdown]
+# ## Step 2: the notes
+# The corpus is five short fictional notes. Labels and citations refer to a note by its ID.
+
+# %%
+Table({"id": note, "text": text} for note, text in course.corpus.items())
 
 # %% [markdown]
 # ## Step 3: the questions and their labels
-# For each question a reviewer recorded which notes are **relevant** and, for each
-# proposition a good answer should make (a *claim* ID), which notes **support** it.
-# The claim IDs stand for reviewed propositions; nothing here reads sentences.
+# For every question a reviewer wrote down which notes are **relevant**, and for every
+# proposition a good answer should contain (a *claim* ID) which notes **support** it. A claim
+# ID stands for a reviewed proposition: the scorer compares IDs and never reads a sentence.
 
 # %%
-pd.DataFrame([
-    {"case": name, "question": case["question"], "relevant": ", ".join(case["relevant"]),
-     "expected claims": ", ".join(f"{c} ← {'+'.join(s)}" for c, s in case["support"].items())}
-    for name, case in course.cases.items()]).set_index("case")
+Table({"case": name, "question": case["question"],
+       "relevant": ", ".join(case["relevant"]) or "(none)",
+       "expected claims": "; ".join(f"{claim} from {', '.join(notes)}"
+                                    for claim, notes in case["support"].items()) or "(none)"}
+      for name, case in course.cases.items())
 
 # %% [markdown]
-# The `region` question has no relevant notes and no expected claims: it is
-# **unanswerable** from this corpus. Unanswerable means the frozen evidence holds no
-# answer, not that nobody could know. A good system should decline it; a system that
-# declines *everything* would look safe while failing the answerable questions, which is
-# why both kinds of question stay in the set.
+# Nothing is relevant to `region` and no claim is expected: the question is **unanswerable**
+# from these notes. That is a statement about this frozen evidence, not about the world. The
+# right behaviour is to decline. A system that declined every question would never make an
+# unsupported claim, and it would fail every answerable question; keeping both kinds of
+# question in the set is what exposes it.
 
 # %% [markdown]
 # ## Step 4: the recorded runs
-# A run is what one system did on one question: the ranked notes it retrieved and the
-# claims it made, each with its citations. Systems A and B are hand-written fixtures whose
-# differences make the scoring rules visible; they are not measurements of any model.
+# A run is what one system did for one question: the notes it retrieved, best first, and the
+# claims it made with their citations. Systems A and B are hand-written examples chosen to
+# make the rules visible; they are not measurements of any model.
 
 # %%
-pd.DataFrame([
-    {"case": name, "system": system, "retrieved": " > ".join(run["retrieved"]) or "(none)",
-     "claims": "; ".join(f"{c} [{', '.join(s) or 'no citation'}]" for c, s in run["claims"])
-     or "(abstains)"}
-    for name, per_system in course.runs.items() for system, run in per_system.items()
-]).set_index(["case", "system"])
+Table({"case": name, "system": system,
+       "retrieved": " > ".join(run["retrieved"]) or "(none)",
+       "claims": "; ".join(f"{claim} citing {', '.join(cited) or 'nothing'}"
+                           for claim, cited in run["claims"]) or "(declines)"}
+      for name, systems in course.runs.items() for system, run in systems.items())
 
 # %% [markdown]
-# ## Step 5: development versus held-out questions
-# Tune on *development* questions; record the result on *held-out* questions once, before
-# investigating failures. Every time you tune against held-out failures, that set turns
-# into development data and you need fresh questions. The course set is too small to
-# split, so treat all four questions as development data: good for learning the rules,
-# useless for estimating how a real system performs.
+# ## Step 5: before you build your own
+# Three habits decide whether a score means anything:
+#
+# - **Representative questions.** Pick questions the way real users ask them, including hard
+#   and unanswerable ones, rather than the ones a system already handles.
+# - **Frozen sources.** Fix the version of every note before labelling; a label written
+#   against one version says nothing about the next.
+# - **Development versus held-out data.** Tune on development questions. Score the held-out
+#   questions once and record the result before looking at the failures. Once you tune
+#   against held-out failures, that set has become development data and you need fresh
+#   questions.
+#
+# Four questions are far too few to split, so treat this set as development data: it
+# teaches the rules and estimates nothing. Reviewers also disagree and labels can be
+# incomplete; record the doubt instead of treating a label as universal truth.
 
 # %% [markdown]
 # ## Step 6: what validation refuses
-# Structural rules are checked before scoring. A duplicated retrieved note, a label
-# pointing outside the relevant set, a cutoff of zero: each is refused with a message
-# that names the field and the value.
+# Malformed input is refused before anything is scored, with a message naming the field and
+# the value. Each row below is one attempt on the `owner` question.
 
 # %%
-def refused(corpus, case, run, k=2):
-    try:
-        ragscore.evaluate(corpus, case, run, k=k)
-    except ValueError as error:
-        return f"refused: {error}"
-    return "accepted"
-
-
 owner = course.cases["owner"]
-print(refused(course.corpus, owner, {"retrieved": ("owners", "owners"), "claims": ()}))
-print(refused(course.corpus, dict(owner, support={"aurora": ("archive",)}),
-              course.runs["owner"]["B"]))
-print(refused(course.corpus, owner, course.runs["owner"]["B"], k=0))
+Table([
+    {"attempt": "a note retrieved twice",
+     "result": attempt(course.corpus, owner, {"retrieved": ("owners", "owners"), "claims": ()})},
+    {"attempt": "a label outside the relevant notes",
+     "result": attempt(course.corpus, dict(owner, support={"aurora": ("archive",)}),
+                       course.runs["owner"]["B"])},
+    {"attempt": "a cutoff of 0",
+     "result": attempt(course.corpus, owner, course.runs["owner"]["B"], k=0)},
+])
 
 # %% [markdown]
-# A citation to a note that does not exist is *not* refused: it is valid input that the
-# scorer will mark unsupported. Validation checks shape, never truth: a well-formed label
-# can still be wrong, which is why labels need their own review.
-
-# %%
-print(refused(course.corpus, owner,
-              {"retrieved": ("owners",), "claims": (("aurora", ("no-such-note",)),)}))
+# Validation checks shape, not truth. A well-formed label can still be wrong, a relevant note
+# can be missing from the labels, and two notes can contradict each other: reviewing labels
+# is separate work from validating them.
 
 # %% [markdown]
 # ## Recap
-# In this chapter we loaded a frozen test set, read its corpus, questions, labels and
-# runs as tables, met an unanswerable question, separated development from held-out use,
-# and saw validation refuse malformed input with messages that say what is wrong.
-#
+# In this chapter we saw the two stages a RAG answer can fail in, read a frozen test set as
+# tables, met an unanswerable question, listed the habits that keep a score honest
+# (representative questions, frozen sources, held-out data), and watched validation refuse
+# malformed input with a message that names the problem.
+
+# %% [markdown] tags=["exercise"]
 # ## Exercises
-# 1. How many expected claims does the `rollback` question have? Replace `None`.
+# Replace `None` with your answer and run the cell. The check tells you whether you are right,
+# hints at the likely mistake if not, and never prints the answer. Counts are whole numbers,
+# yes/no answers are `True` or `False`, rates are numbers from 0 to 1 compared to two
+# decimals. The answers, with the reasoning, are in `docs/instructor-guide.md`.
+#
+# 1. How many claims does the reviewer expect for the `rollback` question? (a count)
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, len(course.cases["rollback"]["support"])))
+check("01.1", answer)
 
-# %% [markdown]
+# %% [markdown] tags=["exercise"]
 # 2. Is the run `{"retrieved": ("owners", "ghost"), "claims": ()}` accepted for `owner`?
-#    Predict, then run `refused(course.corpus, owner, {...})` in a new cell to check.
+#    (`True` or `False`; you can try it with `attempt` in a new cell)
+
+# %% tags=["exercise"]
+answer = None
+check("01.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. Does validation refuse a claim `aurora` that cites a note called `no-such-note`?
+#    (`True` or `False`)
+
+# %% tags=["exercise"]
+answer = None
+check("01.3", answer)

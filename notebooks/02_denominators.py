@@ -1,114 +1,144 @@
 # %% [markdown]
 # # Chapter 2 — Denominators, ordering and missing values
 #
-# **Promise:** you will be able to compute P@k, R@k and RR@k by hand, say which
-# denominator a dashboard uses, and keep undefined values out of your averages.
+# **Promise:** you will compute P@k, R@k and RR@k by hand, say which denominator a dashboard
+# uses, and keep undefined values out of your averages.
 #
 # You will learn:
-# - P@k, R@k and RR@k on the course cases;
+# - P@k, R@k and RR@k on the course questions;
 # - why P@k (k fixed slots) and precision over returned items disagree;
-# - the n/a policy for questions with nothing relevant.
+# - the n/a policy for a question with nothing relevant;
+# - what this binary-relevance lab leaves out on purpose.
 
 # %%
 # %matplotlib inline
 import ragscore
-from ragscore.workbook.exercises import check_yourself
-from ragscore.workbook.widgets import k_explorer, ranking_editor
+from ragscore.reports import claim_counts
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, question_rows, score_row
+from ragscore.workbook.widgets import RETRIEVAL_METRICS, k_explorer, ranking_editor, show
 
 course = ragscore.load_course()
 
+
+def retrieval(case, system, k=2, retrieved=None):
+    run = course.runs[case][system] if retrieved is None else {"retrieved": retrieved,
+                                                                 "claims": ()}
+    scores = ragscore.evaluate(course.corpus, course.cases[case], run, k=k)
+    return score_row(scores, k=k, keys=RETRIEVAL_METRICS, case=case, system=system,
+                     retrieved=", ".join(run["retrieved"]) or "(none)")
+
 # %% [markdown]
 # ## Step 1: precision keeps k as its denominator
-# `rollback` A retrieved a single note, `rollback`, one of the two relevant ones. At k = 2
-# there are two slots and one holds a relevant note: P@2 = 1/2.
+# P@k counts the relevant notes among the first k and divides by **k**, even when the list is
+# shorter than k. R@k divides the same count by the number of relevant notes. `rollback` A
+# returned a single note, `rollback`, one of the two relevant ones: at k = 2 one of two slots
+# holds a relevant note, so P@2 = 1/2, and one of two relevant notes was found, so R@2 = 1/2.
 
 # %%
-rollback = set(course.cases["rollback"]["relevant"])
-ranked = course.runs["rollback"]["A"]["retrieved"]
-scores = ragscore.evaluate(course.corpus, course.cases["rollback"], course.runs["rollback"]["A"])
-print("retrieved:", ranked)
-print("P@2 =", scores["precision"], " R@2 =", scores["recall"])
+Table([retrieval("rollback", "A")])
 
 # %% [markdown]
 # ## Step 2: the other precision
-# Precision over *returned items* divides by what came back (1 item), giving 1.00. Both
-# numbers are honest; they answer different questions. Two dashboards using different
-# definitions cannot be compared, so ragscore always says which one it reports: P@k.
+# Precision over *returned items* divides by what came back: one note, one hit, 1.00. Both
+# numbers are honest answers to different questions, and two dashboards that use different
+# ones cannot be compared. ragscore reports P@k and says so. Here are the counts behind both:
 
 # %%
-hits = len(rollback & set(ranked[:2]))
-print(f"P@2 (fixed slots)        = {hits}/2 = {hits / 2:.2f}")
-print(f"precision over returned  = {hits}/{len(ranked[:2])} = {hits / len(ranked[:2]):.2f}")
+counts = claim_counts(course, k=2).loc[("rollback", "A")]
+returned = len(course.runs["rollback"]["A"]["retrieved"][:2])
+Table([{"hits in top 2": int(counts["hits"]), "slots (k)": 2, "returned": returned,
+        "P@2 = hits / k": f"{counts['hits'] / 2:.2f}",
+        "over returned = hits / returned": f"{counts['hits'] / returned:.2f}"}])
 
 # %% [markdown]
 # ## Step 3: reciprocal rank says where the first hit landed
-# `owner` A puts `archive` first and `owners` second: RR@2 = 1/2 while recall is 1.
-# B puts `owners` first: RR@2 = 1 and recall is unchanged.
+# RR@k is 1 divided by the rank of the first relevant note within k, and 0 when there is
+# none. `owner` A puts `archive` first and `owners` second: RR@2 = 1/2 while R@2 = 1. B puts
+# `owners` first: RR@2 = 1, and recall does not change. RR says where the first hit is, not
+# whether the whole answer is there.
 
 # %%
-for system in ("A", "B"):
-    run = course.runs["owner"][system]
-    scores = ragscore.evaluate(course.corpus, course.cases["owner"], run)
-    print(system, run["retrieved"], "RR@2 =", scores["rr"], "R@2 =", scores["recall"])
+Table([retrieval("owner", "A"), retrieval("owner", "B")])
 
 # %% [markdown]
 # ## Step 4: n/a is not zero
-# `region` has nothing relevant, so all three retrieval metrics are undefined — `None`,
-# shown as n/a — and such questions stay out of answerable-only averages. An *answerable*
-# question with an empty list is different: it scores 0, 0, 0.
+# `region` has no relevant note, so P@k, R@k and RR@k are undefined for it: shown as n/a and
+# left out of answerable-only averages. That is this course's declared policy, not a law of
+# mathematics; other tools score such questions 0 or drop them. An *answerable* question
+# with an empty list is different: nothing relevant was found, so it scores 0, 0 and 0.
 
 # %%
-empty = {"retrieved": (), "claims": ()}
-print("region, any run:", ragscore.evaluate(course.corpus, course.cases["region"], empty))
-print("owner, empty   :", ragscore.evaluate(course.corpus, course.cases["owner"], empty))
+Table([retrieval("region", "B"), retrieval("owner", "empty list", retrieved=())])
 
 # %% [markdown]
 # ## Step 5: explore k live
-# Move the slider: the table follows at once, and the plot marks the current k on the
-# mean recall of each system. (In this stored copy the slider sits at k = 2.)
+# Move the slider: the per-question table and the plot follow. The plot draws mean R@k over
+# the answerable questions for both systems, with the current k shaded and the chosen system
+# drawn thick. The panel starts at k = 2 for system A.
 
 # %%
-explorer = k_explorer(course, k=2)
-explorer
+explorer = k_explorer(course, k=2, system="A")
+show(explorer)
 
 # %% [markdown]
-# The panel's controls are ordinary attributes, so a cell can move them too. At k = 1,
-# `owner` A's relevant note falls out of view:
+# At k = 1 only the first note counts. For system A the table reads as follows (computed
+# directly, so this cell does not depend on where the slider is): `owner` A's relevant note
+# sits at rank 2, so its P@1, R@1 and RR@1 all drop to 0.
 
 # %%
-explorer.k.value = 1
-print("owner A at k=1:", 'data-case="owner"><th>owner</th><td data-metric="precision">0.00'
-      in explorer.table.value)
-explorer.k.value = 2
+Table(question_rows(course, k=1, system="A"))
 
 # %% [markdown]
 # ## Step 6: edit a ranking
-# Type a different order for a question's retrieved list and watch P@k, R@k and RR@k.
+# The ranking editor starts from `owner` A's recorded list, `archive, owners`. Retype the
+# order (IDs separated by commas) and P@k, R@k and RR@k follow.
 
 # %%
-editor = ranking_editor(course, case="owner", system="A")
-editor
+editor = ranking_editor(course, case="owner", system="A", k=2)
+show(editor)
+
+# %% [markdown]
+# Putting `owners` first is exactly what B did: RR@2 rises to 1.00, P@2 and R@2 stay.
 
 # %%
-editor.ranking.value = "owners, archive"
-print(editor.report.value.split("<tr>")[-1])
+Table([retrieval("owner", "A reordered", retrieved=("owners", "archive"))])
+
+# %% [markdown]
+# ## Step 7: left out on purpose
+# Every label in this course is binary: a note is relevant or it is not. Real collections
+# often grade relevance (partly relevant, highly relevant), and some claims need two passages
+# together before they are supported. This lab leaves both out, along with the effect of
+# document length, so that each number can be checked by hand. The package has graded
+# metrics (nDCG@k) for real test sets; the course contract does not use them.
 
 # %% [markdown]
 # ## Recap
-# In this chapter we computed P@k with k fixed slots, set it beside precision over
-# returned items, read reciprocal rank as "where the first hit landed", and kept
-# undefined values as n/a rather than 0.
-#
+# In this chapter we computed P@k with k fixed slots, set it beside precision over returned
+# items, read reciprocal rank as the position of the first hit, kept undefined values as n/a
+# rather than 0, and watched all three change with k.
+
+# %% [markdown] tags=["exercise"]
 # ## Exercises
-# 1. What is P@3 for `rollback` B (`rollback`, `checklist`)? Replace `None`.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
+#
+# 1. What is P@3 for `rollback` B (retrieved: `rollback`, `checklist`)?
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, 2 / 3))
+check("02.1", answer)
 
-# %% [markdown]
+# %% [markdown] tags=["exercise"]
 # 2. What is RR@1 for `owner` A?
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, 0.0))
+check("02.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. What is P@1 for `rollback` A?
+
+# %% tags=["exercise"]
+answer = None
+check("02.3", answer)

@@ -1,110 +1,174 @@
 # %% [markdown]
-# # Chapter 3 — Citations must be supported and visible
+# # Chapter 3 — A citation must support the claim and be in view
 #
-# **Promise:** you will be able to decide, for any claim, whether it counts as supported
-# under the strict rule, and explain why in one sentence.
+# **Promise:** you will decide, for any claim, whether it counts as supported under the strict
+# rule, and say why in one sentence.
 #
 # You will learn:
-# - the strict citation rule, and support versus coverage;
-# - why `owner` A's correct retrieval does not rescue its wrong citation;
+# - the strict citation rule, and support against coverage;
+# - why `owner` A's good retrieval does not rescue its wrong citation;
 # - why `launch` B's extra claim lowers support but not coverage;
-# - how a cutoff of 1 hides `rollback` B's second source.
+# - how an answer with no claims is scored, on answerable and unanswerable questions;
+# - what this grader does not do: judge free text or read a refusal.
 
 # %%
 import ragscore
-from ragscore.core.counts import explain_claim
-from ragscore.workbook.exercises import check_yourself
-from ragscore.workbook.widgets import citation_editor
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, attempt, claim_rows, score_row
+from ragscore.workbook.widgets import ANSWER_METRICS, citation_editor, show
 
 course = ragscore.load_course()
 
 
-def explain(case, system, k=2):
-    run = course.runs[case][system]
-    support = {c: set(s) for c, s in course.cases[case]["support"].items()}
-    for claim, citations in run["claims"]:
-        ok, reason = explain_claim(claim, citations, support, run["retrieved"], k=k)
-        print(f"{case} {system} k={k}: {claim} -> {'supported' if ok else 'unsupported'}: {reason}")
+def scored(case, system, k=2, claims=None, label=None):
+    run = course.runs[case][system] if claims is None else dict(course.runs[case][system],
+                                                                 claims=claims)
+    scores = ragscore.evaluate(course.corpus, course.cases[case], run, k=k)
+    return score_row(scores, k="k", keys=("recall", *ANSWER_METRICS), case=case,
+                     answer=label or f"{system} as recorded", cutoff=k)
+
+
+def claims_of(case, system, k=2):
+    return Table(claim_rows(course.corpus, course.cases[case], course.runs[case][system], k=k))
 
 # %% [markdown]
 # ## Step 1: the rule
-# A claim is supported only when it has at least one citation, and **every** cited note
-# is labelled as supporting that very claim **and** sits in the top k retrieved.
-# Support = supported claims / claims made. Coverage = supported claims / claims expected.
+# A generated claim is **supported** only when it has at least one citation and **every**
+# cited note is both labelled as supporting that very claim and among the top k retrieved.
+# A note that exists, or is relevant to the question, is not enough, and one good citation
+# does not make up for a bad one.
+#
+# - **Support** = supported claims / claims the answer made.
+# - **Coverage** = supported expected claims / claims the reviewer expected.
 
 # %% [markdown]
-# ## Step 2: a wrong citation, despite perfect retrieval
-# `owner` A retrieved `owners` (recall 1.00) but cited `archive` for `aurora`.
+# ## Step 2: a wrong citation despite perfect retrieval
+# `owner` A retrieved `owners` (R@2 = 1.00) but cites `archive` for `aurora`.
 
 # %%
-explain("owner", "A")
-scores = ragscore.evaluate(course.corpus, course.cases["owner"], course.runs["owner"]["A"])
-print("recall", scores["recall"], "support", scores["support"], "coverage", scores["coverage"])
+claims_of("owner", "A")
+
+# %%
+Table([scored("owner", "A")])
+
+# %% [markdown]
+# Evidence was available and not used: recall 1.00, support 0.00, coverage 0.00.
 
 # %% [markdown]
 # ## Step 3: an unsupported extra claim
-# `launch` B says `monday` (right) and `bonus`, citing `launch`. `launch` is a real,
-# relevant note — but nobody labelled it as support for `bonus`.
+# `launch` B says `monday` (cited correctly) and adds `bonus`, also citing `launch`. The note
+# is real and relevant, but nobody labelled it as support for `bonus`.
 
 # %%
-explain("launch", "B")
-scores = ragscore.evaluate(course.corpus, course.cases["launch"], course.runs["launch"]["B"])
-print("support", scores["support"], "coverage", scores["coverage"])
-
-# %% [markdown]
-# Coverage stays 1.00 (the one expected claim is there) while support halves: a
-# completeness-only report would miss the addition, and so would a retrieval-only one.
-
-# %% [markdown]
-# ## Step 4: visibility matters — rollback B at k = 1
-# At k = 1 only `rollback` is in view, so `smoke`'s citation to `checklist` is invisible.
+claims_of("launch", "B")
 
 # %%
-explain("rollback", "B", k=1)
-scores = ragscore.evaluate(course.corpus, course.cases["rollback"],
-                           course.runs["rollback"]["B"], k=1)
-print("support", scores["support"], "coverage", scores["coverage"])
+Table([scored("launch", "A"), scored("launch", "B")])
 
 # %% [markdown]
-# ## Step 5: edit citations live
-# Pick a question and system, then edit the claims box (one claim per line, as
-# `claim: citation, citation`). Support, coverage and each claim's reason follow.
-
-# %%
-editor = citation_editor(course, case="owner", system="A")
-editor
+# Coverage stays 1.00 because the one expected claim is there; support halves because one of
+# the two claims is unsupported. A report of coverage alone, or of retrieval alone, would
+# miss the addition.
 
 # %% [markdown]
-# Fixing `owner` A's citation from the code side:
+# ## Step 4: supported but incomplete
+# `rollback` A retrieved only `rollback` and makes only the `switch` claim, correctly cited.
+# Everything it says is supported (support 1.00), but it covers one of two expected actions
+# (coverage 0.50). Support asks how much of what was said is backed; coverage asks how much
+# of what should have been said is there.
 
 # %%
-editor.claims.value = "aurora: owners"
-print(editor.report.value.split("</table>")[1])
+Table([scored("rollback", "A")])
 
 # %% [markdown]
-# An answer with no claims is an abstention: support is n/a, and on this answerable
-# question coverage is 0.
+# ## Step 5: the citation must be in view
+# At k = 1 only `rollback` B's first note is visible, so `smoke`'s citation to `checklist`
+# (ranked second) no longer counts.
 
 # %%
-editor.claims.value = ""
-print(editor.report.value.split("<tr>")[-1].split("</table>")[0])
+claims_of("rollback", "B", k=1)
+
+# %%
+Table([scored("rollback", "B", k=2), scored("rollback", "B", k=1)])
+
+# %% [markdown]
+# ## Step 6: edit citations live
+# The editor starts on `owner` A's recorded answer, `aurora: archive`. Edit the box (one claim
+# per line, `claim: citation, citation`): change `archive` to `owners`, add a line, or clear
+# it. Support, coverage and each claim's reason follow; you can also switch case, system or k.
+
+# %%
+editor = citation_editor(course, case="owner", system="A", k=2)
+show(editor)
+
+# %% [markdown]
+# Fixing the citation to `owners` makes `aurora` supported: support and coverage both become
+# 1.00, which is `owner` B's answer.
+
+# %%
+fixed = (("aurora", ("owners",)),)
+Table([scored("owner", "A", claims=fixed, label="A citing owners"), scored("owner", "B")])
+
+# %% [markdown]
+# ## Step 7: an answer with no claims
+# An answer that makes no claim declines the question. Its support is undefined (n/a: there
+# is nothing to check). On an answerable question its coverage is 0, since the expected claim
+# is missing. On the unanswerable `region` question coverage is n/a and the decline is the
+# correct behaviour: correct abstention is yes for B and no for A, which claimed something.
+
+# %%
+Table([scored("owner", "B", claims=(), label="no claims"), scored("region", "B"),
+       scored("region", "A")])
+
+# %% [markdown]
+# ## Step 8: repeating a claim does not count twice
+# A claim ID may appear once per answer. Repeating a correct claim would inflate the
+# numerator, so validation refuses it:
+
+# %%
+twice = {"retrieved": ("owners",), "claims": (("aurora", ("owners",)),) * 2}
+Table([{"attempt": "aurora claimed twice, citing owners both times",
+        "result": attempt(course.corpus, course.cases["owner"], twice)}])
+
+# %% [markdown]
+# ## Step 9: what this grader does not do
+# The claim IDs were assigned by reviewers; this grader never reads a sentence. A free-text
+# evaluator must first split an answer into propositions, match them to the rubric and read
+# the cited passages, and a human or model judge can get any of those steps wrong; keep the
+# original answer, the exact context shown and the judge's decision so a disagreement can be
+# audited. Likewise, an empty claim list stands in for "I cannot answer". A real refusal is a
+# sentence, and deciding that a sentence refuses, and refuses helpfully, is a separate
+# judgement this lab does not make.
 
 # %% [markdown]
 # ## Recap
-# In this chapter we applied the strict rule claim by claim, separated support (how much
-# of what was said is backed) from coverage (how much of what should be said is backed),
-# and saw the visible context decide whether a citation counts.
-#
+# In this chapter we applied the strict rule claim by claim, separated support (how much of
+# what was said is backed) from coverage (how much of what should be said is backed), saw the
+# visible context decide whether a citation counts, scored answers that decline, and named
+# what a free-text judge would add.
+
+# %% [markdown] tags=["exercise"]
 # ## Exercises
-# 1. `rollback` B at k = 1: what is its coverage? Replace `None`.
+# Replace `None` with your answer and run the cell.
+#
+# 1. Suppose `rollback` B had retrieved `checklist` first and `rollback` second, with the
+#    same claims. What would its coverage be at k = 1? (a rate)
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, 0.5))
+check("03.1", answer)
 
-# %% [markdown]
-# 2. If `owner` A cited both `owners` and `archive`, would `aurora` be supported (True/False)?
+# %% [markdown] tags=["exercise"]
+# 2. If `owner` A cited both `owners` and `archive` for `aurora`, would `aurora` be supported
+#    at k = 2? (`True` or `False`)
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, False))
+check("03.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. Over all four of system A's answers at k = 2, how many claims are supported? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("03.3", answer)

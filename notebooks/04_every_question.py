@@ -1,100 +1,145 @@
 # %% [markdown]
 # # Chapter 4 — Every question before any average
 #
-# **Promise:** you will read a per-question table first, and then report averages that
-# say how they were made — so no favourable mean can hide a regression.
+# **Promise:** you will read the per-question table first, then report averages that say how
+# they were made, so that no favourable mean can hide a regression.
 #
 # You will learn:
 # - the full table of the course at k = 2;
-# - per-question deltas between two systems, regressions first;
-# - macro against pooled averages, and the unanswerable slice;
-# - plots that keep n/a visibly apart from 0.
+# - per-question changes from A to B, regressions first;
+# - macro against pooled averages, and the unanswerable slice kept apart;
+# - plots that keep n/a visibly apart from 0;
+# - what a release decision needs beyond these numbers.
 
 # %%
 # %matplotlib inline
-import pandas as pd
-
 import ragscore
-from ragscore.workbook.exercises import check_yourself
 from ragscore.plots import plot_deltas, plot_heatmap, plot_sweep
 from ragscore.reports import aggregates, compare, question_table, render, sweep
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, comparison_rows, show_plot
 
 course = ragscore.load_course()
 table = question_table(course, k=2)
 
 # %% [markdown]
 # ## Step 1: the full table
-# One line per question and system. This cell's output is the workbook's table, checked
-# character for character whenever the notebook is re-run.
+# One line per question and system, at k = 2. This is the workbook's table; the cell's output
+# is compared character for character whenever the notebook is re-run.
 
 # %%
 print(render(table, k=2, fmt="text"), end="")
 
 # %% [markdown]
-# The same table as a DataFrame: nullable columns keep n/a as `<NA>`, never 0.
-
-# %%
-table
+# Read `launch` first. Both systems retrieve `launch` then `archive`, and only `launch` is
+# relevant: P@2 = 1/2, R@2 = 1/1, RR@2 = 1/1 for both. The difference is in the answer: B
+# adds `bonus`, which nothing supports, so its support is 0.50 while coverage stays 1.00.
 
 # %% [markdown]
-# ## Step 2: per-question deltas, B against A
-# Regressions first. B improves `rollback` and `owner` and abstains on `region`, but
-# `launch` regresses on support (1.00 → 0.50) while its coverage stays 1.00.
+# ## Step 2: what changed from A to B, question by question
+# Regressions come first. B improves `rollback` and `owner` and correctly declines `region`,
+# but `launch` regresses on support (1.00 to 0.50) while its coverage stays at 1.00. A yes/no
+# metric shows what changed (`no → yes`) rather than a number.
 
 # %%
-deltas = compare(table, baseline="A", candidate="B")
-deltas[deltas["verdict"] != "unchanged"]
+changes = compare(table, baseline="A", candidate="B")
+Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
+
+# %% [markdown]
+# The same support changes as bars: a diamond marks a question whose support did not change,
+# and `n/a` marks one where B's support is undefined (it made no claim), which is not a 0.
 
 # %%
-ax = plot_deltas(deltas, metric="support")
+show_plot(plot_deltas(changes, metric="support"))
 
 # %% [markdown]
 # ## Step 3: averages that declare themselves
-# Macro gives each question equal weight (n/a left out); pooled sums claim counts, so
-# longer answers weigh more. For B they differ: 0.83 macro, 4 of 5 = 0.80 pooled.
+# A **macro** mean gives each question the same weight and leaves n/a out; a **pooled** value
+# sums numerators and denominators, so a longer answer weighs more. Each line below says its
+# method, its denominator and how many questions it used.
 
 # %%
 summary = aggregates(course, k=2)
-summary.loc[summary["metric"].isin(["recall", "support"]),
-            ["system", "slice", "metric", "method", "value", "description"]]
+chosen = summary[(summary["metric"].isin(["recall", "support"]) & (summary["method"] == "macro"))
+                 | ((summary["metric"] == "support") & (summary["method"] == "pooled"))]
+Table({"system": row.system, "value": f"{row.value:.2f}", "declared as": row.description}
+      for row in chosen.itertuples())
 
 # %% [markdown]
-# Both averages rise from A to B while `launch` got worse — which is exactly why the
-# per-question table comes first.
+# Mean recall rises from 0.83 to 1.00 and mean support from 0.67 to 0.83, while `launch` got
+# worse. Pooled support is 2 of 3 claims for A and 4 of 5 for B (0.80, not B's macro 0.83).
+# Averages can all improve over a regression: that is why the per-question table comes first.
 
 # %% [markdown]
 # ## Step 4: the unanswerable slice
-# Correct abstention is counted on its own slice, never folded into retrieval success.
+# Correct abstention is counted on its own slice, never folded into a retrieval success.
 
 # %%
-summary.loc[summary["slice"] == "unanswerable", ["system", "value", "description"]]
+unanswerable = summary[summary["slice"] == "unanswerable"]
+Table({"system": row.system, "declared as": row.description}
+      for row in unanswerable.itertuples())
 
 # %% [markdown]
 # ## Step 5: look instead of read
-# The heatmap hatches n/a cells grey — different from a dark 0.
+# The heatmap shows every cell of the table. An n/a cell is hatched grey, which can never be
+# mistaken for a dark 0; abstention is drawn as 1 for yes and 0 for no.
 
 # %%
-ax = plot_heatmap(table)
+show_plot(plot_heatmap(table))
+
+# %% [markdown]
+# Mean support against the cutoff, per system, over the answerable questions. A citation
+# further down the list only counts once k reaches it:
 
 # %%
-ax = plot_sweep(sweep(course, max_k=4), metric="coverage")
+show_plot(plot_sweep(sweep(course, max_k=4), metric="support", mark_k=2))
+
+# %% [markdown]
+# ## Step 6: from numbers to a release decision
+# The fixture holds improvements and a regression; calling B the winner without a written
+# acceptance policy would hide a decision. A decision names which kinds of question are
+# affected (here, a simple lookup gained an unsupported claim), how severe the failure is
+# (an unsupported statement in an answer that users trust), and what follow-up is required
+# (fix and re-test, or accept with a recorded exception). Keep the sample counts and the
+# per-question deltas beside any mean: four hand-made questions show the arithmetic and
+# estimate nothing about a real system. When comparing real systems, hold the notes,
+# questions, permissions, cutoff and rubric fixed, and record each run's configuration.
 
 # %% [markdown]
 # ## Recap
-# In this chapter we read every question before any average, compared B with A question
-# by question, named each aggregate's method and denominator, kept the unanswerable slice
-# apart, and drew n/a so that nobody mistakes it for 0.
-#
+# In this chapter we read every question before any average, compared B with A question by
+# question, named each aggregate's method and denominator, kept the unanswerable slice apart,
+# drew n/a so that nobody mistakes it for 0, and listed what a release decision must state.
+
+# %% [markdown] tags=["exercise"]
 # ## Exercises
-# 1. What is A's pooled recall over answerable questions (hits / relevant documents)?
+# Replace `None` with your answer and run the cell.
+#
+# 1. What is A's **pooled** recall over the answerable questions (hits over relevant notes,
+#    both summed)? (a rate)
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, 3 / 4))
+check("04.1", answer)
 
-# %% [markdown]
-# 2. How many (question, metric) pairs did B regress on against A?
+# %% [markdown] tags=["exercise"]
+# 2. At k = 1, on how many (question, metric) pairs does B regress against A? (a count)
 
-# %%
+# %% tags=["exercise"]
 answer = None
-print(check_yourself(answer, int((deltas["verdict"] == "regressed").sum())))
+check("04.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. At k = 1, which question regresses that did not regress at k = 2? (type its name in
+#    quotes: `"launch"`, `"rollback"`, `"owner"` or `"region"`)
+
+# %% tags=["exercise"]
+answer = None
+check("04.3", answer)
+
+# %% [markdown] tags=["exercise"]
+# 4. What is A's macro mean coverage at k = 2? (a rate)
+
+# %% tags=["exercise"]
+answer = None
+check("04.4", answer)

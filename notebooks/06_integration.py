@@ -14,7 +14,7 @@
 import json
 
 import ragscore
-from ragscore.workbook.exercises import check_yourself
+from ragscore.workbook.exercises import check
 from ragscore.io.course import COURSE_PATH
 from ragscore.reports import compare, question_table
 
@@ -99,5 +99,4 @@ print("B:", accept(table, changes, "B"))
 
 # %%
 answer = None
-print(check_yourself(answer, accept(table, compare(table, baseline="B", candidate="A"),
-                                     "A")["abstentions"]))
+check("06.1", answer)

@@ -6,15 +6,20 @@ string (what a display shows), so it is tested without a browser and the widgets
 """
 import html
 
+import numpy as np
+
 from ..core.counts import explain_claim
-from ..core.metrics import CONTRACT, REGISTRY
+from ..core.metrics import CONTRACT, REGISTRY, YES_NO
 from ..core.rules import InvalidInputError, check_k
 from ..core.scoring import evaluate
 from ..core.validation import validate
-from ..render.text import format_value
+from ..render.text import format_delta, format_value, is_na
 
-STYLE = ("<style>.ragscore-table td,.ragscore-table th{padding:2px 8px;text-align:right}"
-         ".ragscore-table td.na{color:#888;font-style:italic}</style>")
+STYLE = ("<style>.ragscore-table td,.ragscore-table th{padding:2px 8px;text-align:right;"
+         "font-size:15px}.ragscore-table td.na{color:#888;font-style:italic}</style>")
+#: Added to the live widgets' HTML only: where a live widget is drawn (JupyterLab, Voila),
+#: the stored snapshots beside it are hidden, so no number on the page can go stale.
+LIVE_STYLE = "<style>.ragscore-snapshot{display:none}</style>"
 
 
 def parse_ranking(text):
@@ -73,16 +78,33 @@ def scores_html(scores, *, k, keys=CONTRACT):
             f"<tr>{cells}</tr></table>")
 
 
+def question_scores(dataset, *, k, system):
+    """``{case: {metric: value}}``: the six contract values of one system at cutoff ``k``,
+    for every case the system answered, in case order."""
+    check_k(k)
+    return {case_name: evaluate(dataset.corpus, dataset.cases[case_name], systems[system], k=k)
+            for case_name, systems in dataset.runs.items() if system in systems}
+
+
+def question_rows(dataset, *, k, system, metrics=CONTRACT):
+    """What the k explorer's table shows, as plain values: one dict per case with ``case``
+    and each metric's label at ``k`` (``P@2``) mapped to its text (``0.50``, ``n/a``, ``yes``).
+
+    >>> import ragscore
+    >>> question_rows(ragscore.load_course(), k=1, system="A")[2]
+    {'case': 'owner', 'P@1': '0.00', 'R@1': '0.00', 'RR@1': '0.00', 'support': '0.00', 'coverage': '0.00', 'abstention': 'n/a'}
+    """
+    return [{"case": case_name, **{REGISTRY[m].label_at(k): format_value(scores[m])
+                                   for m in metrics}}
+            for case_name, scores in question_scores(dataset, k=k, system=system).items()]
+
+
 def question_table_html(dataset, *, k, system):
     """The per-question table of one system at cutoff ``k``, as HTML (no pandas needed)."""
-    check_k(k)
     labels = [REGISTRY[name].label_at(k) for name in CONTRACT]
     head = "".join(f"<th>{label}</th>" for label in ("case", *labels))
     rows = []
-    for case_name, systems in dataset.runs.items():
-        if system not in systems:
-            continue
-        scores = evaluate(dataset.corpus, dataset.cases[case_name], systems[system], k=k)
+    for case_name, scores in question_scores(dataset, k=k, system=system).items():
         cells = "".join(
             f'<td class="na" data-metric="{m}">n/a</td>' if scores[m] is None
             else f'<td data-metric="{m}">{format_value(scores[m])}</td>' for m in CONTRACT)
@@ -90,6 +112,52 @@ def question_table_html(dataset, *, k, system):
                     f"</th>{cells}</tr>")
     return (f'{STYLE}<table class="ragscore-table ragscore-questions" data-k="{k}" '
             f'data-system="{html.escape(system)}"><tr>{head}</tr>{"".join(rows)}</table>')
+
+
+def sweep_rows(sweep_table, *, metric):
+    """The numbers a sweep plot draws, as plain values: one dict per k with ``k`` and, per
+    system, its mean of ``metric`` as text (``0.83``, ``n/a``)."""
+    systems = list(dict.fromkeys(sweep_table.index.get_level_values("system")))
+    ks = sorted(set(sweep_table.index.get_level_values("k")))
+    return [{"k": k, **{f"system {system}": format_value(sweep_table.loc[(system, k), metric])
+                        for system in systems}} for k in ks]
+
+
+def _cell(value):
+    marker = ' class="na"' if value == "n/a" else ""
+    return f"<td{marker}>{html.escape(str(value))}</td>"
+
+
+def rows_html(rows, *, caption=None, classes="ragscore-table"):
+    """A small HTML table of plain rows (dicts with the same keys), values escaped."""
+    head = "".join(f"<th>{html.escape(str(key))}</th>" for key in rows[0]) if rows else ""
+    body = "".join("<tr>" + "".join(_cell(value) for value in row.values()) + "</tr>"
+                   for row in rows)
+    title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f'<table class="{classes}">{title}<tr>{head}</tr>{body}</table>'
+
+
+def claim_rows(corpus, case, run, *, k):
+    """Each claim of ``run`` as plain values: claim, citations, supported (yes/no), reason.
+
+    Raises :class:`InvalidInputError` for invalid input.
+
+    >>> import ragscore
+    >>> course = ragscore.load_course()
+    >>> claim_rows(course.corpus, course.cases["owner"], course.runs["owner"]["A"], k=2)
+    [{'claim': 'aurora', 'citations': 'archive', 'supported': 'no', 'reason': 'cites archive, which is not labelled for aurora'}]
+    """
+    _, explanations = claim_report(corpus, case, run, k=k)
+    citations = dict(run["claims"])
+    return [{"claim": claim, "citations": ", ".join(citations[claim]) or "(none)",
+             "supported": format_value(ok), "reason": reason}
+            for claim, ok, reason in explanations]
+
+
+def score_row(scores, *, k, keys=CONTRACT, **first):
+    """One plain row: ``first`` (e.g. case, system), then each metric's label at ``k``
+    mapped to its text."""
+    return {**first, **{REGISTRY[key].label_at(k): format_value(scores[key]) for key in keys}}
 
 
 def claim_report(corpus, case, run, *, k):
@@ -127,3 +195,106 @@ def ranking_report_html(corpus, case, retrieved, *, k):
     except InvalidInputError as error:
         return error_html(error)
     return scores_html(scores, k=k, keys=("precision", "recall", "rr"))
+
+
+class Table:
+    """A small table of plain rows for a notebook page: rendered as an HTML table, and as
+    aligned text where HTML is not shown. Never truncates a cell (a sentence stays whole).
+
+    >>> Table([{"case": "owner", "R@2": "1.00"}])
+    case   R@2
+    owner  1.00
+    """
+
+    def __init__(self, rows, *, caption=None):
+        self.rows, self.caption = [dict(row) for row in rows], caption
+
+    def _repr_html_(self):
+        return STYLE + rows_html(self.rows, caption=self.caption)
+
+    def __repr__(self):
+        if not self.rows:
+            return "(no rows)"
+        keys = list(self.rows[0])
+        cells = [keys] + [[str(row[key]) for key in keys] for row in self.rows]
+        widths = [max(len(line[i]) for line in cells) for i in range(len(keys))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip()
+                 for line in cells]
+        return "\n".join(([self.caption] if self.caption else []) + lines)
+
+
+def attempt(corpus, case, run, *, k=2):
+    """``"accepted"`` or ``"refused: <the validation message>"`` for one evaluation.
+
+    >>> import ragscore
+    >>> course = ragscore.load_course()
+    >>> attempt(course.corpus, course.cases["owner"], {"retrieved": (), "claims": ()}, k=0)
+    'refused: k must be an int from 1 to 100; got 0'
+    """
+    try:
+        evaluate(corpus, case, run, k=k)
+    except InvalidInputError as error:
+        return f"refused: {error}"
+    return "accepted"
+
+
+def comparison_rows(comparison, *, k):
+    """A paired comparison (from ``compare``) as plain rows: the metric's label at ``k``,
+    baseline, candidate and delta as text (yes/no for a yes/no metric, n/a kept), verdict."""
+    rows = []
+    for row in comparison.itertuples(index=False):
+        metric = REGISTRY[row.metric]
+        yes_no = metric.kind == YES_NO
+        before, after = (_yes_no_text(row.baseline), _yes_no_text(row.candidate)) if yes_no \
+            else (format_value(row.baseline), format_value(row.candidate))
+        change = f"{before} \u2192 {after}" if yes_no and before != after else \
+            ("none" if yes_no else format_delta(row.delta))
+        rows.append({"case": row.case, "metric": metric.label_at(k), "baseline": before,
+                     "candidate": after, "change": change, "verdict": row.verdict})
+    return rows
+
+
+def _yes_no_text(value):
+    return "n/a" if is_na(value) else ("yes" if value else "no")
+
+
+def drawn(ax):
+    """The numbers a plot of :mod:`ragscore.render.plots` actually draws, read back from its
+    Axes, as plain rows: heatmap cells, delta bars with their labels, or sweep lines."""
+    images = ax.get_images()
+    if images:
+        data = images[0].get_array()
+        missing = np.ma.getmaskarray(data)
+        columns = [tick.get_text() for tick in ax.get_xticklabels()]
+        yes_no = {metric.label_at("k") for metric in REGISTRY.values() if metric.kind == YES_NO}
+
+        def cell(value, is_missing, column):
+            if is_missing:
+                return "n/a"
+            return format_value(bool(value)) if column in yes_no else f"{float(value):.2f}"
+
+        return [{"row": label.get_text(),
+                 **{column: cell(data[i, j], missing[i, j], column)
+                    for j, column in enumerate(columns)}}
+                for i, label in enumerate(ax.get_yticklabels())]
+    bars = [patch for patch in ax.patches if str(patch.get_gid()).startswith("delta ")]
+    if bars:
+        return [{"case": bar.get_gid().removeprefix("delta "),
+                 "bar": f"{bar.get_height():+.2f}" if bar.get_visible() else "none",
+                 "label": text.get_text()} for bar, text in zip(bars, ax.texts)]
+    lines = [line for line in ax.get_lines() if str(line.get_gid()).startswith("system ")]
+    return [{"k": int(x), **{line.get_gid(): format_value(line.get_ydata()[i])
+                             for line in lines}}
+            for i, x in enumerate(lines[0].get_xdata())]
+
+
+def show_plot(ax):
+    """Show a plot and, under it, the numbers it draws (:func:`drawn`) as a small table, so a
+    change to the plotted data changes a compared text output; then close the figure."""
+    from IPython.display import display
+
+    display(ax.figure)
+    display(Table(drawn(ax), caption="numbers in the plot"))
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)

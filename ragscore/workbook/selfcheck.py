@@ -117,3 +117,28 @@ def contract_checks(mutations, *, tests=CONTRACT_TESTS, jobs=2, progress=None):
             if progress is not None:
                 progress(futures[future])
     return {name: results[name] for name in mutations}
+
+
+def progress_bar(total, what):
+    """Display a progress bar for ``total`` steps and return it; ``bar.step(_)`` advances it.
+
+    Its plain-text form is fixed (``0 of 4 test runs finished``, as when it was displayed),
+    so a stored notebook does not depend on timing.
+    """
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    label = f"0 of {total} {what}"
+
+    class Progress(widgets.IntProgress):
+        def __repr__(self):
+            return label
+
+        def step(self, _name=None):
+            self.value += 1
+            self.description = f"{self.value} of {total}"
+
+    bar = Progress(value=0, min=0, max=total, description=f"0 of {total}",
+                   style={"description_width": "initial"})
+    display(bar)
+    return bar

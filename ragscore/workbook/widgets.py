@@ -5,48 +5,101 @@ test or a notebook cell can set ``panel.k.value = 3`` and read ``panel.table.val
 are ``HTML`` widgets whose ``.value`` is rewritten, which nbval can compare, and each panel's
 plain-text form is one short, deterministic line.
 """
+import html
 import io
 
-from .explore import claim_report_html, error_html, format_claims, format_ranking, parse_claims, \
-    parse_ranking, question_table_html, ranking_report_html
+from .explore import LIVE_STYLE, claim_report_html, claim_rows, error_html, format_claims, \
+    format_ranking, parse_claims, parse_ranking, question_rows, question_table_html, \
+    ranking_report_html, rows_html, score_row, sweep_rows
+from ..core.metrics import CONTRACT, REGISTRY
 from ..core.rules import InvalidInputError
+from ..core.scoring import evaluate
 
 MAX_SLIDER_K = 5
+#: The metrics each editor reports, by the registry's stage (never by position).
+RETRIEVAL_METRICS = tuple(m for m in CONTRACT if REGISTRY[m].stage == "retrieval")
+ANSWER_METRICS = tuple(m for m in CONTRACT if REGISTRY[m].stage == "answer")
+#: Width of the explorer's plot on the page, in CSS pixels (the PNG is drawn at this size).
+PLOT_WIDTH = 900
 
 
-def _panel(children, summary):
+def _panel(children, summary, snapshot):
     import ipywidgets as widgets
 
     class Panel(widgets.VBox):
         def __repr__(self):
             return summary(self)
 
-    return Panel(children=children)
+        def snapshot(self):
+            """This panel's current state as static HTML, for a view without a kernel."""
+            return ('<div class="ragscore-snapshot"><p><i>Stored view of the live panel '
+                    "(run the notebook to use it): "
+                    f"{summary(self)}.</i></p>{snapshot(self)}</div>")
+
+    return Panel(children=children, layout=widgets.Layout(width="100%"))
 
 
-def _sweep_png(sweep_table, *, metric, k, system):
-    """The metric-versus-k plot as PNG bytes, with the current k and system marked."""
-    from matplotlib.figure import Figure
+def show(panel):
+    """Display a live panel and, beside it, its snapshot (:meth:`snapshot`) as HTML.
 
-    from ..render.plots import plot_sweep
+    Where the widget is drawn (JupyterLab, Voila) the snapshot is hidden by the widget's own
+    style, so the page never shows a number that can go stale; where it cannot be drawn
+    (GitHub's view, nbconvert's HTML) the snapshot shows what the panel showed. nbval
+    compares the snapshot, which pins the numbers.
+    """
+    from IPython.display import HTML, display
 
-    figure = Figure(figsize=(4.5, 3), dpi=80)
-    ax = plot_sweep(sweep_table, metric=metric, ax=figure.subplots())
-    ax.axvline(k, color="grey", linestyle="--", linewidth=1)
-    for line in ax.get_lines():
-        if line.get_label() == f"system {system}":
-            line.set_linewidth(3)
-    ax.set_title(f"{metric} against k; dashed line: k = {k}", fontsize=9)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    display(panel, HTML(panel.snapshot()))
+
+
+class SweepImages:
+    """The metric-against-k plot as PNG bytes for each (k, system), drawn once and kept, so a
+    slider step only swaps bytes instead of drawing (about 100 ms on these machines).
+
+    One figure is drawn; for each (k, system) only the current-k marker and the thick line
+    move before the figure is saved.
+    """
+
+    def __init__(self, sweep_table, *, metric):
+        self.sweep_table, self.metric, self._cache, self._ax = sweep_table, metric, {}, None
+
+    def png(self, k, system):
+        if (k, system) not in self._cache:
+            self._cache[(k, system)] = self._draw(k, system)
+        return self._cache[(k, system)]
+
+    def warm(self, ks, systems):
+        for system in systems:
+            for k in ks:
+                self.png(k, system)
+
+    def _draw(self, k, system):
+        from ..render.plots import LABEL_POINTS, PROJECTOR_DPI, mark_cutoff, plot_sweep, projector_figure, \
+            sweep_title
+
+        if self._ax is None:
+            figure = projector_figure((PLOT_WIDTH / PROJECTOR_DPI, 4.2))
+            self._ax = plot_sweep(self.sweep_table, metric=self.metric, ax=figure.subplots(),
+                                  mark_k=k, highlight=system)
+            figure.tight_layout()
+        mark_cutoff(self._ax, k)
+        self._ax.set_title(sweep_title(self.metric, system), fontsize=LABEL_POINTS)
+        for line in self._ax.get_lines():
+            if line.get_gid() and line.get_gid().startswith("system "):
+                wide = line.get_gid() == f"system {system}"
+                line.set_linewidth(4 if wide else 1.5)
+                line.set_markersize(9 if wide else 6)
+        buffer = io.BytesIO()
+        self._ax.figure.savefig(buffer, format="png", metadata={"Software": None})
+        return buffer.getvalue()
 
 
 def k_explorer(dataset, *, k=2, system=None, metric="recall", plot=True):
     """A k slider (1 to 5) and a system choice; the per-question table and plot follow.
 
     Attributes: ``k`` (IntSlider), ``system`` (Dropdown), ``table`` (HTML), ``plot`` (Image).
+    ``panel.rows()`` gives the table as plain values and ``panel.plotted()`` the numbers the
+    plot draws. Every plot is drawn when the panel is built, so a step costs no drawing.
     """
     import ipywidgets as widgets
 
@@ -58,21 +111,37 @@ def k_explorer(dataset, *, k=2, system=None, metric="recall", plot=True):
     choice = widgets.Dropdown(options=systems, value=system or systems[0],
                               description="system")
     table = widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(width="360px"))
-    sweep_table = sweep(dataset, max_k=MAX_SLIDER_K) if plot else None
+    image = widgets.Image(format="png", layout=widgets.Layout(width=f"{PLOT_WIDTH}px"))
+    sweep_table = sweep(dataset, max_k=MAX_SLIDER_K)
+    images = SweepImages(sweep_table, metric=metric) if plot else None
+    if plot:
+        images.warm(range(1, MAX_SLIDER_K + 1), systems)
 
     def update(_=None):
-        table.value = question_table_html(dataset, k=slider.value, system=choice.value)
+        table.value = LIVE_STYLE + question_table_html(dataset, k=slider.value,
+                                                       system=choice.value)
         if plot:
-            image.value = _sweep_png(sweep_table, metric=metric, k=slider.value,
-                                     system=choice.value)
+            image.value = images.png(slider.value, choice.value)
+
+    def rows():
+        return question_rows(dataset, k=slider.value, system=choice.value)
+
+    def plotted():
+        return sweep_rows(sweep_table, metric=metric)
+
+    def snapshot(_):
+        return (question_table_html(dataset, k=slider.value, system=choice.value)
+                + rows_html(plotted(), caption=f"numbers in the plot: mean {metric} "
+                                               "(answerable questions) by k"))
 
     slider.observe(update, names="value")
     choice.observe(update, names="value")
     update()
     children = [widgets.HBox([slider, choice]), table] + ([image] if plot else [])
-    panel = _panel(children, lambda p: f"k explorer: k={slider.value}, system {choice.value}")
+    panel = _panel(children, lambda p: f"k explorer: k={slider.value}, system {choice.value}",
+                   snapshot)
     panel.k, panel.system, panel.table, panel.plot = slider, choice, table, image
+    panel.rows, panel.plotted = rows, plotted
     return panel
 
 
@@ -99,15 +168,29 @@ def citation_editor(dataset, *, case=None, system=None, k=2):
     def recorded():
         return dataset.runs[case_choice.value][system_choice.value]
 
+    def edited():
+        return dict(recorded(), claims=parse_claims(claims_box.value))
+
     def rescore(_=None):
-        run = recorded()
+        report.value = LIVE_STYLE + report_html()
+
+    def report_html():
         try:
-            edited = dict(run, claims=parse_claims(claims_box.value))
+            run = edited()
         except InvalidInputError as error:
-            report.value = error_html(error)
-            return
-        report.value = claim_report_html(dataset.corpus, dataset.cases[case_choice.value],
-                                         edited, k=slider.value)
+            return error_html(error)
+        return claim_report_html(dataset.corpus, dataset.cases[case_choice.value], run,
+                                 k=slider.value)
+
+    def scores():
+        """``{label: text}`` of support, coverage and abstention for the edited answer."""
+        run = edited()
+        values = evaluate(dataset.corpus, dataset.cases[case_choice.value], run, k=slider.value)
+        return score_row(values, k=slider.value, keys=ANSWER_METRICS)
+
+    def rows():
+        return claim_rows(dataset.corpus, dataset.cases[case_choice.value], edited(),
+                          k=slider.value)
 
     def load(_=None):
         claims_box.value = format_claims(recorded()["claims"])  # triggers rescore
@@ -131,40 +214,59 @@ def citation_editor(dataset, *, case=None, system=None, k=2):
     load()
     panel = _panel([widgets.HBox([case_choice, system_choice, slider]), claims_box, report],
                    lambda p: f"citation editor: case {case_choice.value}, "
-                             f"system {system_choice.value}, k={slider.value}")
+                             f"system {system_choice.value}, k={slider.value}",
+                   lambda p: (f"<pre>{html.escape(claims_box.value) or '(no claims)'}</pre>"
+                              + report_html()))
     panel.case, panel.system, panel.k = case_choice, system_choice, slider
     panel.claims, panel.report = claims_box, report
+    panel.scores, panel.rows = scores, rows
     return panel
 
 
 def ranking_editor(dataset, *, case=None, system=None, k=2):
     """Reorder or edit a retrieved list (IDs separated by commas); P@k, R@k, RR@k follow.
 
-    Attributes: ``case`` (Dropdown), ``ranking`` (Text), ``k`` (IntSlider), ``report`` (HTML).
+    Choosing a case or a system loads that system's recorded list. Attributes: ``case``,
+    ``system`` (Dropdowns), ``ranking`` (Text), ``k`` (IntSlider), ``report`` (HTML);
+    ``panel.scores()`` gives the three numbers as plain values.
     """
     import ipywidgets as widgets
 
     cases = list(dataset.runs)
     case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
+    systems = list(dataset.systems)
+    system_choice = widgets.Dropdown(options=systems, value=system or systems[0],
+                                     description="from system")
     slider = widgets.IntSlider(value=k, min=1, max=MAX_SLIDER_K, description="k")
     ranking = widgets.Text(description="ranking", layout=widgets.Layout(width="420px"))
     report = widgets.HTML()
 
+    def report_html():
+        return ranking_report_html(dataset.corpus, dataset.cases[case_choice.value],
+                                   parse_ranking(ranking.value), k=slider.value)
+
     def rescore(_=None):
-        report.value = ranking_report_html(dataset.corpus, dataset.cases[case_choice.value],
-                                           parse_ranking(ranking.value), k=slider.value)
+        report.value = LIVE_STYLE + report_html()
+
+    def scores():
+        run = {"retrieved": parse_ranking(ranking.value), "claims": ()}
+        values = evaluate(dataset.corpus, dataset.cases[case_choice.value], run, k=slider.value)
+        return score_row(values, k=slider.value, keys=RETRIEVAL_METRICS)
 
     def load(_=None):
-        systems = dataset.runs[case_choice.value]
-        chosen = system if system in systems else next(iter(systems))
-        ranking.value = format_ranking(systems[chosen]["retrieved"])
+        recorded = dataset.runs[case_choice.value].get(system_choice.value)
+        ranking.value = format_ranking(recorded["retrieved"] if recorded else ())
         rescore()
 
     case_choice.observe(load, names="value")
+    system_choice.observe(load, names="value")
     slider.observe(rescore, names="value")
     ranking.observe(rescore, names="value")
     load()
-    panel = _panel([widgets.HBox([case_choice, slider]), ranking, report],
-                   lambda p: f"ranking editor: case {case_choice.value}, k={slider.value}")
-    panel.case, panel.ranking, panel.k, panel.report = case_choice, ranking, slider, report
+    panel = _panel([widgets.HBox([case_choice, system_choice, slider]), ranking, report],
+                   lambda p: f"ranking editor: case {case_choice.value}, system "
+                             f"{system_choice.value}'s list, k={slider.value}",
+                   lambda p: f"<pre>{html.escape(ranking.value)}</pre>" + report_html())
+    panel.case, panel.system, panel.ranking, panel.k = case_choice, system_choice, ranking, slider
+    panel.report, panel.scores = report, scores
     return panel

@@ -2,6 +2,7 @@
 
 nbval (run by `make test`) then re-executes each .ipynb and compares the stored outputs.
 """
+import re
 from pathlib import Path
 
 import jupytext
@@ -40,13 +41,62 @@ def test_every_code_cell_has_a_stored_execution(source):
         assert not any(output.output_type == "error" for output in cell.outputs), cell.source
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
-def test_chapter_shape(source):
-    text = source.read_text()
-    assert text.startswith("# %% [markdown]\n# # Chapter ")
+#: The YAML header `jupytext --sync` (or a save from JupyterLab) may add at the top of a .py.
+JUPYTEXT_HEADER = re.compile(r"\A# ---\n(?:#.*\n)*?# ---\n\n?")
+
+
+def chapter_text(text):
+    """The chapter's source without a leading jupytext header, if there is one."""
+    return JUPYTEXT_HEADER.sub("", text, count=1)
+
+
+def check_shape(text):
+    text = chapter_text(text)
+    assert text.startswith("# %% [markdown]\n# # Chapter "), text[:80]
     for part in ("**Promise:**", "You will learn", "## Recap", "## Exercises"):
         assert part in text, part
-    assert "check_yourself(" in text
+    assert re.search(r'^check\("\d\d\.\d", answer\)$', text, re.M)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_chapter_shape(source):
+    check_shape(source.read_text())
+
+
+def test_chapter_shape_tolerates_the_jupytext_header():
+    text = SOURCES[0].read_text()
+    header = ("# ---\n# jupyter:\n#   jupytext:\n#     text_representation:\n"
+              "#       extension: .py\n#       format_name: percent\n#   kernelspec:\n"
+              "#     display_name: Python 3\n#     name: python3\n# ---\n\n")
+    check_shape(header + text)
+    with pytest.raises(AssertionError):
+        check_shape("# a stray line\n" + text)
+
+
+@pytest.mark.parametrize("source", SOURCES[:5], ids=lambda p: p.name)
+def test_exercises_keep_their_answers_out_of_sight(source):
+    """Every exercise cell is `answer = None` then `check("NN.n", answer)` for an exercise
+    of this chapter, and is tagged so that present mode leaves it out."""
+    from ragscore.workbook.exercises import EXERCISES
+
+    notebook = jupytext.read(source)
+    checked = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and re.search(r"\bcheck\(", cell.source):
+            match = re.fullmatch(r'answer = None\ncheck\("(\d\d\.\d)", answer\)',
+                                 cell.source.strip())
+            assert match, cell.source
+            checked.append(match.group(1))
+            assert "exercise" in cell.metadata.get("tags", ()), cell.source
+    assert len(checked) >= 3
+    assert all(name.startswith(source.name[:2] + ".") and name in EXERCISES
+               for name in checked)
+    assert checked == sorted(set(checked))
+    started = False
+    for cell in notebook.cells:          # from the Exercises heading on, everything is tagged
+        started = started or "## Exercises" in cell.source
+        if started:
+            assert "exercise" in cell.metadata.get("tags", ()), cell.source[:60]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)

@@ -67,3 +67,59 @@ def test_importing_plots_changes_no_rcparams():
                          check=True).stdout.strip()
     assert out == "True"
     assert importlib.import_module("ragscore.plots")
+
+
+def _font_sizes(ax):
+    texts = [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.texts,
+             *ax.get_xticklabels(), *ax.get_yticklabels()]
+    legend = ax.get_legend()
+    if legend is not None:
+        texts += list(legend.get_texts())
+    return [text.get_fontsize() for text in texts if text.get_text()]
+
+
+@pytest.mark.parametrize("draw", ["sweep", "deltas", "heatmap"])
+def test_plots_are_projector_ready(course, draw):
+    table = question_table(course, k=2)
+    ax = {"sweep": lambda: plot_sweep(sweep(course, max_k=3), mark_k=2),
+          "deltas": lambda: plot_deltas(compare(table, baseline="A", candidate="B")),
+          "heatmap": lambda: plot_heatmap(table)}[draw]()
+    width, _ = ax.figure.get_size_inches() * ax.figure.dpi
+    assert width >= 800
+    assert min(_font_sizes(ax)) >= 12
+
+
+def test_sweep_marks_the_current_k_and_keeps_its_legend_still(course):
+    from ragscore.render.plots import mark_cutoff
+
+    ax = plot_sweep(sweep(course, max_k=5), metric="recall", mark_k=2, highlight="B")
+    legend = ax.get_legend()
+    assert legend._loc == 2 and tuple(legend.get_bbox_to_anchor()._bbox.bounds[:2]) == (1.01, 1.0)
+    marker = next(line for line in ax.get_lines() if line.get_gid() == "current k")
+    assert list(marker.get_xdata()) == [2, 2]
+    assert "current k = 2" in [text.get_text() for text in ax.texts]
+    widths = {line.get_gid(): line.get_linewidth() for line in ax.get_lines()}
+    assert widths["system B"] > widths["system A"]
+    mark_cutoff(ax, 4)
+    assert list(marker.get_xdata()) == [4, 4]
+    assert [text.get_text() for text in ax.texts].count("current k = 4") == 1
+    assert [h.get_linewidth() for h in legend.legend_handles] == [2, 2]
+
+
+def test_a_zero_delta_is_drawn_and_abstention_reads_yes_no(course):
+    rows = compare(question_table(course, k=2), baseline="A", candidate="B")
+    ax = plot_deltas(rows, metric="support")
+    labels = [text.get_text() for text in ax.texts]
+    # regressions first: launch 1.00 -> 0.50, region 0.00 -> n/a (no longer defined),
+    # owner 0.00 -> 1.00, rollback 1.00 -> 1.00
+    assert labels == ["-0.50", "n/a", "+1.00", "0.00"]
+    assert [line.get_gid() for line in ax.get_lines() if line.get_marker() == "D"] == \
+        ["zero rollback"]
+    ax = plot_deltas(rows, metric="abstention_correct")
+    # region no -> yes; the answerable questions' abstention is n/a on both sides
+    assert [text.get_text() for text in ax.texts] == ["no \u2192 yes", "n/a", "n/a", "n/a"]
+
+
+def test_heatmap_labels_at_the_table_cutoff(course):
+    ax = plot_heatmap(question_table(course, k=2))
+    assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["P@2", "R@2", "RR@2"]

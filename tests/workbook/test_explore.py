@@ -4,9 +4,9 @@ import pytest
 import ragscore
 from ragscore import InvalidInputError
 from ragscore.core.counts import explain_claim
-from ragscore.workbook.exercises import check_yourself
-from ragscore.workbook.explore import claim_report, claim_report_html, format_claims, \
-    parse_claims, parse_ranking, question_table_html, ranking_report_html
+from ragscore.workbook.explore import claim_report, claim_report_html, claim_rows, \
+    format_claims, parse_claims, parse_ranking, question_rows, question_table_html, \
+    ranking_report_html, rows_html, sweep_rows
 
 
 def test_parse_and_format_claims_round_trip():
@@ -82,8 +82,35 @@ def test_question_table_html_has_one_row_per_case(course):
     assert 'data-k="1"' in page and "<th>P@1</th>" in page
 
 
-def test_check_yourself():
-    assert check_yourself(None, 0.5).startswith("Not answered yet")
-    assert check_yourself(0.667, 2 / 3) == "Correct."
-    assert check_yourself(0.6, 2 / 3).startswith("Not quite")
-    assert check_yourself(False, False) == "Correct."
+def test_question_rows_are_plain_values_labelled_by_the_registry(course):
+    rows = question_rows(course, k=2, system="B")
+    assert [row["case"] for row in rows] == ["launch", "rollback", "owner", "region"]
+    # the workbook's table, launch B and region B at k = 2
+    assert rows[0] == {"case": "launch", "P@2": "0.50", "R@2": "1.00", "RR@2": "1.00",
+                       "support": "0.50", "coverage": "1.00", "abstention": "n/a"}
+    assert rows[3]["abstention"] == "yes" and rows[3]["support"] == "n/a"
+    assert list(question_rows(course, k=3, system="A")[0])[1:4] == ["P@3", "R@3", "RR@3"]
+
+
+def test_sweep_rows_are_the_plotted_means(course):
+    from ragscore.reports import sweep
+
+    rows = sweep_rows(sweep(course, max_k=3), metric="recall")
+    # A at k = 1: launch 1, rollback 1 of 2, owner 0 (archive first): 1.5 / 3; then 2.5 / 3
+    # B at k = 1: launch 1, rollback 1 of 2, owner 1: 2.5 / 3; then 3 / 3
+    assert rows == [{"k": 1, "system A": "0.50", "system B": "0.83"},
+                    {"k": 2, "system A": "0.83", "system B": "1.00"},
+                    {"k": 3, "system A": "0.83", "system B": "1.00"}]
+
+
+def test_claim_rows_for_launch_b(course):
+    rows = claim_rows(course.corpus, course.cases["launch"], course.runs["launch"]["B"], k=2)
+    assert [(row["claim"], row["supported"]) for row in rows] == [("monday", "yes"),
+                                                                   ("bonus", "no")]
+    assert rows[1]["reason"] == "bonus is not an expected claim for this question"
+
+
+def test_rows_html_escapes_and_marks_na():
+    page = rows_html([{"a": "<b>", "b": "n/a"}], caption="c & d")
+    assert "&lt;b&gt;" in page and '<td class="na">n/a</td>' in page
+    assert "<caption>c &amp; d</caption>" in page

@@ -98,3 +98,53 @@ def test_widgets_do_not_change_the_dataset(course):
     editor.ranking.value = "owners"
     assert course == before
     assert ragscore.load_course() == before
+
+
+def test_panels_read_their_state_as_plain_values(course):
+    explorer = k_explorer(course, k=2, system="B", plot=False)
+    assert explorer.rows()[2] == {"case": "owner", "P@2": "0.50", "R@2": "1.00",
+                                  "RR@2": "1.00", "support": "1.00", "coverage": "1.00",
+                                  "abstention": "n/a"}
+    editor = citation_editor(course, case="rollback", system="A")
+    # the workbook: rollback A supports its one claim and covers one of two
+    assert editor.scores() == {"support": "1.00", "coverage": "0.50", "abstention": "n/a"}
+    assert editor.rows()[0]["supported"] == "yes"
+    ranking = ranking_editor(course, case="owner", system="B")
+    assert ranking.scores() == {"P@2": "0.50", "R@2": "1.00", "RR@2": "1.00"}
+
+
+def test_panels_start_as_described(course):
+    editor = ranking_editor(course, case="owner", system="A")
+    assert repr(editor) == "ranking editor: case owner, system A's list, k=2"
+    assert editor.scores()["RR@2"] == "0.50"
+    editor.system.value = "B"
+    assert editor.ranking.value == "owners, archive"
+    editor.case.value = "region"
+    assert editor.ranking.value == "" and editor.scores()["P@2"] == "n/a"
+
+
+def test_snapshots_hold_the_initial_state_and_live_values_hide_them(course):
+    explorer = k_explorer(course, k=2, plot=False)
+    snapshot = explorer.snapshot()
+    assert snapshot.startswith('<div class="ragscore-snapshot">')
+    assert "k explorer: k=2, system A" in snapshot
+    assert "numbers in the plot" in snapshot and "<td>0.83</td>" in snapshot
+    assert ".ragscore-snapshot{display:none}" not in snapshot
+    assert ".ragscore-snapshot{display:none}" in explorer.table.value
+    editor = citation_editor(course, case="owner", system="A")
+    assert "<pre>aurora: archive</pre>" in editor.snapshot()
+    assert ".ragscore-snapshot{display:none}" in editor.report.value
+
+
+def test_the_explorer_plot_is_projector_sized_and_drawn_once(course):
+    import struct
+
+    panel = k_explorer(course, k=2)
+    width, height = struct.unpack(">II", bytes(panel.plot.value)[16:24])
+    assert width >= 800 and panel.plot.layout.width == f"{width}px"
+    first = bytes(panel.plot.value)
+    panel.k.value = 3
+    panel.k.value = 2
+    assert bytes(panel.plot.value) == first        # the same cached image, not a redraw
+    panel.system.value = "B"
+    assert bytes(panel.plot.value) != first
