@@ -124,6 +124,10 @@ def _report(args, out):
 
     table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
     text = render(table, k=k, fmt=args.format)
+    if counted.notes and args.format in ("text", "markdown"):
+        out.write("".join(f"Note: {note}\n" for note in counted.notes) + "\n")
+    elif counted.notes:
+        sys.stderr.write("".join(f"ragscore: note: {note}\n" for note in counted.notes))
     if args.na_as_zero and args.format in ("text", "markdown"):
         out.write("Note: --na-as-zero: a retrieval metric with nothing relevant counts 0, as "
                   "in trec_eval's means; ragscore's default leaves n/a out.\n\n")
@@ -178,6 +182,157 @@ def _sweep(args, out):
     return OK
 
 
+def _save_imported(result, args, out):
+    """Save an importer's dataset at ``--out``; say what was written and dropped."""
+    from .io.dataset import save_dataset
+
+    dataset, notes = result
+    sentences = []
+    for what, value in notes.items():
+        if type(value) is dict:
+            counted = ", ".join(f"{system} {count:,}" for system, count in value.items())
+            sentences.append(f"{what}: {counted or 'none'}")
+        elif what == "missing_run":
+            sentences.append("a judged question missing from a run was given an empty ranking "
+                             "(--missing-run zero, as trec_eval -c)" if value == "zero" else
+                             "a judged question missing from a run was left out of that "
+                             "system's results (--missing-run skip)")
+        else:
+            sentences.append(f"{what}: {value}")
+    dataset = dataset._replace(notes=(f"imported with 'ragscore import {args.kind}'",
+                                      *sentences))
+    if args.name:
+        dataset = dataset._replace(name=args.name)
+    folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
+    runs = sum(len(per_case) for per_case in dataset.runs.values())
+    systems = len(dataset.systems)
+    lines = [f"wrote {folder}: {len(dataset.corpus):,} documents, {len(dataset.cases):,} "
+             f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
+             f"({', '.join(dataset.systems) or 'none'})"]
+    lines += [f"  {sentence}" for sentence in sentences]
+    out.write("\n".join(lines) + "\n")
+    return OK
+
+
+def _import_trec(args, out):
+    from .io.importers import import_trec
+
+    if not args.run:
+        raise InvalidInputError("import trec needs at least one --run file")
+    return _save_imported(import_trec(args.qrels, args.run, min_relevance=args.min_relevance,
+                                      missing_run=args.missing_run, name=args.name), args, out)
+
+
+def _import_beir(args, out):
+    from .io.importers import import_beir
+
+    return _save_imported(import_beir(args.folder, split=args.split, runs=args.run or (),
+                                      min_relevance=args.min_relevance,
+                                      missing_run=args.missing_run, name=args.name), args, out)
+
+
+def _import_ragas(args, out):
+    from .io.importers import import_ragas
+
+    if len(args.file) != len(args.system):
+        raise InvalidInputError(f"each --file needs its --system; got {len(args.file)} files "
+                                f"and {len(args.system)} systems")
+    return _save_imported(import_ragas(list(zip(args.file, args.system)), name=args.name),
+                          args, out)
+
+
+def _import_llamaindex(args, out):
+    from .io.importers import import_llamaindex, import_llamaindex_results
+
+    if args.system:  # a RetrieverEvaluator results file
+        if args.run:
+            raise InvalidInputError("--run goes with a question-set file, --system with a "
+                                    "results file; got both")
+        result = import_llamaindex_results(args.file, system=args.system, name=args.name)
+    else:
+        result = import_llamaindex(args.file, runs=args.run or (),
+                                   missing_run=args.missing_run, name=args.name)
+    return _save_imported(result, args, out)
+
+
+def _export_trec(args, out):
+    from .io.dataset import load_dataset
+    from .io.importers import export_trec
+
+    written = export_trec(load_dataset(args.dataset), args.out_prefix)
+    out.write("".join(f"wrote {path}\n" for path in written))
+    return OK
+
+
+def _import_options(parser, *, runs=True, graded=True):
+    parser.add_argument("--out", required=True, help="the dataset folder to write")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace --out if it is a ragscore dataset already")
+    parser.add_argument("--name", default=None, help="the dataset's name (default: --out's)")
+    if runs:
+        parser.add_argument("--run", action="append", metavar="TREC_RUN",
+                            help="a TREC run file (qid Q0 docno rank score tag); repeatable")
+        parser.add_argument("--missing-run", choices=("zero", "skip"), default="zero",
+                            help="a judged question a run lacks: an empty ranking (zero, "
+                                 "trec_eval -c; the default) or left out (skip)")
+    if graded:
+        parser.add_argument("--min-relevance", type=int, default=1,
+                            help="lowest grade judged relevant (trec_eval -l; default 1)")
+
+
+def _add_import_commands(commands):
+    importing = commands.add_parser(
+        "import", help="turn TREC, BEIR, Ragas or LlamaIndex files into a dataset folder",
+        description="Read a test set in a format it already lives in and write it as a "
+                    "ragscore dataset folder (open ID rules). A bad line stops the import "
+                    "with its file and line, and nothing is written. See docs/import.md.")
+    kinds = importing.add_subparsers(dest="kind", required=True, metavar="FORMAT")
+    trec = kinds.add_parser("trec", help="qrels plus TREC run files",
+                            description="Qrels 'qid iter docno rel'; runs 'qid Q0 docno rank "
+                                        "score tag', the tag naming the system, ordered as "
+                                        "trec_eval orders them.")
+    trec.add_argument("--qrels", required=True, help="the qrels file")
+    _import_options(trec)
+    trec.set_defaults(handler=_import_trec)
+    beir = kinds.add_parser("beir", help="a BEIR folder plus TREC run files",
+                            description="corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv.")
+    beir.add_argument("--folder", required=True, help="the BEIR dataset folder")
+    beir.add_argument("--split", default="test", help="the qrels split (default test)")
+    _import_options(beir)
+    beir.set_defaults(handler=_import_beir)
+    ragas = kinds.add_parser("ragas", help="Ragas / Hugging Face evaluation files",
+                             description="JSON Lines or CSV with user_input, "
+                                         "retrieved_context_ids, reference_context_ids (or "
+                                         "the text-only *_contexts) and response; one --file "
+                                         "and --system per system, same questions in each.")
+    ragas.add_argument("--file", action="append", required=True, help="a .jsonl or .csv file")
+    ragas.add_argument("--system", action="append", required=True,
+                       help="the system that file records (in the order of --file)")
+    _import_options(ragas, runs=False, graded=False)
+    ragas.set_defaults(handler=_import_ragas)
+    llama = kinds.add_parser("llamaindex", help="a LlamaIndex question set or results file",
+                             description="An EmbeddingQAFinetuneDataset JSON (queries, corpus, "
+                                         "relevant_docs) with TREC runs, or, with --system, a "
+                                         "RetrieverEvaluator results file (query, "
+                                         "expected_ids, retrieved_ids).")
+    llama.add_argument("--file", required=True, help="the JSON file")
+    llama.add_argument("--system", default=None,
+                       help="the system of a results file (makes --file a results file)")
+    _import_options(llama, graded=False)
+    llama.set_defaults(handler=_import_llamaindex)
+
+    exporting = commands.add_parser(
+        "export", help="write a dataset as TREC qrels and runs",
+        description="Qrels plus one run per system, with strictly decreasing scores so "
+                    "every tool sees ragscore's order.")
+    formats = exporting.add_subparsers(dest="kind", required=True, metavar="FORMAT")
+    trec_out = formats.add_parser("trec", help="TREC qrels and runs")
+    _dataset_argument(trec_out)
+    trec_out.add_argument("--out-prefix", required=True,
+                          help="files are written as PREFIX.qrels and PREFIX.SYSTEM.run")
+    trec_out.set_defaults(handler=_export_trec)
+
+
 def build_parser():
     """The argument parser, with one sub-command per job."""
     parser = argparse.ArgumentParser(
@@ -194,7 +349,7 @@ def build_parser():
     _dataset_argument(demo, optional=True)
     demo.add_argument("--k", type=_course_k, default=2,
                       help="retrieval cutoff, 1 to 100 (default 2)")
-    demo.set_defaults(run=_demo)
+    demo.set_defaults(handler=_demo)
 
     report = commands.add_parser(
         "report", help="per-question table of a dataset, in a format of your choice",
@@ -208,7 +363,7 @@ def build_parser():
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")
-    report.set_defaults(run=_report)
+    report.set_defaults(handler=_report)
 
     comparison = commands.add_parser(
         "compare", help="paired per-question comparison of two systems",
@@ -219,7 +374,7 @@ def build_parser():
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
     _scoring_options(comparison)
-    comparison.set_defaults(run=_compare)
+    comparison.set_defaults(handler=_compare)
 
     sweeping = commands.add_parser(
         "sweep", help="mean metrics for every cutoff from 1 to --max-k",
@@ -228,7 +383,8 @@ def build_parser():
     sweeping.add_argument("--max-k", type=_k_text, required=True,
                           help="largest cutoff: 1 to 100 (course IDs) or 10000 (open IDs)")
     _scoring_options(sweeping, k=False)
-    sweeping.set_defaults(run=_sweep)
+    sweeping.set_defaults(handler=_sweep)
+    _add_import_commands(commands)
     return parser
 
 
@@ -249,7 +405,7 @@ def main(argv=None, *, out=None):
     collecting = gc.isenabled()
     gc.disable()  # a report builds millions of acyclic objects: the collector would re-walk them
     try:
-        code = args.run(args, out)
+        code = args.handler(args, out)
         out.flush()
         return code
     except InvalidInputError as error:

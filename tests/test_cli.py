@@ -1,6 +1,7 @@
 """The command line: the demo prints the workbook's table byte for byte."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,50 @@ def test_help_explains_each_command(command):
     assert result.returncode == 0
     assert "usage: ragscore " + command in result.stdout
     assert "--k" in result.stdout or "--max-k" in result.stdout
+
+
+IMPORTS = Path(__file__).resolve().parent.parent / "fixtures" / "import"
+
+
+def test_import_trec_then_report_states_what_was_dropped(tmp_path):
+    out = tmp_path / "imported"
+    result = _run("import", "trec", "--qrels", str(IMPORTS / "trec" / "qrels.txt"),
+                  "--run", str(IMPORTS / "trec" / "bm25.run"),
+                  "--run", str(IMPORTS / "trec" / "dense.run"), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"wrote {out}: ")
+    assert "run questions without qrels: bm25 1, dense 0" in result.stdout
+    report = _run("report", str(out), "--k", "3").stdout.splitlines()
+    assert "Note: judged questions missing from a run: bm25 0, dense 1" in report
+    assert any(line.startswith("Note: a judged question missing from a run was given an "
+                               "empty ranking") for line in report)
+    header = next(line for line in report if line.startswith("case system"))
+    assert header == "case system | P@3 R@3 RR@3"  # nothing assessed: no answer columns
+
+
+def test_import_refuses_a_bad_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 harbour 1 7.5 bm25\nq1 Q0 lighthouse 2\n")
+    result = _run("import", "trec", "--qrels", str(IMPORTS / "trec" / "qrels.txt"),
+                  "--run", str(bad), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert "bad.run, line 2: expected 6 whitespace-separated fields" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_trec_then_import_scores_the_same(tmp_path):
+    out = tmp_path / "first"
+    _run("import", "ragas", "--file", str(IMPORTS / "ragas" / "bm25.csv"), "--system", "bm25",
+         "--file", str(IMPORTS / "ragas" / "dense.jsonl"), "--system", "dense",
+         "--out", str(out))
+    exported = _run("export", "trec", str(out), "--out-prefix", str(tmp_path / "x" / "ex"))
+    assert exported.returncode == 0, exported.stderr
+    again = tmp_path / "again"
+    _run("import", "trec", "--qrels", str(tmp_path / "x" / "ex.qrels"),
+         "--run", str(tmp_path / "x" / "ex.bm25.run"),
+         "--run", str(tmp_path / "x" / "ex.dense.run"), "--out", str(again))
+    first = _run("report", str(out), "--format", "csv", "--metrics", "precision,recall,ndcg")
+    second = _run("report", str(again), "--format", "csv", "--metrics",
+                  "precision,recall,ndcg")
+    assert first.stdout == second.stdout and first.stdout.count("\n") == 7

@@ -121,11 +121,11 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
             progress(done, total)
 
 
-class CountedRuns(namedtuple("CountedRuns", "keys counts rules", defaults=(COURSE,))):
+class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes", defaults=(COURSE, ()))):
     """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
     ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
     so a report counts each run once. ``rules`` are the ID rules the runs were read under
-    (they bound k)."""
+    (they bound k); ``notes`` are the dataset's sentences every report repeats."""
 
     __slots__ = ()
 

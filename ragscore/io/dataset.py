@@ -57,17 +57,18 @@ KEYS = {
 }
 INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
-                            "min_relevance", "files"})}
+                            "min_relevance", "files", "notes"})}
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
-                                    "sources versions",
-                         defaults=("dataset", "", "course", 1, None, None))):
+                                    "sources versions notes",
+                         defaults=("dataset", "", "course", 1, None, None, ()))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
     grade judged relevant; ``sources`` and ``versions`` map a chunk to the document it
-    comes from and that document's version (``None`` or ``{}`` when there are none).
+    comes from and that document's version (``None`` or ``{}`` when there are none);
+    ``notes`` are sentences every report repeats (what an import dropped or filled in).
     """
 
     __slots__ = ()
@@ -111,6 +112,10 @@ def _check_index(index, path):
     if ids not in RULES:
         raise DatasetFileError(f"{where(path)}: key 'ids' must be one of "
                                f"{', '.join(RULES)}; got {show(ids)}")
+    notes = index.get("notes", [])
+    if type(notes) is not list or not all(type(note) is str for note in notes):
+        raise DatasetFileError(f"{where(path)}: key 'notes' must be an array of strings; "
+                               f"got {show(notes)}")
     minimum = index.get("min_relevance", 1)
     if type(minimum) is not int or minimum < 1:
         raise DatasetFileError(f"{where(path)}: key 'min_relevance' must be an int of at "
@@ -404,7 +409,8 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
         _close(opened)
     return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
                    description=index.get("description", ""), ids=rules.name,
-                   min_relevance=minimum, sources=sources, versions=versions)
+                   min_relevance=minimum, sources=sources, versions=versions,
+                   notes=tuple(index.get("notes", ())))
 
 
 #: Runs files at least this large are read by two processes when ``jobs=2``.
@@ -451,7 +457,8 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
     finally:
         _close(opened)
     keys = [(case_name, system) for _, case_name, system, _ in rows]
-    return CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]), reader.rules)
+    return CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]), reader.rules,
+                       tuple(index.get("notes", ())))
 
 
 def _in_two(path, handle, counted_runs):
@@ -615,6 +622,8 @@ def dataset_index(dataset):
         index["ids"] = dataset.ids
     if dataset.min_relevance != 1:
         index["min_relevance"] = dataset.min_relevance
+    if dataset.notes:
+        index["notes"] = list(dataset.notes)
     return index
 
 
@@ -624,6 +633,9 @@ def check_dataset(dataset):
     if not isinstance(dataset, Dataset):
         raise InvalidInputError(f"dataset must be a ragscore Dataset; got {show(dataset)}")
     rules = _rules(dataset.ids)
+    if type(dataset.notes) not in (tuple, list) or not all(type(n) is str for n in dataset.notes):
+        raise InvalidInputError(f"dataset.notes must be a tuple of str; got "
+                                f"{show(dataset.notes)}")
     for key in ("name", "description"):
         if type(getattr(dataset, key)) is not str:
             raise InvalidInputError(f"dataset.{key} must be a str; got "

@@ -53,6 +53,7 @@ def export_trec(dataset, prefix):
     binary_grade = max(1, dataset.min_relevance)
     qrels_path = Path(f"{prefix}.qrels")
     run_paths = [Path(f"{prefix}.{system}.run") for system in systems]
+    qrels_path.parent.mkdir(parents=True, exist_ok=True)
     _write_atomically(qrels_path, _qrels_lines(dataset, binary_grade))
     for system, path in zip(systems, run_paths):
         _write_atomically(path, _run_lines(dataset, system))
