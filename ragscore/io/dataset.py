@@ -563,8 +563,21 @@ def _grouped_by_case(keys, counted):
 
 # ---- writing --------------------------------------------------------------------------------
 
-def _lines(records_):
-    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records_)
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_BATCH = 2000
+
+
+def _chunks(records_):
+    """JSON Lines as bytes, a batch of lines at a time (a large file never sits whole in
+    memory)."""
+    batch = []
+    for record in records_:
+        batch.append(_ENCODE(record))
+        if len(batch) == _BATCH:
+            yield ("\n".join(batch) + "\n").encode("utf-8")
+            batch = []
+    if batch:
+        yield ("\n".join(batch) + "\n").encode("utf-8")
 
 
 def _plain(value):
@@ -608,10 +621,14 @@ def dataset_records(dataset):
     return {"corpus": corpus(), "cases": cases(), "runs": runs()}
 
 
+def dataset_chunks(dataset):
+    """``{kind: iterable of bytes}``: the data files :func:`save_dataset` writes."""
+    return {kind: _chunks(items) for kind, items in dataset_records(dataset).items()}
+
+
 def dataset_files(dataset):
     """``{kind: bytes}``: the data files :func:`save_dataset` writes for ``dataset``."""
-    return {kind: _lines(items).encode("utf-8")
-            for kind, items in dataset_records(dataset).items()}
+    return {kind: b"".join(chunks) for kind, chunks in dataset_chunks(dataset).items()}
 
 
 def dataset_index(dataset):
@@ -686,5 +703,5 @@ def save_dataset(dataset, path, *, overwrite=False):
     leaves the old version intact, and ``overwrite=True`` replaces only a ragscore dataset.
     """
     check_dataset(dataset)
-    return write_dataset_folder(dataset_files(dataset), dataset_index(dataset), path,
+    return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
                                 overwrite=overwrite)

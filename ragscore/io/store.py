@@ -36,15 +36,6 @@ TEMPORARY = ".ragscore-tmp-"
 RETRIES = 50
 
 
-def content_name(kind, data):
-    """The content-addressed file name of ``data`` (bytes) for the file of ``kind``.
-
-    >>> content_name("runs", b"")
-    'runs.e3b0c44298fc1c14.jsonl'
-    """
-    return f"{kind}.{hashlib.sha256(data).hexdigest()[:16]}.jsonl"
-
-
 # ---- reading ------------------------------------------------------------------------------
 
 def snapshot(folder, max_bytes):
@@ -115,15 +106,31 @@ def is_dataset_folder(folder):
 
 def _write_file(folder, name, data):
     """Write ``data`` to ``folder/name`` through a temporary file: complete or absent."""
-    target = folder / name
-    if name != INDEX and target.exists():
-        return  # the same content is already there under its content name
     scratch = folder / f"{TEMPORARY}{os.getpid()}-{name}"
     with open(scratch, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-    os.replace(scratch, target)
+    os.replace(scratch, folder / name)
+
+
+def _write_content(folder, kind, chunks):
+    """Stream ``chunks`` (bytes) into a temporary file, hashing as it goes, then give it its
+    content name (or drop it when that content is already there); return the name."""
+    scratch = folder / f"{TEMPORARY}{os.getpid()}-{kind}"
+    digest = hashlib.sha256()
+    with open(scratch, "wb") as handle:
+        for chunk in chunks:
+            digest.update(chunk)
+            handle.write(chunk)
+        handle.flush()
+        os.fsync(handle.fileno())
+    name = f"{kind}.{digest.hexdigest()[:16]}.jsonl"
+    if (folder / name).exists():
+        os.unlink(scratch)
+    else:
+        os.replace(scratch, folder / name)
+    return name
 
 
 def _sync_folder(folder):
@@ -135,11 +142,12 @@ def _sync_folder(folder):
 
 
 def _write_version(folder, files, index):
-    """Content files, then the index (the single switch), then the old files removed."""
+    """Content files, then the index (the single switch), then the old files removed.
+
+    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call."""
     names = {}
-    for kind in KINDS:
-        names[kind] = content_name(kind, files[kind])
-        _write_file(folder, names[kind], files[kind])
+    for kind, chunks in files().items():
+        names[kind] = _write_content(folder, kind, chunks)
         _step(f"wrote {kind}")
     _sync_folder(folder)
     index = dict(index, files=names)
@@ -191,7 +199,8 @@ def _remove_tree(path):
 
 
 def write_dataset_folder(files, index, path, *, overwrite=False):
-    """Write the data files (``{kind: bytes}``) and ``index`` as a dataset folder at ``path``.
+    """Write the data files (``files()`` gives ``{kind: iterable of bytes}``) and ``index``
+    as a dataset folder at ``path``.
 
     A new folder is written under a scratch name beside the destination and renamed into
     place; an existing dataset (``overwrite=True``) gets a new version in place. Returns

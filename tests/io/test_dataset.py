@@ -94,7 +94,7 @@ def test_a_failed_save_leaves_the_old_dataset_intact(tmp_path, monkeypatch):
     def broken_files(dataset):
         raise OSError("disk full")
 
-    monkeypatch.setattr("ragscore.io.dataset.dataset_files", broken_files)
+    monkeypatch.setattr("ragscore.io.dataset.dataset_chunks", broken_files)
     with pytest.raises(OSError):
         save_dataset(course, target, overwrite=True)
     assert load_dataset(target) == course

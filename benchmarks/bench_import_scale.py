@@ -1,0 +1,116 @@
+"""Real-data scale, end to end: ``ragscore import trec`` then ``ragscore report`` against
+pytrec_eval parsing and evaluating the same TREC files.
+
+    python benchmarks/bench_import_scale.py                      # 100,000 questions (minutes)
+    python benchmarks/bench_import_scale.py --questions 2000     # a quick look
+    python benchmarks/bench_import_scale.py --data /tmp/scale    # keep the files for reruns
+
+Data (seeded, not timed): a universe of 1,000,000 chunk IDs (IDs only, no text); per
+question 5 judged chunks graded 0 to 3; two systems, each ranking 100 chunks per question
+(its judged chunks among 95 others, scores with two decimals so ties happen), as TREC qrels
+and run files. With 100,000 questions the runs hold 20,000,000 lines and the corpus the
+imported dataset holds is about 1,000,000 IDs.
+
+Timed as whole processes, each under ``/usr/bin/time`` for its peak memory:
+- ragscore: ``ragscore import trec --qrels Q --run A --run B --out DIR`` then
+  ``ragscore report DIR --k 10 --format csv --na-as-zero`` (the sum of the two is
+  compared; --na-as-zero so a question with nothing relevant reads 0 on both sides);
+- the peer: ``benchmarks/trec_peer.py`` (pytrec_eval parses both runs, cuts them to 10,
+  evaluates P_10, recall_10 and recip_rank, writes one CSV line per question and system).
+The two CSV files are compared value by value. Goal: ragscore within 1.5x the peer's time,
+peak memory at most 2 GB.
+"""
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_end_to_end import (_has_gnu_time, largest_difference, measure_with_time,  # noqa
+                              measure_with_wrapper)
+
+UNIVERSE = 1_000_000
+DEPTH = 100
+GOAL_RATIO, GOAL_BYTES = 1.5, 2 * 10**9
+
+
+def generate(folder, questions):
+    """Write ``qrels.txt``, ``A.run`` and ``B.run`` in ``folder`` unless already there."""
+    stamp = folder / "sizes.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == {"questions": questions}:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(91)
+    ids = [f"chunk-{n:07d}#{n % 13}" for n in range(UNIVERSE)]
+    with open(folder / "qrels.txt", "w") as qrels, open(folder / "A.run", "w") as run_a, \
+            open(folder / "B.run", "w") as run_b:
+        for number in range(questions):
+            qid = f"q{number}"
+            judged = rng.sample(ids, 5)
+            qrels.writelines(f"{qid} 0 {doc} {rng.randint(0, 3)}\n" for doc in judged)
+            for system, handle in (("A", run_a), ("B", run_b)):
+                ranked = list(dict.fromkeys(judged[: rng.randint(0, 5)]
+                                            + rng.sample(ids, DEPTH)))[:DEPTH]
+                handle.writelines(f"{qid} Q0 {doc} {rank} {round(rng.random() * 20, 2)} "
+                                  f"{system}\n" for rank, doc in enumerate(ranked, 1))
+    stamp.write_text(json.dumps({"questions": questions}))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=100_000)
+    parser.add_argument("--data", type=Path, help="keep the generated files in this folder")
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="ragscore-scale-"))
+    data = args.data or scratch / "data"
+    try:
+        generate(data, args.questions)
+        measure = measure_with_time if _has_gnu_time() else measure_with_wrapper
+        out = scratch / "dataset"
+        ours_csv, peer_csv = scratch / "ours.csv", scratch / "peer.csv"
+        runs = [str(data / "A.run"), str(data / "B.run")]
+        steps = {
+            "ragscore import trec": ([sys.executable, "-m", "ragscore", "import", "trec",
+                                      "--qrels", str(data / "qrels.txt"), "--run", runs[0],
+                                      "--run", runs[1], "--out", str(out)],
+                                     scratch / "import.txt"),
+            "ragscore report --k 10 --format csv": ([sys.executable, "-m", "ragscore",
+                                                     "report", str(out), "--k", "10",
+                                                     "--format", "csv", "--na-as-zero"],
+                                                    ours_csv),
+            "pytrec_eval (trec_peer.py)": ([sys.executable, str(HERE / "trec_peer.py"),
+                                            str(data / "qrels.txt"), *runs, "--k", "10"],
+                                           peer_csv),
+        }
+        results = {}
+        for label, (command, stdout_path) in steps.items():
+            results[label] = measure(command, stdout_path, scratch)
+        lines = sum(1 for _ in open(data / "A.run")) * 2
+        print(f"{args.questions:,} questions, 2 runs of {DEPTH} ({lines:,} run lines), "
+              f"universe of {UNIVERSE:,} chunk IDs; Python {sys.version.split()[0]}")
+        print(f"{'step':<40} {'seconds':>8} {'peak MiB':>9}")
+        for label, (seconds, peak) in results.items():
+            print(f"{label:<40} {seconds:>8.2f} {peak / 2**20:>9.1f}")
+        ours = sum(results[label][0] for label in list(steps)[:2])
+        peer = results["pytrec_eval (trec_peer.py)"][0]
+        peak = max(results[label][1] for label in list(steps)[:2])
+        print(f"import + report: {ours:.2f} s = {ours / peer:.2f}x the peer "
+              f"(goal <= {GOAL_RATIO}x: {'met' if ours <= GOAL_RATIO * peer else 'not met'}); "
+              f"peak {peak / 2**20:.0f} MiB (goal <= 2 GB: "
+              f"{'met' if peak <= GOAL_BYTES else 'not met'})")
+        worst, rows = largest_difference(ours_csv, peer_csv)
+        print(f"largest |difference| in P@10, R@10, RR@10, ragscore (--na-as-zero) vs "
+              f"pytrec_eval, {rows:,} rows: {worst:.1e}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
