@@ -96,22 +96,26 @@ def _demo(args, out):
     return OK
 
 
+def _removed(counted):
+    """``(case, system, dropped, collapsed)`` for every run a dedupe or projection changed."""
+    return [(case, system, counts.dropped, counts.collapsed)
+            for (case, system), counts in zip(counted.keys, counted.counts)
+            if counts.dropped or counts.collapsed]
+
+
 def _notes(counted, out_of_band):
-    """Lines saying what a projection or dedupe removed, per system (or nothing)."""
+    """Say on ``out_of_band`` what a projection or dedupe removed, per system."""
     totals = {}
-    for (_, system), counts in zip(counted.keys, counted.counts):
-        dropped, collapsed = totals.get(system, (0, 0))
-        totals[system] = (dropped + counts.dropped, collapsed + counts.collapsed)
-    lines = []
+    for _, system, dropped, collapsed in _removed(counted):
+        before = totals.get(system, (0, 0))
+        totals[system] = (before[0] + dropped, before[1] + collapsed)
     for system, (dropped, collapsed) in totals.items():
         if dropped:
-            lines.append(f"system {system}: {dropped} repeated IDs dropped from its rankings "
-                         "(--dedupe)")
+            out_of_band.write(f"ragscore: note: system {system}: {dropped} repeated IDs "
+                              "dropped from its rankings (--dedupe)\n")
         if collapsed:
-            lines.append(f"system {system}: {collapsed} chunks collapsed into their documents "
-                         "(--unit document)")
-    for line in lines:
-        out_of_band.write(f"ragscore: note: {line}\n")
+            out_of_band.write(f"ragscore: note: system {system}: {collapsed} chunks collapsed "
+                              "into their documents (--unit document)\n")
 
 
 def _report(args, out):
@@ -144,6 +148,12 @@ def _report(args, out):
                                                    "value", "description"))):
             lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
                          f"{description}")
+        removed = _removed(counted)
+        if removed:
+            lines += ["", "Removed before scoring, per question (repeated IDs dropped, chunks "
+                          "collapsed into their documents):"]
+            lines += [f"- {case} {system}: {dropped} dropped, {collapsed} collapsed"
+                      for case, system, dropped, collapsed in removed]
         out.write("\n".join(lines) + "\n")
     _notes(counted, sys.stderr)
     return OK

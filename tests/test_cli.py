@@ -164,3 +164,34 @@ def test_export_trec_then_import_scores_the_same(tmp_path):
     second = _run("report", str(again), "--format", "csv", "--metrics",
                   "precision,recall,ndcg")
     assert first.stdout == second.stdout and first.stdout.count("\n") == 7
+
+
+def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
+    import ragscore
+
+    corpus = {"a#1": "A one.", "a#2": "A two.", "b#1": "B one."}
+    dataset = ragscore.Dataset(
+        corpus=corpus, cases={"q": {"question": "?", "relevant": ("a",)}},
+        runs={"q": {"s": {"retrieved": ("b#1", "a#1", "b#1", "a#2")}}}, ids="open",
+        sources={"a#1": "a", "a#2": "a", "b#1": "b"})
+    # the stored run repeats b#1: only --dedupe lets it in
+    folder = tmp_path / "set"
+    (folder).mkdir()
+    clean = dataset._replace(runs={"q": {"s": {"retrieved": ("b#1", "a#1", "a#2")}}})
+    ragscore.save_dataset(clean, folder, overwrite=True)
+    result = _run("report", str(folder), "--unit", "document", "--k", "1")
+    assert result.returncode == 0, result.stderr
+    assert "- q s: 0 dropped, 1 collapsed" in result.stdout
+    assert "q s | 0.00 0.00 0.00" in result.stdout  # b first: the relevant a is at rank 2
+    assert "system s: 1 chunks collapsed into their documents" in result.stderr
+    refused = _run("report", str(folder), "--k", "1")  # labels on documents, unit chunk
+    assert refused.returncode == 2 and "must be an ID in the corpus; got 'a'" in refused.stderr
+    assert "score with unit 'document', --unit document" in refused.stderr
+    # a recorded ranking that repeats an ID: refused, unless --dedupe
+    import json
+    runs = folder / json.loads((folder / "dataset.json").read_text())["files"]["runs"]
+    runs.write_text(runs.read_text().replace('["b#1", "a#1", "a#2"]',
+                                             '["b#1", "a#1", "b#1", "a#2"]'))
+    assert _run("report", str(folder), "--unit", "document").returncode == 2
+    deduped = _run("report", str(folder), "--unit", "document", "--dedupe")
+    assert "- q s: 1 dropped, 1 collapsed" in deduped.stdout

@@ -66,8 +66,17 @@ class Counter:
 
     def labels(self, case):
         """The validated :class:`~ragscore.core.validation.Labels` of ``case``."""
-        return validate_labels(case, self.label_ids, rules=self.rules,
-                               min_relevance=self.min_relevance)
+        try:
+            return validate_labels(case, self.label_ids, rules=self.rules,
+                                   min_relevance=self.min_relevance)
+        except InvalidInputError as error:
+            documents = set(self.sources.values()) - self.known
+            if self.unit == "chunk" and documents and any(
+                    f"got {show(doc)}" in str(error) for doc in documents):
+                raise InvalidInputError(f"{error} (a document: its labels name documents, "
+                                        "so score with unit 'document', --unit document)"
+                                        ) from None
+            raise
 
     def count(self, labels, run):
         """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``."""

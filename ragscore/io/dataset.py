@@ -252,8 +252,8 @@ class _Reader:
                                for claim, sources in labels.items()}
         return name, case
 
-    def cases(self, path, handle, label_ids, min_relevance):
-        """``{name: case}`` and ``{name: Labels}``, each case validated."""
+    def cases(self, path, handle, check):
+        """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``."""
         cases, labels = {}, {}
         self.cases_file = Path(path).name
         for number, record in records(handle, path, self.max_bytes, _case_keys):
@@ -262,8 +262,7 @@ class _Reader:
             if name in cases:
                 raise DatasetFileError(f"{place}: duplicate case id {show(name)}")
             try:
-                labels[name] = validate_labels(case, label_ids, rules=self.rules,
-                                               min_relevance=min_relevance)
+                labels[name] = check(case)
             except InvalidInputError as error:
                 raise DatasetFileError(f"{place} (case {show(name)}): {error}") from None
             cases[name] = case
@@ -397,7 +396,8 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                     versions[doc] = version
             known = frozenset(corpus)
             label_ids = known | frozenset(sources.values())  # chunks or their documents
-            cases, _ = reader.cases(*opened["cases"], label_ids, minimum)
+            cases, _ = reader.cases(*opened["cases"], lambda case: validate_labels(
+                case, label_ids, rules=rules, min_relevance=minimum))
             runs = {}
 
             def check(case_name, run):
@@ -441,7 +441,7 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
                     sources[doc] = source
             counter = Counter(frozenset(corpus), rules=reader.rules, min_relevance=minimum,
                               unit=unit, dedupe=dedupe, sources=sources)
-            cases, labels = reader.cases(*opened["cases"], counter.label_ids, minimum)
+            cases, labels = reader.cases(*opened["cases"], counter.labels)
             runs_path, runs_handle = opened["runs"]
 
             def check(case_name, run):
