@@ -122,7 +122,13 @@ def aggregates(counts_list, *, k, metrics, na_as_zero=False):
         if zeroed(metric, na_as_zero):
             rows.append(macro(metric, counts_list, k=k, slice_name="all", na_as_zero=True))
         elif metric.kind == RATE:
-            rows.append(macro(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+            row = macro(metric, slices[metric.slice], k=k, slice_name=metric.slice)
+            outside = len(counts_list) - len(slices[metric.slice])
+            if outside and metric.slice == ANSWERABLE:
+                row = row._replace(description=(
+                    f"{row.description}; {outside} question{'s' * (outside != 1)} with nothing "
+                    "labelled relevant or expected not in this slice"))
+            rows.append(row)
     for metric in metrics:
         if metric.kind == RATE and metric.pooled is not None:
             rows.append(pooled(metric, slices[metric.slice], k=k, slice_name=metric.slice))

@@ -193,6 +193,18 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "Look at region A: did it decline the unanswerable question?",
               {"yes": "region A makes a claim on an unanswerable question, so its abstention "
                       "is not correct."}),
+    _exercise("07.1", RATE, "c7e1a9",
+              "a15107cd9b44a79722012afe5fbea84624dc0493d4d80afa28903da31447730d",
+              "RR@1 looks only at the first note dense returned for q1.",
+              {"0.50": "1/2 is trec_eval's recip_rank, which looks past k; at k = 1 only the "
+                       "first note counts.",
+               "1.00": "The first note dense returned for q1 is tide, which is not relevant."}),
+    _exercise("07.2", COUNT, "4b90d2",
+              "86a9599ccf7740dd2b3f5b2136cac44c02766be3f13f931ba333dbf351815fe7",
+              "Count the questions with no note graded 2 or more.",
+              {"0": "With --na-as-zero nothing is left out; our default mean leaves out the "
+                    "questions where nothing is relevant.",
+               "3": "q1 and q2 each have a note graded 2; only one question has none."}),
 )}
 
 

@@ -99,6 +99,32 @@ def question_rows(dataset, *, k, system, metrics=CONTRACT):
             for case_name, scores in question_scores(dataset, k=k, system=system).items()]
 
 
+def table_rows(table):
+    """A per-question table (``ragscore.reports.question_table``) as plain rows for
+    :class:`Table`: ``case``, ``system`` and each metric's label at the table's k.
+
+    >>> import ragscore
+    >>> table_rows(ragscore.reports.question_table(ragscore.load_course(), k=2,
+    ...                                            metrics=("rr",)))[4]
+    {'case': 'owner', 'system': 'A', 'RR@2': '0.50'}
+    """
+    from ..render.formats import plain_rows
+
+    k = table.attrs.get("k", "k")
+    return [{"case": case, "system": system,
+             **{REGISTRY[name].label_at(k): format_value(value) for name, value in scores.items()}}
+            for case, system, scores in plain_rows(table)]
+
+
+def aggregate_rows(frame):
+    """Declared aggregates (``ragscore.reports.aggregates``) as plain rows for :class:`Table`."""
+    return [{"system": system, "metric": metric, "method": method, "value": format_value(value),
+             "how": description}
+            for system, metric, method, value, description in zip(
+                *(frame[name].to_numpy(dtype=object, na_value=None).tolist()
+                  for name in ("system", "metric", "method", "value", "description")))]
+
+
 def question_table_html(dataset, *, k, system):
     """The per-question table of one system at cutoff ``k``, as HTML (no pandas needed)."""
     labels = [REGISTRY[name].label_at(k) for name in CONTRACT]

@@ -13,8 +13,8 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SOURCES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 
 
-def test_there_are_six_chapters_each_paired():
-    assert [p.name[:2] for p in SOURCES] == ["01", "02", "03", "04", "05", "06"]
+def test_there_are_seven_chapters_each_paired():
+    assert [p.name[:2] for p in SOURCES] == ["01", "02", "03", "04", "05", "06", "07"]
     for source in SOURCES:
         assert source.with_suffix(".ipynb").exists(), source.name
 

@@ -5,15 +5,17 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2']
 """
 from ..rules import fail
-from . import abstention, ap, coverage, hit, ndcg, precision, recall, rr, support
+from . import abstention, ap, coverage, hit, ndcg, precision, recall, returned_precision, rr, \
+    support
 from .base import RATE, YES_NO, Metric, Pooled
 
 #: Every registered metric by name, in report order.
 REGISTRY = {module.METRIC.name: module.METRIC
-            for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit)}
+            for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit,
+                           returned_precision)}
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")

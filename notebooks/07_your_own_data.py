@@ -1,0 +1,147 @@
+# %% [markdown]
+# # Chapter 7 — Your own data
+#
+# **Promise:** you will bring a test set in the files it already lives in (TREC, Ragas),
+# score it with the same rules as the course, and explain to a colleague why their
+# dashboard's means differ from yours on the very same numbers.
+#
+# You will learn:
+# - how an import reads TREC qrels and runs, orders ties as trec_eval does, and says what it
+#   dropped;
+# - graded relevance, `min_relevance`, nDCG, AP and Hit;
+# - a retrieval-only test set: the answer stage not assessed is n/a, never 0;
+# - three reasons peers' means differ from ours: n/a against 0, RR cut at k, and the
+#   denominator of precision.
+
+# %%
+from pathlib import Path
+
+from ragscore.io.importers import import_ragas, import_trec
+from ragscore.reports import aggregates, question_table
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, aggregate_rows, table_rows
+
+FIXTURES = Path("..") / "fixtures" / "import"
+
+# %% [markdown]
+# ## Step 1: import TREC files
+# `fixtures/import/trec/` holds a small, fictional collection in TREC's layout: a qrels file
+# (`qid iter docno grade`) and two run files (`qid Q0 docno rank score tag`, the tag naming
+# the system). The importer returns the dataset and notes on what it had to drop or fill in.
+
+# %%
+trec, notes = import_trec(FIXTURES / "trec" / "qrels.txt",
+                          [FIXTURES / "trec" / "bm25.run", FIXTURES / "trec" / "dense.run"])
+Table([{"note": what, "bm25": counts.get("bm25", ""), "dense": counts.get("dense", "")}
+       for what, counts in notes.items() if isinstance(counts, dict)])
+
+# %% [markdown]
+# bm25 ranked a question, `q9`, that nobody judged: it is dropped, because no score can be
+# computed without labels. dense never answered `q3`: by default it gets an empty ranking
+# and scores 0 there (trec_eval's `-c`), rather than quietly leaving the hard question out.
+
+# %% [markdown]
+# ## Step 2: ties are ordered as trec_eval orders them
+# bm25 gave `harbour` and `lighthouse` the same score, 7.5, on `q1`, and listed `harbour`
+# first. trec_eval ignores the rank column: it sorts by score, then by document ID
+# descending, so `lighthouse` comes first. The import does the same, so both tools score the
+# same list.
+
+# %%
+Table([{"system": system, "question": "q1", "ranking": ", ".join(runs["q1"][system]["retrieved"])}
+       for runs in [trec.runs] for system in runs["q1"]])
+
+# %% [markdown]
+# ## Step 3: graded labels
+# Judges gave grades: 2 for the best note, 1 for a useful one, 0 for judged but not useful,
+# -1 for a spam page. A grade at or above `min_relevance` (1 by default) counts as relevant
+# for P, R, RR, AP and Hit; nDCG weighs each hit by its grade.
+
+# %%
+Table([{"question": name, "judged": ", ".join(f"{doc} {grade}"
+                                             for doc, grade in case["relevant"].items())}
+       for name, case in trec.cases.items()])
+
+# %% [markdown]
+# ## Step 4: the report
+# Runs imported from TREC record no answers, so support, coverage and abstention are not
+# assessed; the report leaves their columns out instead of filling them with zeros.
+
+# %%
+graded = question_table(trec, k=3, metrics=("precision", "recall", "rr", "ndcg", "ap", "hit"))
+Table(table_rows(graded))
+
+# %% [markdown]
+# dense put `tide` first on `q1` and broke the tie between `lighthouse` and `ferry` (both
+# 0.75) in `lighthouse`'s favour: `lighthouse` (grade 2) is at rank 2 and `harbour` is
+# missed. Recall is 1/2, RR is 1/2, and nDCG@3 = (2 / log2 3) / (2 + 1 / log2 3) = 0.48.
+# On `q3` its empty ranking scores 0 everywhere.
+
+# %% [markdown]
+# ## Step 5: n/a or 0? Raise the bar to grade 2
+# With `min_relevance = 2` only grade-2 notes count. `q3`'s only judged note has grade 1, so
+# nothing is relevant there: its retrieval metrics are n/a, and our mean leaves it out (it is
+# not in the slice of questions with something relevant, and the sentence says so).
+# trec_eval counts such a question as 0 in its mean; `--na-as-zero` reproduces that.
+
+# %%
+strict = trec._replace(min_relevance=2)
+ours = aggregates(strict, k=3, metrics=("recall",))
+theirs = aggregates(strict, k=3, metrics=("recall",), na_as_zero=True)
+Table(aggregate_rows(ours[ours["method"] == "macro"]) + aggregate_rows(theirs[theirs["method"] == "macro"]))
+
+# %% [markdown]
+# ## Step 6: RR cut at k, or not
+# At k = 1, dense's first note on `q1` is `tide`, not relevant: RR@1 = 0. trec_eval's
+# `recip_rank` looks down the whole list and finds `lighthouse` at rank 2: 1/2. Ask for RR at
+# the run's full depth to see what trec_eval reports.
+
+# %%
+cut = question_table(trec, k=1, metrics=("rr",))
+uncut = question_table(trec, k=1000, metrics=("rr",))
+Table([{**row, "RR at full depth": deep["RR@1000"]}
+       for row, deep in zip(table_rows(cut), table_rows(uncut))])
+
+# %% [markdown]
+# ## Step 7: which precision? Import a Ragas file
+# `fixtures/import/ragas/` holds the same three questions answered by two systems, in the
+# layout Ragas and Hugging Face datasets use (`user_input`, `retrieved_context_ids`,
+# `reference_context_ids`, `response`). Ragas' ID-based context precision divides by the
+# number of IDs returned; our P@k divides by k. bm25 returned a single, right ID for the tide
+# question: P@2 = 1/2 = 0.50, but precision over returned items is 1/1 = 1.00. For the
+# lighthouse question bm25 returned nothing: P@2 is 0, precision over returned items n/a.
+
+# %%
+ragas, _ = import_ragas([(FIXTURES / "ragas" / "bm25.csv", "bm25"),
+                         (FIXTURES / "ragas" / "dense.jsonl", "dense")])
+both = question_table(ragas, k=2, metrics=("precision", "returned_precision", "recall"))
+Table([{**row, "question": ragas.cases[row["case"]]["question"]} for row in table_rows(both)])
+
+# %% [markdown]
+# The case names are short hashes of each question's text, so the same question gets the
+# same name in every file. Neither precision is wrong; a report that does not say which one
+# it uses cannot be compared with another.
+
+# %% [markdown]
+# ## Recap
+# In this chapter we imported TREC and Ragas files, saw ties ordered as trec_eval orders
+# them and what an import drops, scored graded labels with nDCG, AP and Hit, kept an
+# unassessed answer stage out of the table, and explained three differences between our
+# means and a peer's: n/a against 0, RR cut at k, and the precision denominator. From the
+# command line the same steps are `ragscore import trec ...` and `ragscore report DIR
+# --metrics ... [--na-as-zero]`.
+#
+# ## Exercises
+# 1. What is dense's RR@1 on `q1` (step 6)? Replace `None` with your answer.
+
+# %% tags=["exercise"]
+answer = None
+check("07.1", answer)
+
+# %% [markdown]
+# 2. At `min_relevance = 2`, how many of the three questions does our mean recall leave out
+# (step 5)?
+
+# %% tags=["exercise"]
+answer = None
+check("07.2", answer)
