@@ -5,17 +5,24 @@ how many questions it used and how many it left out as n/a.
   question weighs the same; n/a is left out, never averaged in as 0);
 - **pooled**: summed numerators over summed denominators of the same counts (a question
   with more claims weighs more);
-- **count**: for a yes/no metric, how many defined values are yes, out of how many.
+- **count**: for a yes/no metric, how many defined values are yes, out of how many;
+- **total**: for a count metric (unsupported claims, disclosures), the sum over questions
+  and how many questions have any.
+
+A question with repeated trials is one question: its value is its trials' combined value
+(:mod:`ragscore.core.trials`); pooled sums take every trial's numerator and denominator.
 
 Answerable questions (something labelled relevant or some claim expected) and unanswerable
 ones are separate slices: an abstention is never counted as a retrieval success.
 """
 from collections import namedtuple
 
-from .metrics import RATE, na_reason
+from .metrics import COUNT, RATE, na_reason
+from .trials import Trials, value_of
 
 ANSWERABLE = "answerable"
 UNANSWERABLE = "unanswerable"
+ALL = "all"
 
 
 class Aggregate(namedtuple("Aggregate", "metric slice method value numerator denominator used "
@@ -36,8 +43,9 @@ def is_answerable(counts):
 
 
 def split_slices(counts_list):
-    """``{"answerable": [...], "unanswerable": [...]}``, each keeping the input order."""
-    slices = {ANSWERABLE: [], UNANSWERABLE: []}
+    """``{"answerable": [...], "unanswerable": [...], "all": [...]}``, each keeping the input
+    order."""
+    slices = {ANSWERABLE: [], UNANSWERABLE: [], ALL: list(counts_list)}
     for counts in counts_list:
         slices[ANSWERABLE if is_answerable(counts) else UNANSWERABLE].append(counts)
     return slices
@@ -55,7 +63,7 @@ def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
     >>> macro(REGISTRY["recall"], rows, k=2, slice_name="answerable").value
     0.5
     """
-    values = [metric.value(counts, k) for counts in counts_list]
+    values = [value_of(metric, counts, k) for counts in counts_list]
     if na_as_zero:
         values = [0.0 if value is None else value for value in values]
     defined = [value for value in values if value is not None]
@@ -79,8 +87,10 @@ def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
 def pooled(metric, counts_list, *, k, slice_name):
     """Summed numerators over summed denominators of ``metric``'s pooling counts."""
     rule = metric.pooled
-    numerator = sum(rule.numerator(counts, k) for counts in counts_list)
-    denominator = sum(rule.denominator(counts, k) for counts in counts_list)
+    members = [one for counts in counts_list
+               for one in (counts if type(counts) is Trials else (counts,))]
+    numerator = sum(rule.numerator(counts, k) for counts in members)
+    denominator = sum(rule.denominator(counts, k) for counts in members)
     return Aggregate(
         metric=metric.name, slice=slice_name, method="pooled",
         value=numerator / denominator if denominator else None, numerator=numerator,
@@ -92,7 +102,7 @@ def pooled(metric, counts_list, *, k, slice_name):
 
 def count_yes(metric, counts_list, *, k, slice_name):
     """How many defined values of a yes/no ``metric`` are yes, out of how many."""
-    values = [metric.value(counts, k) for counts in counts_list]
+    values = [value_of(metric, counts, k) for counts in counts_list]
     defined = [value for value in values if value is not None]
     yes = sum(1 for value in defined if value)
     left_out = len(values) - len(defined)
@@ -102,6 +112,21 @@ def count_yes(metric, counts_list, *, k, slice_name):
         value=yes / len(defined) if defined else None, numerator=yes,
         denominator=len(defined), used=len(defined), left_out=left_out,
         description=f"{yes} of {len(defined)} {slice_name} questions {metric.yes_means}{note}")
+
+
+def total(metric, counts_list, *, k, slice_name):
+    """The sum of a count ``metric`` over the questions where it is defined, and how many
+    questions have any."""
+    values = [value_of(metric, counts, k) for counts in counts_list]
+    defined = [value for value in values if value is not None]
+    summed, having = sum(defined), sum(1 for value in defined if value)
+    left_out = len(values) - len(defined)
+    note = f"; {left_out} left out as n/a" if left_out else ""
+    return Aggregate(
+        metric=metric.name, slice=slice_name, method="total", value=summed, numerator=having,
+        denominator=len(defined), used=len(defined), left_out=left_out,
+        description=(f"{summed} {metric.label_at(k)} in all, in {having} of {len(defined)} "
+                     f"questions{note}"))
 
 
 def zeroed(metric, na_as_zero):
@@ -133,7 +158,9 @@ def aggregates(counts_list, *, k, metrics, na_as_zero=False):
         if metric.kind == RATE and metric.pooled is not None:
             rows.append(pooled(metric, slices[metric.slice], k=k, slice_name=metric.slice))
     for metric in metrics:
-        if metric.kind != RATE:
+        if metric.kind == COUNT:
+            rows.append(total(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+        elif metric.kind != RATE:
             rows.append(count_yes(metric, slices[metric.slice], k=k, slice_name=metric.slice))
     return rows
 
@@ -147,9 +174,9 @@ def sweep_means(counts_list, *, max_k, metrics, na_as_zero=False):
         row = {}
         for metric in metrics:
             if zeroed(metric, na_as_zero):
-                values = [metric.value(counts, k) or 0.0 for counts in counts_list]
+                values = [value_of(metric, counts, k) or 0.0 for counts in counts_list]
             else:
-                values = [metric.value(counts, k) for counts in slices[metric.slice]]
+                values = [value_of(metric, counts, k) for counts in slices[metric.slice]]
             defined = [float(value) for value in values if value is not None]
             row[metric.name] = sum(defined) / len(defined) if defined else None
         table.append(row)

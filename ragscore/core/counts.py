@@ -17,8 +17,9 @@ from collections import namedtuple
 
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
-                                  "n_expected n_retrieved gains ideal dropped collapsed",
-                        defaults=(None, None, 0, 0))):
+                                  "n_expected n_retrieved gains ideal dropped collapsed "
+                                  "delivered_span exposed stale_cutoffs",
+                        defaults=(None, None, 0, 0, None, (), ()))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -32,6 +33,13 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     rank order; ``ideal``: every grade above 0, largest first (``None`` for binary labels,
     where each relevant ID has gain 1). ``dropped``: duplicate IDs dropped from the ranking;
     ``collapsed``: chunks collapsed into an earlier chunk of the same document.
+    ``delivered_span``: ``None`` when no delivered context was recorded, else ``(low, high)``:
+    the delivered context equals the top k retrieved exactly for ``low <= k <= high``
+    (``high`` -1: every k from ``low``; ``(0, 0)``: at no k).
+    ``exposed``: for each restricted chunk the caller may not see, the smallest k from which
+    it is exposed (delivered or cited: 1; else its rank), ascending.
+    ``stale_cutoffs``: like ``claim_cutoffs``, for claims supported only by superseded chunks
+    (these are not in ``claim_cutoffs``).
     """
 
     __slots__ = ()
@@ -53,6 +61,64 @@ def supported(counts, k):
     1
     """
     return bisect_right(counts.claim_cutoffs, k)
+
+
+def stale(counts, k):
+    """Generated claims supported at cutoff k only by superseded chunks.
+
+    >>> stale(Counts((1,), 1, (), 2, 1, 1, stale_cutoffs=(1,)), 1)
+    1
+    """
+    return bisect_right(counts.stale_cutoffs, k)
+
+
+def exposures(counts, k):
+    """Restricted chunks exposed to a caller outside their groups at cutoff k.
+
+    >>> exposures(Counts((), 0, (), 0, 0, 3, exposed=(1, 3)), 2)
+    1
+    """
+    return bisect_right(counts.exposed, k)
+
+
+def delivered_differs(counts, k):
+    """True when the recorded delivered context is not the top k retrieved (as a set);
+    ``None`` when no delivered context was recorded.
+
+    >>> delivered_differs(Counts((), 0, (), 0, 0, 3, delivered_span=(2, 2)), 2)
+    False
+    >>> delivered_differs(Counts((), 0, (), 0, 0, 3, delivered_span=(2, 2)), 3)
+    True
+    """
+    if counts.delivered_span is None:
+        return None
+    low, high = counts.delivered_span
+    return not (low and low <= k and (high == -1 or k <= high))
+
+
+def delivered_span(delivered, retrieved):
+    """The ``(low, high)`` range of k where ``set(delivered) == set(retrieved[:k])``.
+
+    >>> delivered_span(("a", "b"), ("b", "a", "c"))
+    (2, 2)
+    >>> delivered_span(("a", "b"), ("b", "a"))
+    (2, -1)
+    >>> delivered_span(("a", "c"), ("a", "b", "c"))
+    (0, 0)
+    """
+    target = set(delivered)
+    distinct = set(retrieved)
+    if not target:
+        return (1, -1) if not retrieved else (0, 0)
+    if not target <= distinct:
+        return (0, 0)
+    first = {}
+    for rank, doc in enumerate(retrieved, 1):
+        first.setdefault(doc, rank)
+    low = max(first[doc] for doc in target)
+    if len(set(retrieved[:low])) != len(target):
+        return (0, 0)
+    return (low, -1) if target == distinct else (low, low)
 
 
 def claim_cutoff(citations, labelled, rank_of):
@@ -91,26 +157,51 @@ def ranks_of(relevant, retrieved):
 _new = tuple.__new__
 
 
-def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0):
+def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
+          delivered=None, losers=frozenset(), restricted=None, superseded=frozenset()):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
-    ``{ID: grade}`` for graded labels.
+    ``{ID: grade}`` for graded labels. ``delivered``: the context given to the answer stage,
+    when recorded; claims are then supported only by citations inside it (the visible
+    context) at every k. ``losers``: IDs on the losing side of a labelled conflict (a claim
+    citing one is unsupported). ``restricted``: the chunks this caller may not see (their
+    exposure is counted). ``superseded``: chunks of outdated versions (a claim supported
+    only by them is stale).
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
     ((1,), 2, (1,), 1, 2, 1)
     """
     rank_of = ranks_of(relevant, retrieved)
-    cutoffs = []
+    visible = rank_of if delivered is None else dict.fromkeys(relevant.intersection(delivered), 1)
+    cutoffs, stale_cutoffs = [], []
     if claims and support:
         for claim, citations in claims:
             labelled = support.get(claim)
             if labelled is not None:
-                cutoff = claim_cutoff(citations, labelled, rank_of)
-                if cutoff is not None:
+                cutoff = claim_cutoff(citations, labelled - losers if losers else labelled,
+                                      visible)
+                if cutoff is None:
+                    continue
+                if superseded and superseded.issuperset(citations):
+                    stale_cutoffs.append(cutoff)
+                else:
                     cutoffs.append(cutoff)
         cutoffs.sort()
+        stale_cutoffs.sort()
+    exposed = ()
+    if restricted:
+        first = {}
+        for _, citations in claims or ():
+            first.update(dict.fromkeys(restricted.intersection(citations), 1))
+        if delivered is not None:
+            first.update(dict.fromkeys(restricted.intersection(delivered), 1))
+        else:
+            for rank, doc in enumerate(retrieved, 1):
+                if doc in restricted and doc not in first:
+                    first[doc] = rank
+        exposed = tuple(sorted(first.values()))
     gains = ideal = None
     if grades is not None:
         gains = tuple((rank, grades[doc]) for rank, doc in enumerate(retrieved, 1)
@@ -119,7 +210,9 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
                          None if claims is None else len(claims),
                          None if support is None else len(support), len(retrieved),
-                         gains, ideal, dropped, collapsed))
+                         gains, ideal, dropped, collapsed,
+                         None if delivered is None else delivered_span(delivered, retrieved),
+                         exposed, tuple(stale_cutoffs)))
 
 
 def retrieval_counts(ranked, relevant):

@@ -9,10 +9,12 @@ import gc
 from collections import namedtuple
 
 from .counts import count
+from .trials import Trials
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .units import dedupe_ranking, project_claims, project_ranking
-from .validation import validate, validate_corpus, validate_labels, validate_run
+from .validation import validate, validate_context, validate_corpus, validate_delivered, \
+    validate_labels, validate_run
 
 _CONTRACT_METRICS = tuple(REGISTRY[name] for name in CONTRACT)
 
@@ -51,10 +53,12 @@ class Counter:
     ``unit``: ``"chunk"`` scores rankings as recorded; ``"document"`` projects each chunk
     onto its document (``sources`` maps chunk to document), labels then name documents.
     ``dedupe``: drop repeated IDs from a ranking (counted) instead of refusing it.
+    ``groups``: ``{ID: frozenset of access groups}`` for restricted chunks (a chunk not
+    listed is open to everyone); ``superseded``: the IDs of chunks of outdated versions.
     """
 
     def __init__(self, known, *, rules=COURSE, min_relevance=1, unit="chunk", dedupe=False,
-                 sources=None):
+                 sources=None, groups=None, superseded=frozenset()):
         if unit not in UNITS:
             fail("unit", f"one of {', '.join(UNITS)}", unit)
         if type(min_relevance) is not int or min_relevance < 1:
@@ -63,12 +67,27 @@ class Counter:
         self.unit, self.dedupe, self.sources = unit, dedupe, sources or {}
         self.label_ids = (frozenset(self.sources.get(doc, doc) for doc in known)
                           if unit == "document" else known)
+        self.groups, self.superseded = groups or {}, frozenset(superseded)
+        self._restricted = {}
+
+    def restricted(self, callers):
+        """The chunks a caller in ``callers`` (a frozenset, or ``None``: no groups) may not
+        see: those with access groups sharing none of the caller's."""
+        callers = callers or frozenset()
+        if callers not in self._restricted:
+            self._restricted[callers] = frozenset(
+                doc for doc, allowed in self.groups.items() if not allowed & callers)
+        return self._restricted[callers]
 
     def labels(self, case):
         """The validated :class:`~ragscore.core.validation.Labels` of ``case``."""
         try:
-            return validate_labels(case, self.label_ids, rules=self.rules,
-                                   min_relevance=self.min_relevance)
+            labels = validate_labels(case, self.label_ids, rules=self.rules,
+                                     min_relevance=self.min_relevance)
+            if type(case) is dict and ("conflicting" in case or "caller_groups" in case):
+                losers, callers = validate_context(case, self.label_ids, rules=self.rules)
+                labels = labels._replace(losers=losers, callers=callers)
+            return labels
         except InvalidInputError as error:
             documents = set(self.sources.values()) - self.known
             if self.unit == "chunk" and documents and any(
@@ -79,17 +98,27 @@ class Counter:
             raise
 
     def count(self, labels, run):
-        """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``."""
+        """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``; a list or
+        tuple of runs (repeated trials, in order) gives :class:`~ragscore.core.trials.Trials`."""
+        if type(run) is list or type(run) is tuple:
+            if not run or not all(type(one) is dict for one in run):
+                fail("run", "a dict, or a non-empty list of dicts (one per trial)", run)
+            return Trials(self.count(labels, one) for one in run)
         dropped = collapsed = 0
         if self.dedupe and type(run) is dict and "retrieved" in run:
             retrieved, dropped = dedupe_ranking(run["retrieved"])
             run = dict(run, retrieved=retrieved)
         retrieved, claims = validate_run(run, self.known, rules=self.rules)
+        delivered = validate_delivered(run, self.known, rules=self.rules)
+        restricted = self.restricted(labels.callers) if self.groups else None
         if self.unit == "document":
             retrieved, collapsed = project_ranking(retrieved, self.sources)
             claims = project_claims(claims, self.sources)
+            if delivered is not None:
+                delivered = project_ranking(delivered, self.sources)[0]
         return count(labels.relevant, labels.support, retrieved, claims, grades=labels.grades,
-                     dropped=dropped, collapsed=collapsed)
+                     dropped=dropped, collapsed=collapsed, delivered=delivered,
+                     losers=labels.losers, restricted=restricted, superseded=self.superseded)
 
 
 def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
@@ -98,8 +127,9 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     The corpus is validated once and each case once. An error names the case and system.
     ``progress``, if given, is called as ``progress(done, total)`` after each case; the runs
     are listed before the first call, so a callback that edits ``runs`` cannot mislabel rows.
-    Other ``options`` (``min_relevance``, ``unit``, ``dedupe``, ``sources``) are those of
-    :class:`Counter`.
+    Other ``options`` (``min_relevance``, ``unit``, ``dedupe``, ``sources``, ``groups``,
+    ``superseded``) are those of :class:`Counter`. A run given as a list of runs is a
+    question's repeated trials: its counts are :class:`~ragscore.core.trials.Trials`.
     """
     counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
     _require_dict(cases, "cases")
@@ -130,11 +160,18 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
             progress(done, total)
 
 
-class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes", defaults=(COURSE, ()))):
+#: What a run record may say about its operation, beside its quality.
+OPS_KEYS = ("latency_ms", "tokens", "cost", "retries", "failed")
+
+
+class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features ops",
+                             defaults=(COURSE, (), frozenset(), None))):
     """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
     ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
     so a report counts each run once. ``rules`` are the ID rules the runs were read under
-    (they bound k); ``notes`` are the dataset's sentences every report repeats."""
+    (they bound k); ``notes`` are the dataset's sentences every report repeats;
+    ``features`` names what the data records beyond the basics (``delivered``, ``groups``,
+    ``superseded``, ``trials``), so reports show the columns that say something."""
 
     __slots__ = ()
 
@@ -148,7 +185,7 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     >>> counted.keys[4], counted.counts[4].relevant_ranks
     (('owner', 'A'), (2,))
     """
-    keys, counts = [], []
+    keys, counts, ops = [], [], {}
     collecting = gc.isenabled()
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
@@ -156,10 +193,39 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
                                                   progress=progress, **options):
             keys.append((case_name, system))
             counts.append(one)
+            run = runs[case_name][system]
+            for trial in (run if type(run) is list or type(run) is tuple else (run,)):
+                recorded = {key: trial[key] for key in OPS_KEYS if key in trial}
+                if recorded:
+                    ops.setdefault((case_name, system), []).append(recorded)
     finally:
         if collecting:
             gc.enable()
-    return CountedRuns(keys, counts, rules)
+    return CountedRuns(keys, counts, rules, (), features_of(
+        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops or None)
+
+
+def features_of(counts_list, *, groups=None, superseded=None):
+    """What the counted runs record beyond the basics, as a frozenset of names:
+    ``trials``, ``delivered`` (some run recorded its delivered context), ``groups`` (some
+    chunk is restricted), ``superseded`` (some chunk is outdated).
+
+    >>> from ragscore.core.counts import retrieval_counts
+    >>> sorted(features_of([retrieval_counts(("a",), {"a"})], groups={"a": {"hr"}}))
+    ['groups']
+    """
+    found = set()
+    for counts in counts_list:
+        if type(counts) is Trials:
+            found.add("trials")
+            counts = counts[0]
+        if counts.delivered_span is not None:
+            found.add("delivered")
+    if groups:
+        found.add("groups")
+    if superseded:
+        found.add("superseded")
+    return frozenset(found)
 
 
 def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):

@@ -114,13 +114,16 @@ def _explain_within(value, field, allowed, expected, rules):
     fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
 
 
-class Labels(namedtuple("Labels", "relevant support grades")):
+class Labels(namedtuple("Labels", "relevant support grades losers callers",
+                        defaults=(frozenset(), None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
     ``support``: ``{claim: set of sources}``, or ``None`` when the case carries no answer
     labels (allowed under open rules only: a retrieval-only test set).
     ``grades``: ``None`` for binary labels, else ``{ID: grade}`` for every judged ID.
+    ``losers``: IDs on the losing side of a labelled conflict (case ``conflicting``).
+    ``callers``: the asking caller's access groups (case ``caller_groups``), or ``None``.
     """
 
     __slots__ = ()
@@ -192,6 +195,49 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
         fail("case", "labelled consistently: 'relevant' empty exactly when 'support' is",
              {"relevant": case["relevant"], "support": labels})
     return Labels(relevant, support, grades)
+
+
+def _groups(value, field):
+    """A frozenset of access group names (non-blank strings, at most 100)."""
+    if type(value) is not list and type(value) is not tuple or len(value) > 100 or not all(
+            type(group) is str and group.strip() and len(group) <= 128 for group in value):
+        fail(field, "a list of at most 100 group names (non-blank strings)", value)
+    return frozenset(value)
+
+
+def validate_context(case, known, *, rules=COURSE):
+    """``(losers, callers)`` of a case: the IDs of its ``conflicting`` list (each in the
+    corpus) and the frozenset of its ``caller_groups`` (``None`` when not given).
+
+    >>> validate_context({"conflicting": ["old"], "caller_groups": ["staff"]}, {"old"})
+    (frozenset({'old'}), frozenset({'staff'}))
+    """
+    losers, callers = frozenset(), None
+    if type(case) is dict and "conflicting" in case:
+        listed = case["conflicting"]
+        listed = tuple(listed) if type(listed) is list else listed
+        losers = _members_within(listed, known, rules.max_ids)
+        if losers is None:
+            _explain_within(listed, "case['conflicting']", known, "an ID in the corpus", rules)
+    if type(case) is dict and "caller_groups" in case:
+        callers = _groups(case["caller_groups"], "case['caller_groups']")
+    return frozenset(losers), callers
+
+
+def validate_delivered(run, known, *, rules=COURSE):
+    """The ``delivered`` context of a run (a tuple of corpus IDs), or ``None`` when none was
+    recorded.
+
+    >>> validate_delivered({"delivered": ("a",)}, {"a", "b"})
+    ('a',)
+    """
+    if type(run) is not dict or "delivered" not in run:
+        return None
+    delivered = run["delivered"]
+    delivered = tuple(delivered) if type(delivered) is list else delivered
+    if _members_within(delivered, known, rules.max_ids) is None:
+        _explain_within(delivered, "run['delivered']", known, "an ID in the corpus", rules)
+    return tuple(delivered)
 
 
 def _explain_sources(claim, sources, relevant, rules):

@@ -31,15 +31,17 @@ from pathlib import Path
 
 from ..core.counts import Counts
 from ..core.rules import COURSE, RULES, InvalidInputError, show
-from ..core.scoring import Counter, CountedRuns
-from ..core.validation import check_document, validate_corpus, validate_labels, validate_run
+from ..core.scoring import OPS_KEYS, Counter, CountedRuns, features_of
+from ..core.trials import Trials
+from ..core.validation import check_document, validate_corpus, validate_delivered, \
+    validate_labels, validate_run
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, records, where
 from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
 __all__ = ["Dataset", "DatasetFileError", "MAX_FILE_BYTES", "load_dataset", "read_counts",
            "save_dataset"]
 
-VERSIONS = (1, 2)
+VERSIONS = (1, 2, 3)
 VERSION = 2
 FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
          "runs": "runs.jsonl"}
@@ -54,21 +56,38 @@ KEYS = {
     2: {"corpus": frozenset({"id", "text", "source", "version"}),
         "cases": frozenset({"id", "question", "relevant", "support"}),
         "runs": frozenset({"case", "system", "retrieved", "claims"})},
+    3: {"corpus": frozenset({"id", "text", "source", "version", "groups", "superseded"}),
+        "cases": frozenset({"id", "question", "relevant", "support", "tags", "split",
+                            "caller_groups", "conflicting", "reviews"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
+                           "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
+SPLITS = ("dev", "heldout")
+CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews")
+RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
+REVIEW_KEYS = frozenset({"reviewer", "doc", "system", "claim", "decision", "note"})
+DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported")}
 INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
                             "min_relevance", "files", "notes"})}
+INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
-                                    "sources versions notes",
-                         defaults=("dataset", "", "course", 1, None, None, ()))):
+                                    "sources versions notes groups superseded rubric "
+                                    "manifests",
+                         defaults=("dataset", "", "course", 1, None, None, (), None,
+                                   frozenset(), None, None))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
     grade judged relevant; ``sources`` and ``versions`` map a chunk to the document it
     comes from and that document's version (``None`` or ``{}`` when there are none);
     ``notes`` are sentences every report repeats (what an import dropped or filled in).
+    Version 3 adds: ``groups`` (``{chunk: frozenset of access groups}`` for restricted
+    chunks), ``superseded`` (chunks of outdated versions), ``rubric`` (the labelling rubric's
+    version) and ``manifests`` (``{system: manifest dict}``). A run may be a list of runs:
+    the repeated trials of one system on one case, in trial order.
     """
 
     __slots__ = ()
@@ -99,7 +118,7 @@ def _check_index(index, path):
             f"{where(path)}: key 'format' must be {FORMAT!r}; got {show(index.get('format'))}")
     version = index.get("version")
     if type(version) is not int or version not in VERSIONS:
-        raise DatasetFileError(f"{where(path)}: key 'version' must be 1 or 2; got "
+        raise DatasetFileError(f"{where(path)}: key 'version' must be 1, 2 or 3; got "
                                f"{show(version)}")
     extra = sorted(str(key) for key in index if key not in INDEX_KEYS[version])
     if extra:
@@ -116,6 +135,16 @@ def _check_index(index, path):
     if type(notes) is not list or not all(type(note) is str for note in notes):
         raise DatasetFileError(f"{where(path)}: key 'notes' must be an array of strings; "
                                f"got {show(notes)}")
+    rubric = index.get("rubric")
+    if rubric is not None and (type(rubric) is not str or not rubric.strip()):
+        raise DatasetFileError(f"{where(path)}: key 'rubric' must be a non-blank string; "
+                               f"got {show(rubric)}")
+    if "manifests" in index:
+        from .manifest import check_manifests  # only version 3 folders need it
+        try:
+            check_manifests(index["manifests"], where(path))
+        except InvalidInputError as error:
+            raise DatasetFileError(str(error)) from None
     minimum = index.get("min_relevance", 1)
     if type(minimum) is not int or minimum < 1:
         raise DatasetFileError(f"{where(path)}: key 'min_relevance' must be an int of at "
@@ -186,6 +215,7 @@ class _Reader:
         self.keys = KEYS[version]
         self.names_ok = rules.is_id if rules.open_labels else _NAME
         self.cases_file = "the cases file"
+        self.groups, self.superseded = {}, set()
 
     def corpus(self, path, handle):
         """Yield ``(doc, text, source, version)`` for each document, each checked."""
@@ -212,6 +242,8 @@ class _Reader:
             if version is not None and (type(version) is not str or not version.strip()):
                 raise DatasetFileError(f"{Line(path, number)}: key 'version' must be a "
                                        f"non-blank string; got {show(version)}")
+            if len(record) > 2 + (source is not None) + (version is not None):
+                self.access(record, doc, Line(path, number))
             if doc in seen:
                 raise DatasetFileError(f"{Line(path, number)}: duplicate document id "
                                        f"{show(doc)}")
@@ -223,6 +255,20 @@ class _Reader:
             yield doc, text, source, version
         if not seen:
             raise DatasetFileError(f"{where(path)}: holds no documents")
+
+    def access(self, record, doc, place):
+        """Note a corpus record's access ``groups`` and ``superseded`` flag (version 3)."""
+        _only(record, self.keys["corpus"], place)
+        if "groups" in record:
+            groups = _strings(record, "groups", place)
+            if groups:
+                self.groups[doc] = frozenset(groups)
+        if "superseded" in record:
+            if type(record["superseded"]) is not bool:
+                raise DatasetFileError(f"{place}: key 'superseded' must be true or false; "
+                                       f"got {show(record['superseded'])}")
+            if record["superseded"]:
+                self.superseded.add(doc)
 
     def case(self, record, place):
         """``(name, case)`` from a case line, its shape checked (IDs are validated later)."""
@@ -250,6 +296,7 @@ class _Reader:
             labels = _take(record, "support", dict, place)
             case["support"] = {claim: _ids_tuple(sources, f"'support.{claim}'", place)
                                for claim, sources in labels.items()}
+        _case_extras(record, case, place)
         return name, case
 
     def cases(self, path, handle, check):
@@ -295,28 +342,126 @@ class _Reader:
                                        place)}
         if "claims" in record or not self.rules.open_labels:
             run["claims"] = _claims_tuple(_take(record, "claims", list, place), place)
+        _run_extras(record, run, place)
         return case_name, system, run
 
     def runs(self, path, handle, cases, check, span=None):
         """Yield ``(number, case, system, run, checked)`` for each run; ``checked`` is what
         ``check(case, run)`` returns (it validates)."""
-        seen = set()
+        seen, numbered = set(), {}
         for number, record in records(handle, path, self.max_bytes, _run_keys, span):
             place = Line(path, number)
             case_name, system, run = self.run(record, place)
             if case_name not in cases:
                 raise DatasetFileError(f"{place}: case {show(case_name)} is not in "
                                        f"{self.cases_file}")
-            if (case_name, system) in seen:
+            key = (case_name, system, run.get("trial"))
+            if key in seen:
+                trial = "" if key[2] is None else f", trial {key[2]}"
                 raise DatasetFileError(f"{place}: duplicate run for case {show(case_name)}, "
-                                       f"system {show(system)}")
-            seen.add((case_name, system))
+                                       f"system {show(system)}{trial}")
+            if numbered.setdefault(key[:2], key[2] is not None) != (key[2] is not None):
+                raise DatasetFileError(f"{place}: case {show(case_name)}, system "
+                                       f"{show(system)}: key 'trial' is given on some of its "
+                                       "runs and not on others (number every trial)")
+            seen.add(key)
             try:
                 checked = check(case_name, run)
             except InvalidInputError as error:
                 raise DatasetFileError(f"{place} (case {show(case_name)}, system "
                                        f"{show(system)}): {error}") from None
             yield number, case_name, system, run, checked
+
+
+def _strings(record, key, place, *, limit=100):
+    """A list of non-blank strings (tags, groups), at most ``limit``."""
+    value = record[key]
+    if type(value) is not list or len(value) > limit or not all(
+            type(item) is str and item.strip() and len(item) <= 128 for item in value):
+        raise DatasetFileError(f"{place}: key {key!r} must be an array of at most {limit} "
+                               f"non-blank strings; got {show(value)}")
+    if len(set(value)) != len(value):
+        raise DatasetFileError(f"{place}: key {key!r} repeats a value; got {show(value)}")
+    return tuple(value)
+
+
+def _case_extras(record, case, place):
+    """The version 3 keys of a case: tags, split, caller groups, conflicts, reviews."""
+    for key in ("tags", "caller_groups"):
+        if key in record:
+            case[key] = _strings(record, key, place)
+    if "split" in record:
+        if record["split"] not in SPLITS:
+            raise DatasetFileError(f"{place}: key 'split' must be one of {', '.join(SPLITS)}; "
+                                   f"got {show(record['split'])}")
+        case["split"] = record["split"]
+    if "conflicting" in record:
+        case["conflicting"] = _ids_tuple(record["conflicting"], "'conflicting'", place)
+    if "reviews" in record:
+        case["reviews"] = tuple(_review(item, f"{place}: reviews[{position}]")
+                                for position, item in enumerate(
+                                    _take(record, "reviews", list, place)))
+
+
+def _review(item, at):
+    """One reviewer's judgement of a document (``doc``) or of a system's claim."""
+    if type(item) is not dict:
+        raise DatasetFileError(f"{at} must be an object; got {show(item)}")
+    _only(item, REVIEW_KEYS, at)
+    for key in ("reviewer", "decision"):
+        if type(item.get(key)) is not str or not item[key].strip():
+            raise DatasetFileError(f"{at}: key {key!r} must be a non-blank string; "
+                                   f"got {show(item.get(key))}")
+    kind = "doc" if "doc" in item else "claim"
+    needed = ("doc",) if kind == "doc" else ("system", "claim")
+    for key in needed:
+        if type(item.get(key)) is not str or not item[key].strip():
+            raise DatasetFileError(f"{at}: key {key!r} must be a non-blank string (a review "
+                                   f"judges a 'doc', or a 'system' and its 'claim'); got "
+                                   f"{show(item.get(key))}")
+    if kind == "doc" and ("system" in item or "claim" in item):
+        raise DatasetFileError(f"{at}: a review judges a 'doc' or a 'claim', not both")
+    if item["decision"] not in DECISIONS[kind]:
+        raise DatasetFileError(f"{at}: key 'decision' must be one of "
+                               f"{', '.join(DECISIONS[kind])}; got {show(item['decision'])}")
+    if type(item.get("note", "")) is not str:
+        raise DatasetFileError(f"{at}: key 'note' must be a string; got {show(item['note'])}")
+    return dict(item)
+
+
+def _number(value):
+    return (type(value) is int or type(value) is float) and value >= 0 and value != float("inf")
+
+
+def _run_extras(record, run, place):
+    """The version 3 keys of a run: trial, delivered context, answer text, operations."""
+    if "trial" in record:
+        trial = record["trial"]
+        if type(trial) is not int or trial < 1:
+            raise DatasetFileError(f"{place}: key 'trial' must be an int of at least 1; got "
+                                   f"{show(trial)}")
+        run["trial"] = trial
+    if "delivered" in record:
+        run["delivered"] = _ids_tuple(record["delivered"], "'delivered'", place)
+    if "answer" in record:
+        run["answer"] = _take(record, "answer", str, place)
+    for key in ("latency_ms", "cost"):
+        if key in record:
+            if not _number(record[key]):
+                raise DatasetFileError(f"{place}: key {key!r} must be a number of at least 0; "
+                                       f"got {show(record[key])}")
+            run[key] = record[key]
+    for key in ("tokens", "retries"):
+        if key in record:
+            if type(record[key]) is not int or record[key] < 0:
+                raise DatasetFileError(f"{place}: key {key!r} must be an int of at least 0; "
+                                       f"got {show(record[key])}")
+            run[key] = record[key]
+    if "failed" in record:
+        if type(record["failed"]) is not bool:
+            raise DatasetFileError(f"{place}: key 'failed' must be true or false; got "
+                                   f"{show(record['failed'])}")
+        run["failed"] = record["failed"]
 
 
 def _claims_tuple(value, place):
@@ -401,16 +546,32 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
             runs = {}
 
             def check(case_name, run):
-                return validate_run(run, known, rules=rules)
+                validated = validate_run(run, known, rules=rules)
+                validate_delivered(run, known, rules=rules)
+                return validated
 
-            for _, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check):
+            trials = {}
+            for number, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check):
+                if "trial" in run:
+                    trials.setdefault((case_name, system), []).append((number, run))
                 runs.setdefault(case_name, {})[system] = run
+            _group_trials(runs, trials, opened["runs"][0])
     finally:
         _close(opened)
     return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
                    description=index.get("description", ""), ids=rules.name,
                    min_relevance=minimum, sources=sources, versions=versions,
-                   notes=tuple(index.get("notes", ())))
+                   notes=tuple(index.get("notes", ())), groups=reader.groups or None,
+                   superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
+                   manifests=index.get("manifests"))
+
+
+def _group_trials(runs, trials, path):
+    """Replace each run recorded with trial numbers by the list of its trials, in trial
+    order (the reader has refused a mix of numbered and unnumbered records)."""
+    for (case_name, system), numbered in trials.items():
+        numbered.sort(key=lambda item: item[1]["trial"])
+        runs[case_name][system] = [run for _, run in numbered]
 
 
 #: Runs files at least this large are read by two processes when ``jobs=2``.
@@ -440,7 +601,8 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
                 if source is not None:
                     sources[doc] = source
             counter = Counter(frozenset(corpus), rules=reader.rules, min_relevance=minimum,
-                              unit=unit, dedupe=dedupe, sources=sources)
+                              unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
+                              superseded=reader.superseded)
             cases, labels = reader.cases(*opened["cases"], counter.labels)
             runs_path, runs_handle = opened["runs"]
 
@@ -448,17 +610,46 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
                 return counter.count(labels[case_name], run)
 
             def counted_runs(span=None, handle=runs_handle):
-                for number, case_name, system, _, counts in reader.runs(
+                for number, case_name, system, run, counts in reader.runs(
                         runs_path, handle, cases, check, span):
-                    yield number, case_name, system, counts
+                    ops = {key: run[key] for key in OPS_KEYS if key in run} or None
+                    yield number, case_name, system, run.get("trial"), ops, counts
 
             rows = (_in_two(runs_path, runs_handle, counted_runs) if jobs > 1
                     else list(counted_runs()))
     finally:
         _close(opened)
-    keys = [(case_name, system) for _, case_name, system, _ in rows]
-    return CountedRuns(*_grouped_by_case(keys, [counts for *_, counts in rows]), reader.rules,
-                       tuple(index.get("notes", ())))
+    keys, counted, ops = _merge_trials(rows)
+    keys, counted = _grouped_by_case(keys, counted)
+    return CountedRuns(keys, counted, reader.rules, tuple(index.get("notes", ())),
+                       features_of(counted, groups=reader.groups,
+                                   superseded=reader.superseded), ops)
+
+
+def _merge_trials(rows):
+    """``(keys, counts, ops)`` from counted rows: the trials of one case and system become
+    one :class:`~ragscore.core.trials.Trials`, in trial order; ``ops`` maps ``(case,
+    system)`` to the operation records (latency, tokens, ...) of its trials."""
+    keys, counted, ops, trials = [], [], {}, {}
+    for _, case_name, system, trial, extra, counts in rows:
+        key = (case_name, system)
+        if extra is not None:
+            ops.setdefault(key, []).append(extra)
+        if trial is None:
+            keys.append(key)
+            counted.append(counts)
+        else:
+            if key not in trials:
+                trials[key] = []
+                keys.append(key)
+                counted.append(None)
+            trials[key].append((trial, counts))
+    if trials:
+        position = {key: index for index, key in enumerate(keys)}
+        for key, numbered in trials.items():
+            numbered.sort(key=lambda item: item[0])
+            counted[position[key]] = Trials(counts for _, counts in numbered)
+    return keys, counted, ops
 
 
 def _in_two(path, handle, counted_runs):
@@ -483,8 +674,8 @@ def _in_two(path, handle, counted_runs):
         os.close(reader)
         code = 0
         try:
-            payload = {"rows": [[number, case_name, system, *counts]
-                                for number, case_name, system, counts
+            payload = {"rows": [[number, case_name, system, trial, ops, *counts]
+                                for number, case_name, system, trial, ops, counts
                                 in counted_runs(spans[1], second)]}
         except InvalidInputError as error:
             payload = {"error": str(error)}
@@ -510,12 +701,19 @@ def _in_two(path, handle, counted_runs):
     if "crash" in payload:
         raise RuntimeError(f"reading {where(path)} in a second process failed: "
                            f"{payload['crash']}")
-    seen = {(case_name, system) for _, case_name, system, _ in mine}
-    for number, case_name, system, *counts in payload["rows"]:
-        if (case_name, system) in seen:
+    seen = {(case_name, system, trial) for _, case_name, system, trial, _, _ in mine}
+    numbered = {(case_name, system): trial is not None
+                for _, case_name, system, trial, _, _ in mine}
+    for number, case_name, system, trial, ops, *counts in payload["rows"]:
+        if (case_name, system, trial) in seen:
+            suffix = "" if trial is None else f", trial {trial}"
             raise DatasetFileError(f"{where(path, number)}: duplicate run for case "
-                                   f"{show(case_name)}, system {show(system)}")
-        mine.append((number, case_name, system, _counts_from_json(counts)))
+                                   f"{show(case_name)}, system {show(system)}{suffix}")
+        if numbered.get((case_name, system), trial is not None) != (trial is not None):
+            raise DatasetFileError(f"{where(path, number)}: case {show(case_name)}, system "
+                                   f"{show(system)}: key 'trial' is given on some of its runs "
+                                   "and not on others (number every trial)")
+        mine.append((number, case_name, system, trial, ops, _counts_from_json(counts)))
     return mine
 
 
@@ -587,6 +785,7 @@ def _plain(value):
 def dataset_records(dataset):
     """``{kind: iterator of records}``: what :func:`save_dataset` writes for ``dataset``."""
     sources, versions = dataset.sources or {}, dataset.versions or {}
+    groups, superseded = dataset.groups or {}, dataset.superseded or frozenset()
 
     def corpus():
         for doc, text in dataset.corpus.items():
@@ -597,6 +796,10 @@ def dataset_records(dataset):
                 record["source"] = sources[doc]
             if doc in versions:
                 record["version"] = versions[doc]
+            if doc in groups:
+                record["groups"] = sorted(groups[doc])
+            if doc in superseded:
+                record["superseded"] = True
             yield record
 
     def cases():
@@ -606,17 +809,28 @@ def dataset_records(dataset):
             if case.get("support") is not None:
                 record["support"] = {claim: list(sources_)
                                      for claim, sources_ in case["support"].items()}
+            for key in CASE_EXTRAS:
+                if key in case:
+                    value = case[key]
+                    record[key] = ([dict(item) for item in value] if key == "reviews" else
+                                   value if type(value) is str else list(value))
             yield record
 
     def runs():
         for case_name, per_case in dataset.runs.items():
-            for system, run in per_case.items():
-                record = {"case": case_name, "system": system,
-                          "retrieved": list(run["retrieved"])}
-                if run.get("claims") is not None:
-                    record["claims"] = [{"claim": claim, "citations": list(citations)}
-                                        for claim, citations in run["claims"]]
-                yield record
+            for system, trials in per_case.items():
+                for run in (trials if type(trials) is list or type(trials) is tuple
+                            else (trials,)):
+                    record = {"case": case_name, "system": system,
+                              "retrieved": list(run["retrieved"])}
+                    if run.get("claims") is not None:
+                        record["claims"] = [{"claim": claim, "citations": list(citations)}
+                                            for claim, citations in run["claims"]]
+                    for key in RUN_EXTRAS:
+                        if key in run:
+                            record[key] = (list(run[key]) if key == "delivered"
+                                           else run[key])
+                    yield record
 
     return {"corpus": corpus(), "cases": cases(), "runs": runs()}
 
@@ -631,10 +845,24 @@ def dataset_files(dataset):
     return {kind: b"".join(chunks) for kind, chunks in dataset_chunks(dataset).items()}
 
 
+def uses_version_3(dataset):
+    """True when ``dataset`` holds anything only format version 3 can say."""
+    if dataset.groups or dataset.superseded or dataset.rubric or dataset.manifests:
+        return True
+    if any(key in case for case in dataset.cases.values() for key in CASE_EXTRAS):
+        return True
+    return any(type(run) is not dict or any(key in run for key in RUN_EXTRAS)
+               for per_case in dataset.runs.values() for run in per_case.values())
+
+
 def dataset_index(dataset):
     """The index (``dataset.json``) :func:`save_dataset` writes, without the file names."""
-    index = {"format": FORMAT, "version": VERSION, "name": dataset.name,
-             "description": dataset.description}
+    index = {"format": FORMAT, "version": 3 if uses_version_3(dataset) else VERSION,
+             "name": dataset.name, "description": dataset.description}
+    if dataset.rubric is not None:
+        index["rubric"] = dataset.rubric
+    if dataset.manifests:
+        index["manifests"] = dataset.manifests
     if dataset.ids != "course":
         index["ids"] = dataset.ids
     if dataset.min_relevance != 1:
@@ -687,12 +915,61 @@ def check_dataset(dataset):
         if type(per_case) is not dict:
             raise InvalidInputError(f"runs[{show(case_name)}] must be a dict; got "
                                     f"{show(per_case)}")
-        for system, run in per_case.items():
-            try:
-                validate_run(run, known, rules=rules)
-            except InvalidInputError as error:
-                raise InvalidInputError(f"case {show(case_name)}, system {show(system)}: "
-                                        f"{error}") from None
+        for system, trials in per_case.items():
+            if type(trials) is list or type(trials) is tuple:
+                if not trials or not all(type(run) is dict and type(run.get("trial")) is int
+                                         for run in trials):
+                    raise InvalidInputError(
+                        f"case {show(case_name)}, system {show(system)}: repeated trials must "
+                        f"be a non-empty list of runs, each with an int 'trial'; got "
+                        f"{show(trials)}")
+            for run in (trials if type(trials) is list or type(trials) is tuple else (trials,)):
+                try:
+                    validate_run(run, known, rules=rules)
+                    validate_delivered(run, known, rules=rules)
+                except InvalidInputError as error:
+                    raise InvalidInputError(f"case {show(case_name)}, system {show(system)}: "
+                                            f"{error}") from None
+    if uses_version_3(dataset):
+        _check_version_3(dataset, rules)
+
+
+def _check_version_3(dataset, rules):
+    """Check what only version 3 says the way loading it back would."""
+    if dataset.manifests is not None:
+        from .manifest import check_manifests
+        check_manifests(dataset.manifests, "dataset.manifests")
+    if dataset.rubric is not None and (type(dataset.rubric) is not str
+                                       or not dataset.rubric.strip()):
+        raise InvalidInputError(f"dataset.rubric must be a non-blank str; got "
+                                f"{show(dataset.rubric)}")
+    groups, superseded = dataset.groups or {}, dataset.superseded or frozenset()
+    if type(groups) is not dict or not all(
+            doc in dataset.corpus and isinstance(allowed, (set, frozenset, tuple, list))
+            and all(type(group) is str for group in allowed) for doc, allowed in groups.items()):
+        raise InvalidInputError(f"dataset.groups must map corpus IDs to sets of group names; "
+                                f"got {show(groups)}")
+    if not isinstance(superseded, (set, frozenset)) or not all(
+            type(doc) is str and doc in dataset.corpus for doc in superseded):
+        raise InvalidInputError(f"dataset.superseded must be a set of corpus IDs; got "
+                                f"{show(superseded)}")
+    reader = _Reader(3, rules, MAX_FILE_BYTES)
+    records_ = dataset_records(dataset)
+    for record in records_["corpus"]:
+        reader.access(record, record["id"], f"corpus {show(record['id'])}")
+    for record in records_["cases"]:
+        reader.case(record, f"case {show(record['id'])}")
+    seen, numbered = set(), {}
+    for record in records_["runs"]:
+        place = f"case {show(record['case'])}, system {show(record['system'])}"
+        run = {}
+        _run_extras(record, run, place)
+        key = (record["case"], record["system"], run.get("trial"))
+        if key in seen or numbered.setdefault(key[:2], key[2] is not None) != (
+                key[2] is not None):
+            raise InvalidInputError(f"{place}: trial numbers must be unique and given on "
+                                    f"every trial; got {show(key[2])}")
+        seen.add(key)
 
 
 def save_dataset(dataset, path, *, overwrite=False):

@@ -26,18 +26,25 @@ def _is_bool(value):
     return isinstance(value, bool) or type(value).__name__ in ("bool_", "bool")
 
 
+def _is_int(value):
+    return isinstance(value, int) or type(value).__name__.startswith(("int", "uint"))
+
+
 def format_value(value):
-    """Render one score: n/a for a missing value, yes/no for a bool, else two decimals.
+    """Render one score: n/a for a missing value, yes/no for a bool, a whole number for a
+    count (an int), else two decimals.
 
     Accepts plain Python values and the numpy and pandas scalars a table cell holds.
 
-    >>> [format_value(v) for v in (None, True, False, 0.5, 1)]
-    ['n/a', 'yes', 'no', '0.50', '1.00']
+    >>> [format_value(v) for v in (None, True, False, 0.5, 1.0, 3)]
+    ['n/a', 'yes', 'no', '0.50', '1.00', '3']
     """
     if is_na(value):
         return "n/a"
     if _is_bool(value):
         return "yes" if value else "no"
+    if _is_int(value):
+        return str(int(value))
     return f"{float(value):.2f}"
 
 

@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 
 from ..core.aggregate import zeroed
-from ..core.metrics import CONTRACT, RATE, REGISTRY, select
+from ..core.metrics import CONTRACT, COUNT, RATE, REGISTRY, select
 from ..core.rules import COURSE, RULES, InvalidInputError, check_k, show
 from ..core.scoring import CountedRuns, count_runs
+from ..core.trials import first_trial, value_of
 
 
 def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
@@ -24,15 +25,27 @@ def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
     return count_runs(dataset.corpus, dataset.cases, dataset.runs,
                       rules=getattr(dataset, "rules", COURSE), progress=progress,
                       min_relevance=getattr(dataset, "min_relevance", 1),
-                      sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe)
+                      sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe,
+                      groups=getattr(dataset, "groups", None),
+                      superseded=getattr(dataset, "superseded", frozenset()))
+
+
+#: Columns shown by default when the data records what they measure.
+FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
+                   ("delivered", "context_differs"))
 
 
 def default_metrics(counted):
     """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed, so no column for it)."""
-    if counted.counts and all(counts.n_claims is None for counts in counted.counts):
-        return tuple(name for name in CONTRACT if REGISTRY[name].stage != "answer")
-    return CONTRACT
+    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
+    disclosures and ``context_differs`` when the data records superseded chunks, access
+    groups or delivered contexts."""
+    extra = tuple(name for feature, name in FEATURE_METRICS
+                  if feature in getattr(counted, "features", ()))
+    if counted.counts and all(first_trial(counts).n_claims is None
+                              for counts in counted.counts):
+        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
+    return CONTRACT + extra
 
 
 def nullable_column(values, kind):
@@ -42,6 +55,10 @@ def nullable_column(values, kind):
     [0.5, <NA>]
     """
     mask = np.fromiter((value is None for value in values), dtype=bool, count=len(values))
+    if kind == COUNT:
+        data = np.fromiter((0 if value is None else value for value in values), dtype=np.int64,
+                           count=len(values))
+        return pd.arrays.IntegerArray(data, mask)
     if kind == RATE:
         data = np.fromiter((0.0 if value is None else value for value in values), dtype=float,
                            count=len(values))
@@ -74,7 +91,7 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     data = {}
     for metric in chosen:
-        values = [metric.value(counts, k) for counts in counted.counts]
+        values = [value_of(metric, counts, k) for counts in counted.counts]
         if zeroed(metric, na_as_zero):
             values = [0.0 if value is None else value for value in values]
         data[metric.name] = nullable_column(values, metric.kind)

@@ -10,6 +10,7 @@ from ..core import aggregate as core
 from ..core.counts import hits, supported
 from ..core.metrics import select
 from ..core.rules import check_k
+from ..core.trials import Trials, first_trial
 from .scores import count_dataset, default_metrics, key_index
 
 AGGREGATE_COLUMNS = ["system", "slice", "metric", "method", "value", "numerator",
@@ -88,10 +89,19 @@ def claim_counts(dataset, *, k=2):
     counted = count_dataset(dataset)
     check_k(k, rules=counted.rules)
     index = key_index(counted.keys)
+    trials = "trials" in counted.features
+    dtype = "Float64" if trials else "Int64"
+
+    def per_question(read):  # repeated trials: the mean over them
+        return pd.array([sum(map(read, counts)) / len(counts) if type(counts) is Trials
+                         else read(counts) for counts in counted.counts], dtype=dtype)
+
     return pd.DataFrame({
-        "hits": [hits(counts, k) for counts in counted.counts],
+        "hits": per_question(lambda counts: hits(counts, k)),
         "relevant": [counts.n_relevant for counts in counted.counts],
-        "supported": [supported(counts, k) for counts in counted.counts],
-        "claims": pd.array([counts.n_claims for counts in counted.counts], dtype="Int64"),
+        "supported": per_question(lambda counts: supported(counts, k)),
+        "claims": pd.array([first_trial(counts).n_claims if not trials or type(counts) is not Trials
+                            else sum(one.n_claims or 0 for one in counts) / len(counts)
+                            for counts in counted.counts], dtype=dtype),
         "expected": pd.array([counts.n_expected for counts in counted.counts], dtype="Int64"),
     }, index=index)

@@ -7,7 +7,7 @@ from ragscore.render.text import format_value, text_header, text_row, text_table
 
 @pytest.mark.parametrize("value, text", [
     (None, "n/a"), (pd.NA, "n/a"), (float("nan"), "n/a"), (True, "yes"), (False, "no"),
-    (0.5, "0.50"), (1, "1.00"), (0.0, "0.00"), (2 / 3, "0.67"), (0.125, "0.12"),
+    (0.5, "0.50"), (1.0, "1.00"), (1, "1"), (0.0, "0.00"), (2 / 3, "0.67"), (0.125, "0.12"),
 ])
 def test_format_value(value, text):
     assert format_value(value) == text

@@ -5,22 +5,24 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2']
 """
 from ..rules import fail
-from . import abstention, ap, coverage, hit, ndcg, precision, recall, returned_precision, rr, \
-    support
-from .base import RATE, YES_NO, Metric, Pooled
+from . import abstention, ap, context_differs, coverage, disclosures, hit, ndcg, precision, \
+    recall, returned_precision, rr, stale_support, support, unsupported
+from ..trials import first_trial, value_of
+from .base import COUNT, RATE, YES_NO, Metric, Pooled
 
 #: Every registered metric by name, in report order.
 REGISTRY = {module.METRIC.name: module.METRIC
             for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit,
-                           returned_precision)}
+                           returned_precision, stale_support, unsupported, disclosures,
+                           context_differs)}
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")
 
-__all__ = ["CONTRACT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "na_reason",
+__all__ = ["CONTRACT", "COUNT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "na_reason",
            "select"]
 
 
@@ -56,8 +58,9 @@ def na_reason(metric, counts, k):
     >>> na_reason(REGISTRY["support"], count({"a"}, None, ("a",), None), 2)
     'answer not assessed'
     """
-    if metric.value(counts, k) is not None:
+    if value_of(metric, counts, k) is not None:
         return None
+    counts = first_trial(counts)
     if metric.stage == "answer" and counts.n_claims is None:
         return "answer not assessed"
     if metric.stage == "answer" and counts.n_expected is None:

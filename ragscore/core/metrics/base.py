@@ -3,6 +3,7 @@ from collections import namedtuple
 
 RATE = "rate"
 YES_NO = "yes/no"
+COUNT = "count"
 
 
 class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denominator_name")):
@@ -19,9 +20,11 @@ class Metric(namedtuple("Metric", "name label kind stage value undefined slice p
                         defaults=("answerable", None, ""))):
     """One metric, defined once.
 
-    ``value(counts, k)`` returns a float in [0, 1] (a rate), a bool (yes/no) or ``None`` when
-    the metric is undefined for that question (``undefined`` says when, in words).
-    ``slice`` is the questions the metric is meant for: ``answerable`` or ``unanswerable``.
+    ``value(counts, k)`` returns a float in [0, 1] (a rate), a bool (yes/no), an int >= 0 (a
+    count of things per question) or ``None`` when the metric is undefined for that question
+    (``undefined`` says when, in words).
+    ``slice`` is the questions the metric is meant for: ``answerable``, ``unanswerable`` or
+    ``all``.
     ``pooled`` says how a rate pools over questions (``None``: it is only macro-averaged);
     ``yes_means`` says in words what a yes of a yes/no metric stands for.
     """

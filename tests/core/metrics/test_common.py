@@ -15,13 +15,14 @@ from hypothesis import strategies as st
 
 import ragscore.core.metrics as metrics_package
 from ragscore.core.counts import count
-from ragscore.core.metrics import RATE, REGISTRY, YES_NO, Metric, na_reason
+from ragscore.core.metrics import COUNT, RATE, REGISTRY, YES_NO, Metric, na_reason
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 DOCS = [f"d{n}" for n in range(8)]
 METRICS = list(REGISTRY.values())
 #: Metrics that can only grow as more of the ranking becomes visible.
-NEVER_FALL = [name for name in ("recall", "hit", "support", "coverage", "ap") if name in REGISTRY]
+NEVER_FALL = [name for name in ("recall", "hit", "support", "coverage", "ap", "disclosures",
+                                "stale_support") if name in REGISTRY]
 
 
 @st.composite
@@ -51,7 +52,14 @@ def question_and_run(draw):
         claims = None  # the answer stage was not recorded
     if not support and draw(st.booleans()) and draw(st.booleans()):
         support = None  # no answer labels
-    return (frozenset(relevant), support, retrieved, claims), {"grades": grades}
+    options = {"grades": grades}
+    if draw(st.booleans()):  # the delivered context, restricted, outdated and losing chunks
+        options["delivered"] = tuple(draw(st.lists(st.sampled_from(DOCS), unique=True,
+                                                   max_size=4)))
+    for option in ("restricted", "superseded", "losers"):
+        if draw(st.booleans()):
+            options[option] = frozenset(draw(st.lists(st.sampled_from(DOCS), max_size=3)))
+    return (frozenset(relevant), support, retrieved, claims), options
 
 
 GENERATED = settings(max_examples=400, deadline=None, derandomize=True)
@@ -70,9 +78,9 @@ def test_the_registry_covers_every_metric_module():
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
 def test_each_metric_is_declared_completely(metric):
-    assert metric.kind in (RATE, YES_NO)
+    assert metric.kind in (RATE, YES_NO, COUNT)
     assert metric.stage in ("retrieval", "answer")
-    assert metric.slice in ("answerable", "unanswerable")
+    assert metric.slice in ("answerable", "unanswerable", "all")
     assert metric.undefined
     assert metric.label_at(7) and metric.label_at("k")
     if metric.kind == YES_NO:
@@ -101,6 +109,8 @@ def test_every_metric_is_in_the_unit_interval_or_na(data, k):
             continue
         if metric.kind == RATE:
             assert type(value) is float and 0.0 <= value <= 1.0, (metric.name, value)
+        elif metric.kind == COUNT:
+            assert type(value) is int and value >= 0, (metric.name, value)
         else:
             assert type(value) is bool, (metric.name, value)
 
