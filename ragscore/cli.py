@@ -13,6 +13,7 @@ import sys
 
 from .core.metrics import CONTRACT, REGISTRY
 from .core.rules import COURSE, InvalidInputError, check_k, show
+from .core.trials import Trials
 from .io.course import COURSE_PATH
 from .render.text import FORMATS, format_value, text_table
 
@@ -98,9 +99,14 @@ def _demo(args, out):
 
 def _removed(counted):
     """``(case, system, dropped, collapsed)`` for every run a dedupe or projection changed."""
-    return [(case, system, counts.dropped, counts.collapsed)
-            for (case, system), counts in zip(counted.keys, counted.counts)
-            if counts.dropped or counts.collapsed]
+    removed = []
+    for (case, system), counts in zip(counted.keys, counted.counts):
+        trials = counts if type(counts) is Trials else (counts,)
+        dropped = sum(one.dropped for one in trials)
+        collapsed = sum(one.collapsed for one in trials)
+        if dropped or collapsed:
+            removed.append((case, system, dropped, collapsed))
+    return removed
 
 
 def _notes(counted, out_of_band):
@@ -116,6 +122,35 @@ def _notes(counted, out_of_band):
         if collapsed:
             out_of_band.write(f"ragscore: note: system {system}: {collapsed} chunks collapsed "
                               "into their documents (--unit document)\n")
+
+
+def _record_lines(counted, *, k, metrics):
+    """Lines on repeated trials (their spread per question) and on operations per system."""
+    from .tables.records import ops_summary, trial_spread
+
+    lines = []
+    if "trials" in counted.features:
+        spread = trial_spread(counted, k=k, metrics=metrics)
+        lines += ["", "Repeated trials: each question counts once (its value above is the "
+                      "trials' mean; yes/no: yes only if every trial says yes); the spread:"]
+        for case, system, metric, trials, defined, low, high, mean, agree in zip(
+                *(spread[name].tolist() for name in spread.columns)):
+            if not defined:
+                continue
+            lines.append(f"- {case} {system} {metric}: {trials} trials, {defined} defined, "
+                         f"min {format_value(low)}, max {format_value(high)}, mean "
+                         f"{format_value(mean)}, {agree} agree")
+    if counted.ops:
+        ops = ops_summary(counted)
+        lines += ["", "Operations per system (every trial is a record; latency percentiles "
+                      "by nearest rank):"]
+        for row in ops.astype(object).itertuples(index=False):
+            lines.append(
+                f"- {row.system}: {row.records} records, {row.failed} failed, {row.retries} "
+                f"retries, latency median {format_value(row.latency_ms_median)} ms, p95 "
+                f"{format_value(row.latency_ms_p95)} ms, tokens {format_value(row.tokens_total)}"
+                f", cost {'n/a' if row.cost_total is None else f'{row.cost_total:.4f}'}")
+    return lines
 
 
 def _report(args, out):
@@ -148,6 +183,7 @@ def _report(args, out):
                                                    "value", "description"))):
             lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
                          f"{description}")
+        lines += _record_lines(counted, k=k, metrics=tuple(table.columns))
         removed = _removed(counted)
         if removed:
             lines += ["", "Removed before scoring, per question (repeated IDs dropped, chunks "
@@ -395,6 +431,8 @@ def build_parser():
     _scoring_options(sweeping, k=False)
     sweeping.set_defaults(handler=_sweep)
     _add_import_commands(commands)
+    from .cli_release import add_release_commands
+    add_release_commands(commands, _dataset_argument)
     return parser
 
 
@@ -406,6 +444,21 @@ def _quiet_stdout():
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def capture(argv):
+    """Run the command line on ``argv`` in this process; return ``(exit code, standard
+    output, standard error)`` as text (for notebooks and tests)."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv), out=out)
+        except SystemExit as error:  # argparse's own usage errors
+            code = error.code
+    return code, out.getvalue(), err.getvalue()
 
 
 def main(argv=None, *, out=None):

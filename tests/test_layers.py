@@ -15,11 +15,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
 LAYERS = ["ragscore.core", "ragscore.io", "ragscore.tables", "ragscore.render",
           "ragscore.workbook", "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
-TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.reports", "ragscore.plots"}
+TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_release", "ragscore.reports",
+       "ragscore.plots"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
-    "ragscore.io": {"jsonschema"},
+    "ragscore.io": {"jsonschema", "referencing"},
     "ragscore.tables": {"numpy", "pandas"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},

@@ -111,7 +111,9 @@ def count_yes(metric, counts_list, *, k, slice_name):
         metric=metric.name, slice=slice_name, method="count",
         value=yes / len(defined) if defined else None, numerator=yes,
         denominator=len(defined), used=len(defined), left_out=left_out,
-        description=f"{yes} of {len(defined)} {slice_name} questions {metric.yes_means}{note}")
+        description=(f"{yes} of {len(defined)} "
+                     f"{'' if slice_name == ALL else slice_name + ' '}questions "
+                     f"{metric.yes_means}{note}"))
 
 
 def total(metric, counts_list, *, k, slice_name):

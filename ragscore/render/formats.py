@@ -40,6 +40,8 @@ def plain_columns(table):
         missing = column.isna().to_numpy()
         if REGISTRY[name].kind == "rate":
             values = column.astype("Float64").to_numpy(dtype=float, na_value=0.0).tolist()
+        elif REGISTRY[name].kind == "count":
+            values = column.astype("Int64").to_numpy(dtype="int64", na_value=0).tolist()
         else:
             values = column.astype("boolean").to_numpy(dtype=bool, na_value=False).tolist()
         if missing.any():
@@ -103,7 +105,7 @@ def _csv(table, names):
     """CSV, built column by column: floats as ``repr`` (exact), yes/no as ``true``/``false``,
     n/a as an empty field."""
     cases, systems, columns = plain_columns(table)
-    cells = [[_CSV_BOOL[value] for value in columns[name]] if REGISTRY[name].kind != "rate"
+    cells = [[_CSV_BOOL[value] for value in columns[name]] if REGISTRY[name].kind == "yes/no"
              else ["" if value is None else repr(value) for value in columns[name]]
              for name in names]
     buffer = io.StringIO()
@@ -157,6 +159,8 @@ def render_comparison(rows, *, baseline, candidate, k):
     def cell(value, kind):
         if is_na(value):
             return "n/a"
+        if kind == "count":
+            return format_value(int(value))
         return format_value(value if kind == "rate" else bool(value))
 
     def rest_of_line(metric, before, after, change, verdict):

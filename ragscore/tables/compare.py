@@ -46,7 +46,8 @@ def compare(table, *, baseline, candidate):
     One row per (case, metric) for every metric column of ``table``: the baseline value,
     the candidate value, ``delta`` = candidate - baseline (a yes/no metric counts yes as 1
     and no as 0; n/a when either side is n/a) and a verdict: regressed, no longer defined,
-    newly defined, improved or unchanged. Regressions come first, then the rest in that
+    newly defined, improved or unchanged (for a metric where lower is better, such as
+    disclosures, a rise is a regression). Regressions come first, then the rest in that
     order; within a verdict, question order, then metric order.
     """
     systems_of(table, baseline, candidate)
@@ -64,7 +65,10 @@ def compare(table, *, baseline, candidate):
     before, before_missing = before.ravel(), before_missing.ravel()
     after, after_missing = after.ravel(), after_missing.ravel()
     either = before_missing | after_missing
-    verdict = verdicts(before, before_missing, after, after_missing)
+    # where lower is better (counts of problems), a rise is the regression
+    sign = np.tile(np.array([-1.0 if REGISTRY[name].lower_is_better else 1.0
+                             for name in metrics]), len(cases))
+    verdict = verdicts(before * sign, before_missing, after * sign, after_missing)
     frame = pd.DataFrame({
         "case": np.repeat(np.asarray(cases, dtype=object), len(metrics)),
         "metric": np.tile(np.asarray(metrics, dtype=object), len(cases)),

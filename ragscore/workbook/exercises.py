@@ -190,9 +190,16 @@ EXERCISES = {exercise.id: exercise for exercise in (
                       "the rule; it proves nothing about the defect."}),
     _exercise("06.1", YES_NO, "2d5f8c",
               "2f61dfc6ba03cc16bfe5865e4090b7ef067834a61ebca420119099ec4a70369e",
-              "Look at region A: did it decline the unanswerable question?",
+              "Look at region A in the gate's output: did it decline the unanswerable question?",
               {"yes": "region A makes a claim on an unanswerable question, so its abstention "
                       "is not correct."}),
+    _exercise("06.2", COUNT, "6a41c0",
+              "e91e11a43c6c095aca73b231eff4a8bf69659d412715f0c10d2bde5e82c9ce74",
+              "The gate exits 0 when every rule passes, 1 when a rule fails, 2 on bad input.",
+              {"0": "One rule failed (no support regression, because of launch), so the gate "
+                    "does not exit 0.",
+               "2": "2 is for bad input (a policy or a system that cannot be judged); here "
+                    "every rule was judged and one failed."}),
     _exercise("07.1", RATE, "c7e1a9",
               "a15107cd9b44a79722012afe5fbea84624dc0493d4d80afa28903da31447730d",
               "RR@1 looks only at the first note dense returned for q1.",

@@ -16,8 +16,9 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
     __slots__ = ()
 
 
-class Metric(namedtuple("Metric", "name label kind stage value undefined slice pooled yes_means",
-                        defaults=("answerable", None, ""))):
+class Metric(namedtuple("Metric", "name label kind stage value undefined slice pooled yes_means "
+                                  "lower_is_better",
+                        defaults=("answerable", None, "", False))):
     """One metric, defined once.
 
     ``value(counts, k)`` returns a float in [0, 1] (a rate), a bool (yes/no), an int >= 0 (a
@@ -26,7 +27,8 @@ class Metric(namedtuple("Metric", "name label kind stage value undefined slice p
     ``slice`` is the questions the metric is meant for: ``answerable``, ``unanswerable`` or
     ``all``.
     ``pooled`` says how a rate pools over questions (``None``: it is only macro-averaged);
-    ``yes_means`` says in words what a yes of a yes/no metric stands for.
+    ``yes_means`` says in words what a yes of a yes/no metric stands for;
+    ``lower_is_better`` marks metrics where a rise is a regression (counts of problems).
     """
 
     __slots__ = ()

@@ -19,4 +19,5 @@ def context_differs(counts, k):
 
 METRIC = Metric(name="context_differs", label="ctx differs@{k}", kind=YES_NO, stage="retrieval",
                 value=context_differs, undefined="no delivered context was recorded",
-                slice="all", yes_means="were given a context other than their top k")
+                slice="all", yes_means="were given a context other than their top k",
+                lower_is_better=True)

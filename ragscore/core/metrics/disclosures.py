@@ -21,4 +21,5 @@ def disclosures(counts, k):
 
 
 METRIC = Metric(name="disclosures", label="disclosures", kind=COUNT, stage="retrieval",
-                value=disclosures, undefined="never undefined", slice="all")
+                value=disclosures, undefined="never undefined", slice="all",
+                lower_is_better=True)

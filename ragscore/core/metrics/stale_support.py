@@ -25,4 +25,5 @@ def stale_support(counts, k):
 METRIC = Metric(name="stale_support", label="stale", kind=RATE, stage="answer",
                 value=stale_support, undefined="the answer makes no claims",
                 pooled=Pooled(numerator=stale, denominator=lambda counts, k: counts.n_claims or 0,
-                              numerator_name="stale-supported", denominator_name="claims"))
+                              numerator_name="stale-supported", denominator_name="claims"),
+                lower_is_better=True)

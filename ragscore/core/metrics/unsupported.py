@@ -21,4 +21,5 @@ def unsupported(counts, k):
 
 
 METRIC = Metric(name="unsupported", label="unsupported", kind=COUNT, stage="answer",
-                value=unsupported, undefined="the answer was not assessed", slice="all")
+                value=unsupported, undefined="the answer was not assessed", slice="all",
+                lower_is_better=True)

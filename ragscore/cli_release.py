@@ -1,0 +1,167 @@
+"""The release commands of ``ragscore``: ``manifest``, ``baseline save`` and ``gate``.
+
+Wiring only: the gate's rules live in :mod:`ragscore.core.gate`, policies in
+:mod:`ragscore.io.policy`, baselines in :mod:`ragscore.io.baseline`, fingerprints and
+manifests in :mod:`ragscore.io.manifest`.
+"""
+import json
+
+from .core.rules import InvalidInputError, show
+
+PASSED, FAILED = 0, 1
+
+
+def _manifest(args, out):
+    from .io.dataset import load_dataset
+    from .io.manifest import manifest_report
+
+    report = manifest_report(load_dataset(args.dataset))
+    out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    return PASSED
+
+
+def _counted_by_system(dataset):
+    from .tables.scores import count_dataset
+
+    counted = count_dataset(dataset)
+    systems = {}
+    for (case, system), counts in zip(counted.keys, counted.counts):
+        systems.setdefault(system, {})[case] = counts
+    return counted, systems
+
+
+def _system(systems, name, role):
+    if name not in systems:
+        raise InvalidInputError(f"{role} system {show(name)} has no runs in this test set; "
+                                f"systems: {', '.join(map(show, systems))}")
+    return systems[name]
+
+
+def _baseline_save(args, out):
+    from .io.baseline import baseline_record, save_baseline
+    from .io.dataset import load_dataset
+    from .io.manifest import fingerprint
+
+    dataset = load_dataset(args.dataset)
+    counted, systems = _counted_by_system(dataset)
+    _system(systems, args.system, "baseline")
+    record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
+                             manifest=(dataset.manifests or {}).get(args.system))
+    save_baseline(record, args.out)
+    out.write(f"baseline of system {args.system} written to {args.out}: "
+              f"{len(record['questions'])} questions, test set "
+              f"{record['fingerprint']['questions_sha256'][:12]}\n")
+    return PASSED
+
+
+def _mismatch(dataset, args, candidate):
+    """``(message or None)``: why the candidate and its baseline may not be compared."""
+    from .io.manifest import fingerprint, rubric_of
+
+    if args.baseline_file:
+        from .io.baseline import load_baseline
+
+        system, stored, _, questions = load_baseline(args.baseline_file)
+        current = fingerprint(dataset)
+        for key in ("corpus_sha256", "questions_sha256", "rubric"):
+            if stored.get(key) != current.get(key):
+                return (f"the baseline file {args.baseline_file} (system {system}) was saved "
+                        f"for another test set: its {key} is {stored.get(key)}, this test "
+                        f"set's is {current.get(key)}"), system, questions
+        return None, system, questions
+    before, after = rubric_of(dataset, args.baseline), rubric_of(dataset, candidate)
+    if before != after:
+        return (f"systems {args.baseline} and {candidate} were judged under different rubrics: "
+                f"{before} and {after}"), args.baseline, None
+    return None, args.baseline, None
+
+
+def _gate(args, out):
+    from .core.gate import SEVERITIES, run_gate
+    from .io.dataset import load_dataset
+    from .io.policy import check_policy_rules, load_policy
+    from .render.text import format_value
+
+    policy = load_policy(args.policy)
+    if args.baseline and args.baseline_file:
+        raise InvalidInputError("give --baseline SYS or --baseline-file FILE, not both")
+    has_baseline = bool(args.baseline or args.baseline_file)
+    check_policy_rules(policy, args.policy, has_baseline=has_baseline)
+    dataset = load_dataset(args.dataset)
+    _, systems = _counted_by_system(dataset)
+    candidate = _system(systems, args.candidate, "candidate")
+    lines, baseline, against = [], None, ""
+    if has_baseline:
+        problem, name, stored = _mismatch(dataset, args, args.candidate)
+        if problem and not args.allow_mismatch:
+            raise InvalidInputError(f"{problem}; refusing to compare (update the baseline "
+                                    "with 'ragscore baseline save', or pass --allow-mismatch)")
+        if problem:
+            lines.append(f"WARNING: --allow-mismatch: {problem}")
+        baseline = stored if stored is not None else _system(systems, name, "baseline")
+        against = f" against baseline {name}" + (f" ({args.baseline_file})"
+                                                 if args.baseline_file else "")
+    tags = {name: case.get("tags", ()) for name, case in dataset.cases.items()}
+    outcomes = run_gate(policy.rules, candidate, k=policy.k, tags=tags, baseline=baseline)
+    failed = [outcome for outcome in outcomes if not outcome.passed]
+    lines.append(f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
+                 f"{len(outcomes)} rules")
+    for severity in SEVERITIES:
+        group = [outcome for outcome in outcomes if outcome.rule.severity == severity]
+        if not group:
+            continue
+        lines.append(f"{severity}:")
+        for outcome in sorted(group, key=lambda o: o.passed):
+            rule = outcome.rule
+            lines.append(f"  {'PASS' if outcome.passed else 'FAIL'}  {rule.name} "
+                         f"({rule.metric}, {rule.check}): {outcome.detail}")
+            for case, value, before in outcome.failures[:args.show]:
+                was = "" if before is None else f" (baseline {format_value(before)})"
+                lines.append(f"        {case}: {format_value(value)}{was}")
+            if len(outcome.failures) > args.show:
+                lines.append(f"        ... and {len(outcome.failures) - args.show} more")
+    verdict = "PASS" if not failed else "FAIL"
+    lines.append(f"verdict: {verdict}: {len(outcomes) - len(failed)} of {len(outcomes)} rules "
+                 f"passed" + (f"; failed: {', '.join(o.rule.name for o in failed)}"
+                              if failed else ""))
+    out.write("\n".join(lines) + "\n")
+    return FAILED if failed else PASSED
+
+
+def add_release_commands(commands, dataset_argument):
+    """Add ``manifest``, ``baseline`` and ``gate`` to the sub-command parser."""
+    manifest = commands.add_parser(
+        "manifest", help="the test set's fingerprint and each run's manifest, as JSON",
+        description="Print the test set's fingerprint (corpus_sha256, questions_sha256: "
+                    "SHA-256 of canonical content, computed, never typed) and the manifest "
+                    "of each system's run.")
+    dataset_argument(manifest)
+    manifest.set_defaults(handler=_manifest)
+
+    baseline = commands.add_parser(
+        "baseline", help="save one system's results as a committed baseline file",
+        description="Baselines are written only by this command, never by a gate.")
+    actions = baseline.add_subparsers(dest="action", required=True, metavar="ACTION")
+    save = actions.add_parser("save", help="write the baseline file of one system")
+    dataset_argument(save)
+    save.add_argument("--system", required=True, help="the system whose results to keep")
+    save.add_argument("--out", required=True, help="the baseline file to write (JSON)")
+    save.set_defaults(handler=_baseline_save)
+
+    gate = commands.add_parser(
+        "gate", help="check a candidate against a policy: exit 0 pass, 1 fail, 2 bad input",
+        description="Judge every rule of a TOML policy for the candidate system; print each "
+                    "rule with PASS or FAIL and the questions that broke it, worst first, "
+                    "grouped by severity. Exit 0 when every rule passes, 1 when one fails, "
+                    "2 on bad input.")
+    dataset_argument(gate)
+    gate.add_argument("--policy", required=True, help="the policy file (TOML)")
+    gate.add_argument("--candidate", required=True, help="the system you might ship")
+    gate.add_argument("--baseline", help="a system in the same test set to compare with")
+    gate.add_argument("--baseline-file", help="a file written by 'ragscore baseline save'")
+    gate.add_argument("--allow-mismatch", action="store_true",
+                      help="compare even when the test set or the rubric changed (the "
+                           "output says so on its first line)")
+    gate.add_argument("--show", type=int, default=10,
+                      help="questions listed per failed rule (default 10)")
+    gate.set_defaults(handler=_gate)
