@@ -78,13 +78,24 @@ def _scoring_options(parser, *, k=True):
     parser.add_argument("--dedupe", action="store_true",
                         help="drop repeated IDs from a recorded ranking (counted per "
                              "question) instead of refusing the run")
+    parser.add_argument("--split", default=None, metavar="NAME",
+                        help="score only the questions of one split (dev or heldout)")
 
 
 def _read(args):
     """The counted runs of ``args.dataset`` (before pandas loads: the reader may fork)."""
     from .io.dataset import read_counts
 
-    return read_counts(args.dataset, jobs=2, unit=args.unit, dedupe=args.dedupe)
+    counted = read_counts(args.dataset, jobs=2, unit=args.unit, dedupe=args.dedupe)
+    if getattr(args, "split", None) is not None:
+        from .tables.summary import restrict, slice_members
+
+        members = slice_members(counted, "split")
+        if args.split not in members:
+            raise InvalidInputError(f"--split must be one of the dataset's splits "
+                                    f"({', '.join(members)}); got {show(args.split)}")
+        counted = restrict(counted, members[args.split])
+    return counted
 
 
 def _demo(args, out):
@@ -161,6 +172,14 @@ def _report(args, out):
     from .tables.scores import question_table
     from .tables.summary import aggregates
 
+    if args.by is not None:
+        from .render.formats import render_frame
+        from .tables.summary import sliced_aggregates
+
+        frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
+                                  na_as_zero=args.na_as_zero)
+        out.write(render_frame(frame, fmt=args.format))
+        return OK
     table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
     text = render(table, k=k, fmt=args.format)
     if counted.notes and args.format in ("text", "markdown"):
@@ -203,6 +222,13 @@ def _compare(args, out):
     from .tables.compare import compare
     from .tables.scores import question_table
 
+    from .tables.summary import split_mix
+
+    mixed = split_mix(counted)
+    if mixed:
+        out.write(f"WARNING: this comparison mixes splits ("
+                  + ", ".join(f"{count} {split}" for split, count in mixed.items())
+                  + " questions); a decision belongs on held-out questions: --split heldout\n")
     table = question_table(counted, k=k, metrics=args.metrics)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
     out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate, k=k))
@@ -406,6 +432,10 @@ def build_parser():
     _scoring_options(report)
     report.add_argument("--format", choices=FORMATS, default="text",
                         help="output format (default text)")
+    report.add_argument("--by", choices=("tag", "split"), default=None,
+                        help="print the declared aggregates per tag or per split instead of "
+                             "the per-question table (a question with several tags counts "
+                             "in each)")
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")

@@ -164,14 +164,17 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
 OPS_KEYS = ("latency_ms", "tokens", "cost", "retries", "failed")
 
 
-class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features ops",
-                             defaults=(COURSE, (), frozenset(), None))):
+class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features ops attributes",
+                             defaults=(COURSE, (), frozenset(), None, None))):
     """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
     ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
     so a report counts each run once. ``rules`` are the ID rules the runs were read under
     (they bound k); ``notes`` are the dataset's sentences every report repeats;
     ``features`` names what the data records beyond the basics (``delivered``, ``groups``,
-    ``superseded``, ``trials``), so reports show the columns that say something."""
+    ``superseded``, ``trials``), so reports show the columns that say something; ``ops``
+    maps ``(case, system)`` to the operation records of its trials (latency, tokens, cost,
+    retries, failed), when any were recorded; ``attributes`` maps a case to its ``tags`` and
+    ``split`` (:func:`case_attributes`), when any case has them."""
 
     __slots__ = ()
 
@@ -202,7 +205,22 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
         if collecting:
             gc.enable()
     return CountedRuns(keys, counts, rules, (), features_of(
-        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops or None)
+        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops or None,
+        case_attributes(cases))
+
+
+def case_attributes(cases):
+    """``{case: {"tags": tuple, "split": str or None}}`` for cases that declare tags or a
+    split, or ``None`` when none does (slicing then has nothing to go on).
+
+    >>> case_attributes({"q": {"tags": ("lookup",), "split": "dev"}, "r": {}})
+    {'q': {'tags': ('lookup',), 'split': 'dev'}, 'r': {'tags': (), 'split': None}}
+    """
+    if not any(type(case) is dict and ("tags" in case or "split" in case)
+               for case in cases.values()):
+        return None
+    return {name: {"tags": tuple(case.get("tags", ())), "split": case.get("split")}
+            for name, case in cases.items()}
 
 
 def features_of(counts_list, *, groups=None, superseded=None):

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..core.counts import Counts
 from ..core.rules import COURSE, RULES, InvalidInputError, show
-from ..core.scoring import OPS_KEYS, Counter, CountedRuns, features_of
+from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, features_of
 from ..core.trials import Trials
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
     validate_labels, validate_run
@@ -623,7 +623,8 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
     keys, counted = _grouped_by_case(keys, counted)
     return CountedRuns(keys, counted, reader.rules, tuple(index.get("notes", ())),
                        features_of(counted, groups=reader.groups,
-                                   superseded=reader.superseded), ops)
+                                   superseded=reader.superseded), ops or None,
+                       case_attributes(cases))
 
 
 def _merge_trials(rows):

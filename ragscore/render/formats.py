@@ -174,3 +174,66 @@ def render_comparison(rows, *, baseline, candidate, k):
     lines += [f"{case:<12} {rest_of(tuple(key))}" for case, *key in zip(
         rows["case"].tolist(), rows["metric"].tolist(), *columns, verdicts)]
     return "\n".join(lines) + "\n"
+
+
+def render_frame(frame, *, fmt="text"):
+    """Render a table of plain columns (aggregates, slices) in any output format.
+
+    Values are written as they are, n/a as ``n/a`` (text, Markdown, HTML), an empty field
+    (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with two decimals.
+
+    >>> import pandas as pd
+    >>> print(render_frame(pd.DataFrame({"tag": ["lookup"], "value": [0.5]}), fmt="csv"), end="")
+    tag,value
+    lookup,0.5
+    """
+    if fmt not in FORMATS:
+        raise InvalidInputError(f"fmt must be one of {', '.join(FORMATS)}; got {show(fmt)}")
+    names = [str(name) for name in frame.columns]
+    columns = [frame[name].astype(object).tolist() for name in frame.columns]
+    rows = [[None if is_na(value) else value for value in row] for row in zip(*columns)]
+    if fmt == "json":
+        records = [dict(zip(names, (_json_value(value) for value in row))) for row in rows]
+        return json.dumps(records, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows([["" if value is None else value for value in row] for row in rows])
+        return buffer.getvalue()
+    cells = [[_cell_text(value) for value in row] for row in rows]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+                  for row in cells]
+        return "\n".join(lines) + "\n"
+    if fmt == "html":
+        head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
+        body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row)
+                         + "</tr>" for row in cells)
+        return (f'<table class="ragscore-table">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+                f"{body}\n</tbody>\n</table>\n")
+    widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in
+              enumerate(names)]
+    lines = ["  ".join(name.ljust(width) for name, width in zip(names, widths)).rstrip()]
+    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+              for row in cells]
+    return "\n".join(lines) + "\n"
+
+
+def _json_value(value):
+    if value is None:
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        value = value.item()
+    return value
+
+
+def _cell_text(value):
+    if value is None:
+        return "n/a"
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        return format_value(value)
+    if hasattr(value, "item"):
+        value = value.item()
+    return format_value(value) if isinstance(value, bool) else str(value)

@@ -9,7 +9,7 @@ import pandas as pd
 from ..core import aggregate as core
 from ..core.counts import hits, supported
 from ..core.metrics import select
-from ..core.rules import check_k
+from ..core.rules import InvalidInputError, check_k, show
 from ..core.trials import Trials, first_trial
 from .scores import count_dataset, default_metrics, key_index
 
@@ -105,3 +105,66 @@ def claim_counts(dataset, *, k=2):
                             for counts in counted.counts], dtype=dtype),
         "expected": pd.array([counts.n_expected for counts in counted.counts], dtype="Int64"),
     }, index=index)
+
+
+SLICE_KINDS = ("tag", "split")
+
+
+def slice_members(counted, by):
+    """``{slice value: set of case names}`` for ``by`` = ``"tag"`` (a case with several tags
+    is in each) or ``"split"`` (``dev`` / ``heldout``), in order of first appearance."""
+    if by not in SLICE_KINDS:
+        raise InvalidInputError(f"by must be one of {', '.join(SLICE_KINDS)}; got {show(by)}")
+    attributes = counted.attributes
+    if not attributes:
+        raise InvalidInputError(f"no case declares a {by}: nothing to slice by (format "
+                                "version 3 cases carry 'tags' and 'split')")
+    members = {}
+    for case, found in attributes.items():
+        values = found["tags"] if by == "tag" else (
+            (found["split"],) if found["split"] is not None else ())
+        for value in values:
+            members.setdefault(value, set()).add(case)
+    return members
+
+
+def restrict(counted, cases):
+    """The counted runs of the questions in ``cases`` only (a set of case names)."""
+    kept = [position for position, (case, _) in enumerate(counted.keys) if case in cases]
+    return counted._replace(keys=[counted.keys[p] for p in kept],
+                            counts=[counted.counts[p] for p in kept])
+
+
+def sliced_aggregates(dataset, *, by, k=2, metrics=None, na_as_zero=False):
+    """The declared aggregates of :func:`aggregates`, once per slice: per tag (``by="tag"``;
+    a question with several tags counts in each) or per split (``by="split"``). The first
+    column names the slice; each row keeps its method, denominator, questions used and
+    left out, and its sentence.
+    """
+    counted = count_dataset(dataset)
+    members = slice_members(counted, by)
+    frames = []
+    for value, cases in members.items():
+        frame = aggregates(restrict(counted, cases), k=k, metrics=metrics,
+                           na_as_zero=na_as_zero)
+        frame.insert(0, by, value)
+        frames.append(frame)
+    if not frames:
+        return pd.DataFrame(columns=[by] + AGGREGATE_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+def split_mix(counted, cases=None):
+    """``{split: number of questions}`` among ``cases`` (default: every counted case) when
+    they come from more than one split, else ``{}``: a comparison over them mixes
+    development and held-out questions."""
+    if not counted.attributes:
+        return {}
+    listed = dict.fromkeys(case for case, _ in counted.keys)
+    chosen = listed if cases is None else [case for case in listed if case in set(cases)]
+    tally = {}
+    for case in chosen:
+        split = counted.attributes.get(case, {}).get("split")
+        if split is not None:
+            tally[split] = tally.get(split, 0) + 1
+    return tally if len(tally) > 1 else {}

@@ -385,6 +385,10 @@ def test_ragscore_compare_shows_the_paired_recall_effect():
     out = io.StringIO()
     assert main(["compare", str(PRACTICE), "--baseline", "baseline", "--candidate", "rerank",
                  "--k", "3", "--metrics", "recall"], out=out) == 0
-    assert out.getvalue().splitlines()[0] == (
+    lines = out.getvalue().splitlines()
+    # the 46 questions are 18 dev and 28 held-out: the comparison warns first
+    assert lines[0].startswith("WARNING: this comparison mixes splits (")
+    assert "28 heldout" in lines[0] and "18 dev" in lines[0]
+    assert lines[1] == (
         "rerank (candidate) against baseline (baseline) at k=3, 46 questions: 2 regressed, "
         "12 improved, 32 unchanged")

@@ -1,0 +1,68 @@
+"""Aggregates per tag and per split, worked by hand on fixtures/course-runs (the course
+questions with tags: launch lookup+critical, rollback multi-evidence+critical, owner lookup,
+region unanswerable) and on a tiny split dataset."""
+import json
+from pathlib import Path
+
+import pytest
+
+from ragscore.cli import main
+from ragscore.core.rules import InvalidInputError
+from ragscore.io.course import load_course
+from ragscore.io.dataset import load_dataset
+from ragscore.tables.summary import sliced_aggregates, split_mix
+from ragscore.tables.scores import count_dataset
+
+RUNS = Path(__file__).resolve().parents[2] / "fixtures" / "course-runs"
+
+
+def _value(frame, **where):
+    rows = frame
+    for key, value in where.items():
+        rows = rows[rows[key] == value]
+    assert len(rows) == 1, where
+    return rows.iloc[0]
+
+
+def test_per_tag_macro_and_pooled_by_hand():
+    frame = sliced_aggregates(load_dataset(RUNS), by="tag", k=2, metrics=("recall",))
+    # critical = launch + rollback. A: R@2 1/1 and 1/2 -> macro 0.75; pooled 2 hits of 3
+    a = _value(frame, tag="critical", system="A", method="macro")
+    assert (a["value"], a["used"], a["left_out"]) == (0.75, 2, 0)
+    pooled = _value(frame, tag="critical", system="A", method="pooled")
+    assert (pooled["numerator"], pooled["denominator"]) == (2, 3)
+    # B retrieves both rollback notes: 1 and 1 -> 1.0
+    assert _value(frame, tag="critical", system="B", method="macro")["value"] == 1.0
+    # lookup = launch + owner: A 1/1 and 1/1 -> 1.0
+    assert _value(frame, tag="lookup", system="A", method="macro")["value"] == 1.0
+    # unanswerable = region only: recall has no defined value there
+    region = _value(frame, tag="unanswerable", system="A", method="macro")
+    assert region["used"] == 0 and region["value"] is __import__("pandas").NA
+
+
+def test_report_by_tag_in_every_format(capsys):
+    for fmt in ("text", "markdown", "csv", "html", "json"):
+        assert main(["report", str(RUNS), "--by", "tag", "--metrics", "recall",
+                     "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert "critical" in out and "macro" in out
+    assert main(["report", str(RUNS), "--by", "tag", "--metrics", "recall", "--format",
+                 "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    first = records[0]
+    assert set(first) >= {"tag", "system", "method", "value", "used", "left_out", "description"}
+    assert any(record["value"] is None for record in records)  # n/a is null, never 0
+
+
+def test_slicing_data_without_tags_is_a_clear_error():
+    with pytest.raises(InvalidInputError, match="no case declares a tag"):
+        sliced_aggregates(load_course(), by="tag")
+
+
+def test_split_mix_counts_each_split():
+    course = load_course()
+    cases = {name: dict(case, split="dev" if name == "launch" else "heldout")
+             for name, case in course.cases.items()}
+    counted = count_dataset(course._replace(cases=cases))
+    assert split_mix(counted) == {"dev": 1, "heldout": 3}
+    assert split_mix(counted, {"rollback", "owner"}) == {}
