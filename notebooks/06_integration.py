@@ -192,17 +192,27 @@ print(err.replace("; ", ";\n  ") + f"exit code {code}")
 # whose delivered context was not its top k, compared one controlled change stage by stage,
 # let a policy written in advance decide with an exit code, and watched a committed baseline
 # refuse a test set that had moved.
-#
-# ## Exercises
-# 1. Under the policy, does A pass the abstention rule against B (True/False)?
 
-# %%
+# %% [markdown] tags=["exercise"]
+# ## Exercises
+# Replace `None` with your answer and run the cell.
+#
+# 1. Under the policy, does A pass the abstention rule against B? (`True` or `False`)
+
+# %% tags=["exercise"]
 answer = None
 check("06.1", answer)
 
-# %% [markdown]
-# 2. What exit code does `ragscore gate` return for candidate B against baseline A?
+# %% [markdown] tags=["exercise"]
+# 2. What exit code does `ragscore gate` return for candidate B against baseline A? (a count)
 
-# %%
+# %% tags=["exercise"]
 answer = None
 check("06.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. How many of the policy's five rules does B pass against A? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("06.3", answer)

@@ -200,6 +200,11 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "does not exit 0.",
                "2": "2 is for bad input (a policy or a system that cannot be judged); here "
                     "every rule was judged and one failed."}),
+    _exercise("06.3", COUNT, "c2d817",
+              "882542400e109f0b4d11e92a8eec15dd78347ac4ddc211fee4b12961e4469f1b",
+              "Count the PASS lines in the gate's output for B against A.",
+              {"5": "One rule fails: no support regression, because of launch.",
+               "3": "The minor rule (at most one unsupported claim) passes: B has exactly one."}),
     _exercise("07.1", RATE, "c7e1a9",
               "a15107cd9b44a79722012afe5fbea84624dc0493d4d80afa28903da31447730d",
               "RR@1 looks only at the first note dense returned for q1.",

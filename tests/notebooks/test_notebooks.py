@@ -73,7 +73,7 @@ def test_chapter_shape_tolerates_the_jupytext_header():
         check_shape("# a stray line\n" + text)
 
 
-@pytest.mark.parametrize("source", SOURCES[:5], ids=lambda p: p.name)
+@pytest.mark.parametrize("source", SOURCES[:6], ids=lambda p: p.name)
 def test_exercises_keep_their_answers_out_of_sight(source):
     """Every exercise cell is `answer = None` then `check("NN.n", answer)` for an exercise
     of this chapter, and is tagged so that present mode leaves it out."""

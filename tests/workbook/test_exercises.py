@@ -37,6 +37,7 @@ HAND = {
     "05.3": (YES_NO, False, True, None),  # an import error proves nothing
     "06.1": (YES_NO, False, True, None),  # region A makes a claim
     "06.2": (COUNT, 1, 0, 3),             # one rule fails: exit code 1 (0 pass, 2 bad input)
+    "06.3": (COUNT, 4, 5, 2),             # every rule but no support regression
     "07.1": (RATE, 0.0, 0.5, 0.25),       # tide first: RR@1 = 0 (1/3 is trec_eval's)
     "07.2": (COUNT, 1, 0, 2),             # only q3 has no note graded 2
 }
