@@ -20,6 +20,15 @@ def _manifest(args, out):
     return PASSED
 
 
+def _validate(args, out):
+    from .io.manifest import validate_folder
+
+    checked = validate_folder(args.dataset)
+    out.write(f"{args.dataset}: valid against the shipped JSON Schemas and the reader: "
+              + ", ".join(f"{count} {kind} records" for kind, count in checked.items()) + "\n")
+    return PASSED
+
+
 def _counted_by_system(dataset):
     from .tables.scores import count_dataset
 
@@ -137,6 +146,13 @@ def add_release_commands(commands, dataset_argument):
                     "of each system's run.")
     dataset_argument(manifest)
     manifest.set_defaults(handler=_manifest)
+
+    validate = commands.add_parser(
+        "validate", help="check a dataset folder against the shipped JSON Schemas",
+        description="Check the index and every record against ragscore/schemas/*.schema.json "
+                    "(naming file, line and field), then load it as every report does.")
+    dataset_argument(validate)
+    validate.set_defaults(handler=_validate)
 
     baseline = commands.add_parser(
         "baseline", help="save one system's results as a committed baseline file",

@@ -14,6 +14,7 @@ question text, label or document changes it. Reviewers' judgements are not part 
 import hashlib
 import json
 from importlib import resources
+from pathlib import Path
 
 from ..core.rules import InvalidInputError, show
 
@@ -133,3 +134,41 @@ def rubric_of(dataset, system):
     ``rubric_version``, else the dataset's ``rubric`` (``None`` when neither says)."""
     manifest = (dataset.manifests or {}).get(system) or {}
     return manifest.get("rubric_version", dataset.rubric)
+
+
+_RECORD_SCHEMAS = {"corpus": "corpus-record", "cases": "case-record", "runs": "run-record"}
+
+
+def validate_folder(path, *, max_bytes=None):
+    """Check every file of a dataset folder against the shipped JSON Schemas, record by record
+    (the index against ``dataset-index``, each line against its record schema), then load it.
+
+    Slower than :func:`~ragscore.io.dataset.load_dataset` (which enforces the same rules by
+    hand while it streams); useful when a file comes from another tool. Returns the number of
+    records checked per file kind; raises :class:`~ragscore.io.jsonl.DatasetFileError` naming
+    the file, the line and the field of the first problem.
+    """
+    from .dataset import INDEX, load_dataset
+    from .jsonl import MAX_FILE_BYTES, DatasetFileError, records
+    from .store import KINDS, snapshot
+
+    limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    index, opened = snapshot(path, limit)
+    checked = {}
+    try:
+        for field, message in schema_errors(index, "dataset-index")[:1]:
+            raise DatasetFileError(f"{Path(path) / INDEX}: {field}: {message}")
+        for kind in KINDS:
+            file_path, handle = opened[kind]
+            checked[kind] = 0
+            for number, record in records(handle, file_path, limit):
+                errors = schema_errors(record, _RECORD_SCHEMAS[kind])
+                if errors:
+                    field, message = errors[0]
+                    raise DatasetFileError(f"{file_path}, line {number}: {field}: {message}")
+                checked[kind] += 1
+    finally:
+        for _, handle in opened.values():
+            handle.close()
+    load_dataset(path, max_bytes=limit)
+    return checked

@@ -172,3 +172,18 @@ def test_each_file_type_names_file_line_and_field(tmp_path, index, corpus, cases
 def test_the_shipped_schemas_agree_with_the_reader(name, good, bad, field):
     assert schema_errors(good, name) == []
     assert schema_errors(bad, name)[0][0] == field
+
+
+def test_validate_checks_every_record_against_the_schemas(tmp_path, capsys):
+    from ragscore.cli import main
+    from ragscore.io.manifest import validate_folder
+
+    folder = _write(tmp_path, INDEX, CORPUS, CASES, RUNS + [dict(RUNS[0], system="T",
+                                                                tokens=-3)])
+    with pytest.raises(DatasetFileError, match=r"runs\.jsonl, line 2: tokens: must satisfy "
+                                               r"minimum 0; got -3"):
+        validate_folder(folder)
+    assert main(["validate", str(folder)]) == 2
+    assert "runs.jsonl, line 2: tokens" in capsys.readouterr().err
+    good = _write(tmp_path, INDEX, CORPUS, CASES, RUNS)
+    assert validate_folder(good) == {"corpus": 1, "cases": 1, "runs": 1}
