@@ -217,6 +217,20 @@ EXERCISES = {exercise.id: exercise for exercise in (
               {"0": "With --na-as-zero nothing is left out; our default mean leaves out the "
                     "questions where nothing is relevant.",
                "3": "q1 and q2 each have a note graded 2; only one question has none."}),
+    _exercise("08.1", COUNT, "5e0b3d",
+              "d089a4b41bfa7f389c5981ca91377b54b04ba16f11b81668927f45e247b0a317",
+              "Sum the disclosures column of rerank-guarded over every question.",
+              {"8": "8 is rerank's total; rerank-guarded filters restricted chunks out.",
+               "9": "9 is baseline's total; rerank-guarded filters restricted chunks out."}),
+    _exercise("08.2", YES_NO, "91ac4f",
+              "b01c633faf73ee63feddbd0b6330562ab5dea2acc2ce32ab29e77ec93e8508aa",
+              "Read the support column of card-request under rerank in step 2.",
+              {"no": "Its support is 1.00: every claim is supported, and it still discloses."}),
+    _exercise("08.3", COUNT, "d37a28",
+              "5111b8b3786cb698dd5190d026302234ed82e8632213802ebdbdcea846803a7e",
+              "The first line of the held-out comparison says how many questions it used.",
+              {"46": "46 is every question, dev included; the held-out split has fewer.",
+               "18": "18 is the dev split."}),
 )}
 
 

@@ -40,6 +40,9 @@ HAND = {
     "06.3": (COUNT, 4, 5, 2),             # every rule but no support regression
     "07.1": (RATE, 0.0, 0.5, 0.25),       # tide first: RR@1 = 0 (1/3 is trec_eval's)
     "07.2": (COUNT, 1, 0, 2),             # only q3 has no note graded 2
+    "08.1": (COUNT, 0, 8, 3),             # rerank-guarded filters restricted chunks
+    "08.2": (YES_NO, True, False, None),  # support 1.00 and a disclosure
+    "08.3": (COUNT, 28, 46, 30),          # 46 questions, 18 dev
 }
 
 

@@ -1,0 +1,122 @@
+# %% [markdown]
+# # Chapter 8 — A practical test collection
+#
+# **Promise:** you will score a test collection that looks like real work: slices you can
+# read one by one, restricted notes a correct answer may still leak, outdated and
+# conflicting sources, labels reviewers disagree on, a held-out split, and a comparison big
+# enough to carry a confidence interval.
+#
+# You will learn:
+# - how per-tag aggregates show what one mean hides;
+# - why a fully supported answer can still fail on a disclosure;
+# - how stale support and conflicting passages are counted, under declared rules;
+# - how disputed labels are kept apart and how much reviewers agree;
+# - why a comparison warns when it mixes development and held-out questions;
+# - what a paired confidence interval and p-value say, and when they cannot be computed.
+#
+# The data: `fixtures/practice/` is a fictional company's internal notes (Fernhollow), 46
+# questions, three systems (`baseline`, `rerank`, and `rerank-guarded`, which also filters
+# restricted and outdated chunks), built by `tools/build_practice.py`. We read everything
+# at k = 3.
+
+# %%
+import ragscore
+from ragscore.cli import capture
+from ragscore.render.text import format_value
+from ragscore.reports import question_table
+from ragscore.tables.summary import sliced_aggregates
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import Table, table_rows
+
+PRACTICE = "../fixtures/practice"
+practice = ragscore.load_dataset(PRACTICE)
+K = 3
+
+# %% [markdown]
+# ## Step 1: slices by tag
+# Every question carries tags naming the slices it belongs to. The mean recall of each
+# system, per tag, with how many questions each mean used:
+
+# %%
+by_tag = sliced_aggregates(practice, by="tag", k=K, metrics=("recall",))
+macro = by_tag[by_tag["method"] == "macro"]
+Table([{"tag": tag, "system": system, "R@3": format_value(value),
+        "questions used": used}
+       for tag, system, value, used in zip(macro["tag"], macro["system"],
+                                           macro["value"].astype(object), macro["used"])
+       if tag != "unanswerable"])
+
+# %% [markdown]
+# The reranker's gain is not spread evenly: read the `near-duplicate` and `outdated` rows
+# against `lookup`. From the command line: `ragscore report fixtures/practice --k 3 --by tag`.
+
+# %% [markdown]
+# ## Step 2: a correct answer that still discloses
+# Notes carry access groups and each question the asking person's groups. A restricted note
+# in the context delivered to the answer stage, or cited, for a caller outside its groups is
+# a **disclosure**. Nothing excuses it, not even a fully supported answer.
+
+# %%
+table = question_table(practice, k=K, metrics=("support", "coverage", "disclosures"))
+leaks = table[table["disclosures"] > 0]
+Table(table_rows(leaks))
+
+# %% [markdown]
+# `card-request` under `rerank`: support and coverage are 1.00, and a finance-only note was
+# delivered to a caller without the finance group. The fixture models access labels; it is
+# not an access-control system, and checks nothing about who may really read a note.
+
+# %% [markdown]
+# ## Step 3: outdated and conflicting sources
+# A claim supported only by a superseded version of a note counts as **stale support**, not
+# as support. A claim citing the losing side of a labelled conflict is unsupported.
+
+# %%
+sources = question_table(practice, k=K, metrics=("support", "stale_support", "unsupported"))
+stale = sources[sources["stale_support"] > 0]
+Table(table_rows(stale))
+
+# %% [markdown]
+# ## Step 4: development and held-out questions
+# Questions are marked `dev` (for tuning) or `heldout` (for deciding). A comparison over
+# both warns on its first line; `--split heldout` keeps the decision honest.
+
+# %%
+code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
+                          "rerank", "--k", "3", "--metrics", "recall"])
+print("\n".join(out.splitlines()[:2]))
+
+# %%
+code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
+                          "rerank", "--k", "3", "--metrics", "recall", "--split", "heldout"])
+print(out.splitlines()[0])
+
+# %% [markdown]
+# ## Recap
+# We read per-tag means with their question counts, caught a disclosure behind a fully
+# supported answer, counted stale support apart from current support, and kept development
+# questions out of a decision.
+
+# %% [markdown] tags=["exercise"]
+# ## Exercises
+# Replace `None` with your answer and run the cell.
+#
+# 1. How many disclosures does `rerank-guarded` make over the whole collection? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("08.1", answer)
+
+# %% [markdown] tags=["exercise"]
+# 2. Is `card-request` under `rerank` fully supported (support 1.00)? (`True` or `False`)
+
+# %% tags=["exercise"]
+answer = None
+check("08.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. How many held-out questions does the `--split heldout` comparison use? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("08.3", answer)
