@@ -155,3 +155,11 @@ def test_manifest_hashes_are_the_same_for_a_copy(capsys, tmp_path):
     _, first, _ = run(capsys, "manifest", str(COURSE_PATH))
     _, second, _ = run(capsys, "manifest", str(tmp_path / "copy"))
     assert json.loads(first)["fingerprint"] == json.loads(second)["fingerprint"]
+
+
+def test_baseline_save_names_a_missing_folder(capsys, tmp_path):
+    code, _, err = run(capsys, "baseline", "save", str(COURSE_PATH), "--system", "A",
+                       "--out", str(tmp_path / "missing" / "b.json"))
+    assert code == 2 and "missing: does not exist" not in err
+    assert "the folder" in err and "does not exist" in err
+    assert not (tmp_path / "missing").exists()

@@ -68,6 +68,11 @@ def baseline_record(counted, system, *, fingerprint, manifest=None):
 def save_baseline(record, path):
     """Write a baseline record to ``path`` atomically (a temporary file, then a rename)."""
     path = Path(path)
+    if not path.parent.is_dir():
+        raise InvalidInputError(f"cannot write {where(path)}: the folder "
+                                f"{where(path.parent)} does not exist")
+    if path.is_dir():
+        raise InvalidInputError(f"cannot write {where(path)}: it is a folder")
     text = json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     descriptor, scratch = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
                                            suffix=".tmp")
