@@ -231,9 +231,65 @@ def _compare(args, out):
                   + " questions); a decision belongs on held-out questions: --split heldout\n")
     table = question_table(counted, k=k, metrics=args.metrics)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
-    out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate, k=k))
+    if args.stats:
+        from .tables.stats import RESAMPLES, stats_table
+
+        stats = stats_table(table, baseline=args.baseline, candidate=args.candidate,
+                            confidence=args.confidence, seed=args.seed)
+    if args.format == "json":
+        from .render.stats import comparison_records, stats_records, to_json
+
+        out.write(to_json(stats_records(stats) if args.stats else comparison_records(rows)))
+    else:
+        out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate,
+                                    k=k))
+        if args.stats:
+            from .render.stats import render_stats
+
+            out.write("\n" + render_stats(stats, baseline=args.baseline,
+                                          candidate=args.candidate,
+                                          confidence=args.confidence, seed=args.seed,
+                                          resamples=RESAMPLES))
     _notes(counted, sys.stderr)
     return OK
+
+
+def _audit(args, out):
+    from .io.dataset import load_dataset
+    from .render.audit import audit_json, render_audit
+    from .tables.audit import audit
+
+    dataset = load_dataset(args.dataset)
+    k = _k(args.k, dataset.rules)
+    result = audit(dataset, k=k)
+    render = audit_json if args.format == "json" else render_audit
+    out.write(render(result, name=dataset.name))
+    return OK
+
+
+def _confidence(text):
+    """A confidence level strictly between 0 and 1, such as 0.95."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"--confidence must be a number strictly between 0 and 1, such as 0.95; "
+            f"got {text!r}")
+    return value
+
+
+def _seed(text):
+    """A random seed: a whole number 0 or above."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be a whole number 0 or above; "
+                                         f"got {text!r}")
+    return value
 
 
 def _sweep(args, out):
@@ -450,7 +506,34 @@ def build_parser():
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
     _scoring_options(comparison)
+    comparison.add_argument("--format", choices=("text", "json"), default="text",
+                            help="text (default) or json: a list of per-question rows, or "
+                                 "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--stats", action="store_true",
+                            help="add paired statistics per metric: mean delta, bootstrap "
+                                 "percentile CI, sign-flip permutation p-value and the "
+                                 "smallest detectable effect (at least 10 paired questions)")
+    comparison.add_argument("--confidence", type=_confidence, default=0.95,
+                            help="confidence level of --stats intervals (default 0.95)")
+    comparison.add_argument("--seed", type=_seed, default=0,
+                            help="random seed of --stats resampling: the same seed gives the "
+                                 "same numbers (default 0)")
     comparison.set_defaults(handler=_compare)
+
+    auditing = commands.add_parser(
+        "audit", help="label audit: what to know about the labels before reading a score",
+        description="List, per question and document: retrieved documents in the top k "
+                    "that no one judged (with counts per system), near-duplicate documents "
+                    "labelled differently, unanswerable questions answered with citations, "
+                    "support labels outside the relevant set (graded labels) and disputed "
+                    "reviews. Findings are information: the exit code is 0.")
+    _dataset_argument(auditing)
+    auditing.add_argument("--k", type=_k_text, default="2",
+                          help="cutoff for unjudged documents: 1 to 100 (course IDs) or 10000 "
+                               "(open IDs); default 2, as report")
+    auditing.add_argument("--format", choices=("text", "json"), default="text",
+                          help="output format (default text)")
+    auditing.set_defaults(handler=_audit)
 
     sweeping = commands.add_parser(
         "sweep", help="mean metrics for every cutoff from 1 to --max-k",

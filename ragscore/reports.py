@@ -7,9 +7,11 @@ layer (:mod:`ragscore.tables`) and of the output formats (:mod:`ragscore.render.
 'owner A | 0.50 1.00 0.50 0.00 0.00 n/a'
 """
 from .render.formats import render
+from .tables.audit import audit
 from .tables.compare import VERDICTS, compare
 from .tables.scores import count_dataset, question_table
+from .tables.stats import paired_stats, stats_table
 from .tables.summary import aggregates, answerable, claim_counts, sweep
 
-__all__ = ["VERDICTS", "aggregates", "answerable", "claim_counts", "compare", "count_dataset",
-           "question_table", "render", "sweep"]
+__all__ = ["VERDICTS", "aggregates", "answerable", "audit", "claim_counts", "compare",
+           "count_dataset", "paired_stats", "question_table", "render", "stats_table", "sweep"]

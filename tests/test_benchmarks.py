@@ -50,3 +50,13 @@ def test_import_benchmark_runs():
     lines = result.stdout.splitlines()
     assert lines[0].startswith("50 questions x 10 docs x 2 systems = 1,000 run lines")
     assert lines[1].startswith("ragscore import_trec: ")
+
+
+def test_the_statistics_simulation_runs_on_a_small_size():
+    script = BENCH.parent / "simulate_stats.py"
+    result = subprocess.run([sys.executable, str(script), "--samples", "3", "--resamples",
+                             "50"], capture_output=True, text=True, check=True, timeout=120)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 8
+    assert lines[0].startswith("null, n=10: rejected at p <= 0.05 in ")
+    assert lines[-1].startswith("mean delta 0.1, n=200: 95% interval covered it in ")

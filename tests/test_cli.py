@@ -195,3 +195,149 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     assert _run("report", str(folder), "--unit", "document").returncode == 2
     deduped = _run("report", str(folder), "--unit", "document", "--dedupe")
     assert "- q s: 1 dropped, 1 collapsed" in deduped.stdout
+
+
+# ---- compare --stats ---------------------------------------------------------------------
+
+def _twelve_questions(folder):
+    """12 questions with two relevant documents each. B retrieves both in its top 2 on q1..q10
+    and only the first on q11, q12; A the other way round: recall@2 delta +0.5 on ten
+    questions, -0.5 on two; both rank the first relevant document first (RR delta 0); neither
+    makes a claim (support n/a)."""
+    import json
+    folder.mkdir()
+    (folder / "dataset.json").write_text(json.dumps({
+        "format": "ragscore-dataset", "version": 1, "name": "twelve", "description": "t"}))
+    corpus, cases, runs = [], [], []
+    for number in range(1, 13):
+        first, second, other = f"d{number}a", f"d{number}b", f"d{number}c"
+        corpus += [{"id": doc, "text": f"text of {doc}"} for doc in (first, second, other)]
+        cases.append({"id": f"q{number}", "question": f"question {number}?",
+                      "relevant": [first, second], "support": {"fact": [first]}})
+        better, worse = [first, second], [first, other]
+        a, b = (worse, better) if number <= 10 else (better, worse)
+        runs += [{"case": f"q{number}", "system": "A", "retrieved": a, "claims": []},
+                 {"case": f"q{number}", "system": "B", "retrieved": b, "claims": []}]
+    for name, records in (("corpus", corpus), ("cases", cases), ("runs", runs)):
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(folder)
+
+
+def test_compare_stats_json_gives_the_exact_sign_flip_p(tmp_path, capsys):
+    import json
+    folder = _twelve_questions(tmp_path / "twelve")
+    assert main(["compare", folder, "--baseline", "A", "--candidate", "B", "--stats",
+                 "--format", "json", "--metrics", "recall,rr,support"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [set(record) for record in records] == [
+        {"metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value",
+         "min_detectable", "note"}] * 3
+    recall, rr, support = records
+    assert (recall["metric"], recall["n"]) == ("recall", 12)
+    assert recall["mean_delta"] == pytest.approx((10 - 2) * 0.5 / 12)
+    # |sum of signs| >= 8 needs at most two minus signs or at most two plus: 2 * (1 + 12 + 66)
+    assert recall["p_value"] == 158 / 4096
+    assert recall["ci_low"] < recall["mean_delta"] < recall["ci_high"]
+    assert recall["method"].endswith("exact (2^12 flips)")
+    assert (rr["mean_delta"], rr["p_value"], rr["ci_low"], rr["ci_high"]) == (0, 1, 0, 0)
+    assert support == {"metric": "support", "method": "mean of paired deltas only", "n": 0,
+                       "mean_delta": None, "ci_low": None, "ci_high": None, "p_value": None,
+                       "min_detectable": None,
+                       "note": "no question where both systems are defined; at least 10 "
+                               "are needed"}
+
+
+def test_compare_stats_is_reproducible_and_follows_seed_and_confidence(tmp_path, capsys):
+    import json
+    folder = _twelve_questions(tmp_path / "twelve")
+
+    def recall(*options):
+        assert main(["compare", folder, "--baseline", "A", "--candidate", "B", "--stats",
+                     "--format", "json", "--metrics", "recall", *options]) == 0
+        return json.loads(capsys.readouterr().out)[0]
+
+    first = recall()
+    assert recall("--seed", "0") == first
+    assert recall("--seed", "5")["p_value"] == first["p_value"]  # exact: no randomness
+    narrow = recall("--confidence", "0.5")
+    assert first["ci_low"] <= narrow["ci_low"] <= narrow["ci_high"] <= first["ci_high"]
+    assert narrow["min_detectable"] < first["min_detectable"]
+
+
+def test_compare_stats_text_follows_the_comparison():
+    out = _run("compare", COURSE, "--baseline", "A", "--candidate", "B", "--stats").stdout
+    comparison, stats = out.split("\n\n")
+    assert comparison.startswith("B (candidate) against A (baseline) at k=2, 4 questions")
+    lines = stats.splitlines()
+    assert lines[0].startswith("Paired statistics of B - A, per metric over the questions "
+                               "where both are defined")
+    assert "bootstrap percentile 95% CI of the mean delta, 10000 resamples" in lines[1]
+    assert "(z_0.975 + z_0.8) * sd(delta) / sqrt(n)" in lines[3]
+    assert lines[4].split()[:4] == ["metric", "n", "mean", "95%"]
+    assert lines[8].split() == ["support", "3", "+0.17", "n/a", "n/a", "n/a", "none", "only",
+                                "3", "paired", "questions;", "at", "least", "10", "are",
+                                "needed"]
+
+
+def test_compare_json_without_stats_lists_the_pairs():
+    import json
+    records = json.loads(_run("compare", COURSE, "--baseline", "A", "--candidate", "B",
+                              "--format", "json").stdout)
+    assert records[0] == {"case": "launch", "metric": "support", "baseline": 1.0,
+                          "candidate": 0.5, "delta": -0.5, "verdict": "regressed"}
+    assert {"case": "region", "metric": "support", "baseline": 0.0, "candidate": None,
+            "delta": None, "verdict": "no longer defined"} in records
+    assert len(records) == 24
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--confidence", "1", "--confidence must be a number strictly between 0 and 1, such as "
+                          "0.95; got '1'"),
+    ("--confidence", "x", "--confidence must be a number strictly between 0 and 1"),
+    ("--seed", "-3", "--seed must be a whole number 0 or above; got '-3'"),
+])
+def test_compare_stats_refuses_bad_options(option, value, message):
+    result = _run("compare", COURSE, "--baseline", "A", "--candidate", "B", "--stats",
+                  option, value)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ---- audit ---------------------------------------------------------------------------------
+
+def test_audit_text_names_questions_and_documents_and_exits_0():
+    result = _run("audit", COURSE)
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("Label audit of course at k=2: 6 findings (information, not failures: "
+                        "read them before any score)")
+    assert "  A: 3 of 6 retrieved documents unjudged, in 3 questions" in lines
+    assert "  B: 2 of 6 retrieved documents unjudged, in 2 questions" in lines
+    assert "  owner B: archive (1 of 2 documents in the top 2 not judged)" in lines
+    assert ("  region A: archive (labelled unanswerable; answered with 1 claim citing "
+            "archive)") in lines
+    assert ("Disputed labels (reviewers decided differently): not checked: no case has "
+            "reviews (dataset format 3 adds them)") in lines
+
+
+def test_audit_json_at_k1(capsys):
+    import json
+    assert main(["audit", COURSE, "--k", "1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["dataset"], data["k"]) == ("course", 1)
+    # at k=1 only owner A (archive first) and region A retrieve something no one judged
+    assert data["unjudged"]["A"] == {"unjudged": 2, "retrieved": 4, "questions": 2}
+    assert data["unjudged"]["B"] == {"unjudged": 0, "retrieved": 3, "questions": 0}
+    assert data["findings"][-1] == {
+        "kind": "answered unanswerable", "case": "region", "system": "A", "docs": ["archive"],
+        "detail": "labelled unanswerable; answered with 1 claim citing archive"}
+    assert set(data["notes"]) == {"support outside relevant", "disputed"}
+
+
+def test_audit_refuses_a_bad_k_clearly():
+    result = _run("audit", COURSE, "--k", "0")
+    assert result.returncode == 2
+    assert "ragscore: error: k must be a whole number from 1 to 100; got '0'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "usage: ragscore audit" in _run("audit", "--help").stdout

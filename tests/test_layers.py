@@ -21,7 +21,7 @@ TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_release", 
 THIRD_PARTY = {
     "ragscore.core": set(),
     "ragscore.io": {"jsonschema", "referencing"},
-    "ragscore.tables": {"numpy", "pandas"},
+    "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
     "ragscore.top": {"numpy", "pandas"},

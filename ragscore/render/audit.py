@@ -1,0 +1,66 @@
+"""Output of ``ragscore audit``: text for people, JSON for tools."""
+import json
+
+from ..tables.audit import KINDS
+
+#: A heading per kind of finding.
+HEADINGS = {
+    "unjudged": "Unjudged documents in the top {k} (judged = listed in 'relevant', at any "
+                "grade, 0 included)",
+    "near-duplicate": "Near-duplicate documents (same text up to whitespace) labelled "
+                      "differently for a question",
+    "answered unanswerable": "Questions labelled unanswerable that a system answered with "
+                             "citations",
+    "support outside relevant": "Support labels citing a document outside the relevant set",
+    "disputed": "Disputed labels (reviewers decided differently)",
+}
+
+
+def _place(finding):
+    return finding.case if finding.system is None else f"{finding.case} {finding.system}"
+
+
+def render_audit(result, *, name):
+    """The text of an :class:`ragscore.tables.audit.Audit`: a summary line, then each kind
+    of finding under its heading with its count (unjudged with per-system counts first), or
+    the reason it was not checked.
+
+    >>> from ragscore.io.course import load_course
+    >>> from ragscore.tables.audit import audit
+    >>> print(render_audit(audit(load_course(), k=2), name="course").splitlines()[3])
+      A: 3 of 6 retrieved documents unjudged, in 3 questions
+    """
+    findings = result.findings
+    lines = [f"Label audit of {name} at k={result.k}: {len(findings)} finding"
+             f"{'s' * (len(findings) != 1)} (information, not failures: read them before any "
+             "score)"]
+    for kind in KINDS:
+        chosen = [finding for finding in findings if finding.kind == kind]
+        heading = HEADINGS[kind].format(k=result.k)
+        if not chosen and kind in result.notes:
+            lines += ["", f"{heading}: {result.notes[kind]}"]
+            continue
+        lines += ["", f"{heading}: {len(chosen)}"]
+        if kind == "unjudged":
+            lines += [f"  {system}: {counts.unjudged} of {counts.retrieved} retrieved documents "
+                      f"unjudged, in {counts.questions} question"
+                      f"{'s' * (counts.questions != 1)}"
+                      for system, counts in result.unjudged.items()]
+        lines += [f"  {_place(finding)}: {', '.join(finding.docs) or '-'} ({finding.detail})"
+                  for finding in chosen]
+        if not chosen and kind != "unjudged":
+            lines.append("  none")
+    return "\n".join(lines) + "\n"
+
+
+def audit_json(result, *, name):
+    """An :class:`ragscore.tables.audit.Audit` as JSON: ``dataset``, ``k``, ``unjudged``
+    (per system), ``findings`` (kind, case, system, docs, detail; system null for a label
+    finding) and ``notes`` (kind: why it was not checked)."""
+    return json.dumps({
+        "dataset": name, "k": result.k,
+        "unjudged": {system: counts._asdict() for system, counts in result.unjudged.items()},
+        "findings": [{**finding._asdict(), "docs": list(finding.docs)}
+                     for finding in result.findings],
+        "notes": result.notes,
+    }, indent=2) + "\n"

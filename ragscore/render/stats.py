@@ -1,0 +1,88 @@
+"""Output of ``ragscore compare``'s paired statistics (``--stats``) and its JSON rows.
+
+n/a stays apart from 0: text shows ``n/a``, JSON writes ``null``.
+"""
+import json
+
+from ..tables.stats import COLUMNS, EXACT_MAX_PAIRS, POWER, UNTESTED, percent
+from .text import format_delta, format_value, is_na
+
+
+def _plain(value):
+    """A table cell as plain JSON data: None for n/a, int, float or str."""
+    if is_na(value):
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        value = value.item()
+    return value
+
+
+def stats_records(frame):
+    """The rows of :func:`ragscore.tables.stats.stats_table` as plain dicts (keys
+    :data:`ragscore.tables.stats.COLUMNS`, None for n/a)."""
+    columns = [frame[name].astype(object).tolist() for name in COLUMNS]
+    return [dict(zip(COLUMNS, map(_plain, values))) for values in zip(*columns)]
+
+
+def comparison_records(rows):
+    """The rows of :func:`ragscore.tables.compare.compare` as plain dicts (None for n/a)."""
+    names = ("case", "metric", "baseline", "candidate", "delta", "verdict")
+    columns = [rows[name].astype(object).tolist() for name in names]
+    return [dict(zip(names, map(_plain, values))) for values in zip(*columns)]
+
+
+def to_json(records):
+    """A list of records as indented JSON (``null`` for n/a, never NaN)."""
+    return json.dumps(records, indent=2, allow_nan=False) + "\n"
+
+
+def _p(value):
+    return "n/a" if is_na(value) else f"{float(value):.3g}"
+
+
+def _test(method):
+    if method == UNTESTED:
+        return "none"
+    return "exact" if "exact" in method else "sampled"
+
+
+def render_stats(frame, *, baseline, candidate, confidence, seed, resamples):
+    """The text of a paired-statistics table: what was declared (method, confidence, seed,
+    the detectable-effect formula), then one aligned line per metric.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame([{"metric": "support", "method": UNTESTED, "n": 3,
+    ...     "mean_delta": 1 / 6, "ci_low": None, "ci_high": None, "p_value": None,
+    ...     "min_detectable": None, "note": "only 3 paired questions; at least 10 are needed"}])
+    >>> print(render_stats(frame, baseline="A", candidate="B", confidence=0.95, seed=0,
+    ...                    resamples=10_000).splitlines()[-1].split()[:8])
+    ['support', '3', '+0.17', 'n/a', 'n/a', 'n/a', 'none', 'only']
+    """
+    level = percent(confidence)
+    z = f"z_{1 - (1 - confidence) / 2:g}"
+    lines = [
+        f"Paired statistics of {candidate} - {baseline}, per metric over the questions where "
+        "both are defined (yes counts 1, no 0):",
+        f"  interval: bootstrap percentile {level} CI of the mean delta, {resamples} resamples "
+        f"of the questions, seed {seed};",
+        f"  p: two-sided sign-flip permutation test of the mean delta, exact over all 2^n "
+        f"flips up to n = {EXACT_MAX_PAIRS}, else {resamples} random flips (seed {seed});",
+        f"  min detectable: ({z} + z_{POWER:g}) * sd(delta) / sqrt(n), the normal "
+        f"approximation at power {POWER:g}, assuming the observed spread.",
+    ]
+    records = stats_records(frame)
+    width = max([len(str(record["n"])) for record in records] + [1])
+
+    def line(metric, n, mean, interval, p, detectable, test, note):
+        return (f"{metric:<19} {n:>{width}}  {mean:>5}  {interval:<15}  {p:<7}  "
+                f"{detectable:<7}  {test:<7}  {note}").rstrip()
+
+    lines.append(line("metric", "n", "mean", level + " CI", "p", "min det", "test", "note"))
+    for record in records:
+        interval = ("n/a" if record["ci_low"] is None else
+                    f"[{format_delta(record['ci_low'])}, {format_delta(record['ci_high'])}]")
+        lines.append(line(record["metric"], record["n"], format_delta(record["mean_delta"]),
+                          interval, _p(record["p_value"]),
+                          format_value(record["min_detectable"]), _test(record["method"]),
+                          record["note"]))
+    return "\n".join(lines) + "\n"
