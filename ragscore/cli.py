@@ -222,13 +222,27 @@ def _compare(args, out):
     from .tables.compare import compare
     from .tables.scores import question_table
 
+    from .io.manifest import rubric_mismatch
     from .tables.summary import split_mix
 
+    warnings = []
+    problem = rubric_mismatch(args.dataset, args.baseline, args.candidate)
+    if problem and not args.allow_mismatch:
+        raise InvalidInputError(f"{problem}; refusing to compare (pass --allow-mismatch to "
+                                "compare anyway)")
+    if problem:
+        warnings.append(f"--allow-mismatch: {problem}")
     mixed = split_mix(counted)
     if mixed:
-        out.write(f"WARNING: this comparison mixes splits ("
-                  + ", ".join(f"{count} {split}" for split, count in mixed.items())
-                  + " questions); a decision belongs on held-out questions: --split heldout\n")
+        warnings.append("this comparison mixes splits ("
+                        + ", ".join(f"{count} {split}" for split, count in mixed.items())
+                        + " questions); a decision belongs on held-out questions: "
+                          "--split heldout")
+    for warning in warnings:  # first lines of the output; on stderr when it is JSON
+        if args.format == "json":
+            sys.stderr.write(f"ragscore: warning: {warning}\n")
+        else:
+            out.write(f"WARNING: {warning}\n")
     table = question_table(counted, k=k, metrics=args.metrics)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
     if args.stats:
@@ -509,6 +523,9 @@ def build_parser():
     comparison.add_argument("--format", choices=("text", "json"), default="text",
                             help="text (default) or json: a list of per-question rows, or "
                                  "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--allow-mismatch", action="store_true",
+                            help="compare systems judged under different rubric versions "
+                                 "(their manifests say); the output says so first")
     comparison.add_argument("--stats", action="store_true",
                             help="add paired statistics per metric: mean delta, bootstrap "
                                  "percentile CI, sign-flip permutation p-value and the "

@@ -163,3 +163,22 @@ def test_baseline_save_names_a_missing_folder(capsys, tmp_path):
     assert code == 2 and "missing: does not exist" not in err
     assert "the folder" in err and "does not exist" in err
     assert not (tmp_path / "missing").exists()
+
+
+def test_compare_refuses_a_rubric_mismatch_unless_allowed(capsys, tmp_path):
+    dataset = load_dataset(COURSE_PATH)
+    manifests = {system: {"run_id": f"{system}-1", "date": "2026-12-01", "model": "m",
+                          "rubric_version": rubric}
+                 for system, rubric in (("A", "strict-1"), ("B", "strict-2"))}
+    save_dataset(dataset._replace(manifests=manifests), tmp_path / "m")
+    code, out, err = run(capsys, "compare", str(tmp_path / "m"), "--baseline", "A",
+                         "--candidate", "B")
+    assert code == 2 and out == ""
+    assert "judged under different rubrics: strict-1 and strict-2" in err
+    code, out, _ = run(capsys, "compare", str(tmp_path / "m"), "--baseline", "A",
+                       "--candidate", "B", "--allow-mismatch")
+    assert code == 0
+    assert out.splitlines()[0].startswith("WARNING: --allow-mismatch: systems A and B")
+    code, out, err = run(capsys, "compare", str(tmp_path / "m"), "--baseline", "A",
+                         "--candidate", "B", "--allow-mismatch", "--format", "json")
+    assert code == 0 and json.loads(out) and "ragscore: warning: --allow-mismatch" in err

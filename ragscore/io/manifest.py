@@ -172,3 +172,27 @@ def validate_folder(path, *, max_bytes=None):
             handle.close()
     load_dataset(path, max_bytes=limit)
     return checked
+
+
+def rubric_mismatch(path, baseline, candidate):
+    """Why ``baseline`` and ``candidate`` in the dataset folder at ``path`` may not be
+    compared (they were judged under different rubric versions, as their manifests say),
+    or ``None``. Reads only the small index."""
+    from .dataset import INDEX
+    from .jsonl import open_regular, read_json
+
+    try:
+        with open_regular(Path(path) / INDEX, 1 << 24) as handle:
+            index = read_json(handle, Path(path) / INDEX, 1 << 24)
+    except (OSError, InvalidInputError):
+        return None  # the reader has already reported any problem with the folder
+    manifests = index.get("manifests") if type(index) is dict else None
+    if type(manifests) is not dict:
+        return None
+    rubric = index.get("rubric")
+    before = (manifests.get(baseline) or {}).get("rubric_version", rubric)
+    after = (manifests.get(candidate) or {}).get("rubric_version", rubric)
+    if before != after:
+        return (f"systems {baseline} and {candidate} were judged under different rubrics: "
+                f"{before} and {after}")
+    return None
