@@ -92,10 +92,34 @@ code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--cand
 print(out.splitlines()[0])
 
 # %% [markdown]
+# ## Step 5: how sure is a difference?
+# On the held-out questions, `--stats` adds per metric: the number of questions where both
+# systems are defined, the mean paired difference, a 95% bootstrap interval of it (seeded, so
+# the same every run), a sign-flip permutation p-value and the smallest effect this sample
+# could detect. Repeated trials of a question count as one question, never as more samples.
+
+# %%
+code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
+                          "rerank", "--k", "3", "--metrics", "recall,support", "--split",
+                          "heldout", "--stats"])
+print("\n".join(out.splitlines()[-3:]))
+
+# %% [markdown]
+# The reranker's mean recall gain of +0.15 on 24 held-out questions comes with an interval
+# that still includes 0 and p = 0.19: twelve improvements in the whole collection are not
+# yet evidence at this size. On the four course questions nothing is computed at all:
+
+# %%
+code, out, err = capture(["compare", "../fixtures/course", "--baseline", "A", "--candidate",
+                          "B", "--metrics", "recall", "--stats"])
+print(out.splitlines()[-1])
+
+# %% [markdown]
 # ## Recap
 # We read per-tag means with their question counts, caught a disclosure behind a fully
-# supported answer, counted stale support apart from current support, and kept development
-# questions out of a decision.
+# supported answer, counted stale support apart from current support, kept development
+# questions out of a decision, and read a paired interval that says how little 24 questions
+# can settle.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
