@@ -109,3 +109,21 @@ def test_trials_are_judged_as_one_question():
 def test_rules_that_cannot_be_judged_are_refused(systems, rule, message):
     with pytest.raises(InvalidInputError, match=message):
         run_gate([rule], systems["A"], k=2, tags={})
+
+
+def test_max_count_on_disclosures_forbids_any_on_the_practice_collection():
+    from pathlib import Path
+
+    from ragscore.io.dataset import read_counts
+
+    counted = read_counts(Path(__file__).resolve().parents[2] / "fixtures" / "practice")
+    by_system = {}
+    for (case, system), counts in zip(counted.keys, counted.counts):
+        by_system.setdefault(system, {})[case] = counts
+    rule = Rule("no disclosures", "disclosures", "max_count", threshold=0)
+    # totals worked by the collection's author (tests/io/test_practice.py): rerank-guarded
+    # filters restricted chunks (0); rerank discloses 8 times in 6 questions
+    assert judge(rule, by_system["rerank-guarded"], k=3, tags={}).passed
+    failed = judge(rule, by_system["rerank"], k=3, tags={})
+    assert (failed.passed, failed.value, len(failed.failures)) == (False, 8, 6)
+    assert failed.failures[0] == ("headcount-2027", 3, None)  # the worst first
