@@ -174,10 +174,17 @@ def _report(args, out):
 
     if args.by is not None:
         from .render.formats import render_frame
-        from .tables.summary import sliced_aggregates
 
-        frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
-                                  na_as_zero=args.na_as_zero)
+        if args.by == "disputed":
+            from .io.dataset import load_dataset
+            from .tables.reviews import disputed_slice
+
+            frame = disputed_slice(load_dataset(args.dataset), k=k, metrics=args.metrics)
+        else:
+            from .tables.summary import sliced_aggregates
+
+            frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
+                                      na_as_zero=args.na_as_zero)
         out.write(render_frame(frame, fmt=args.format))
         return OK
     table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
@@ -278,6 +285,13 @@ def _audit(args, out):
     result = audit(dataset, k=k)
     render = audit_json if args.format == "json" else render_audit
     out.write(render(result, name=dataset.name))
+    if args.format != "json" and any(case.get("reviews") for case in dataset.cases.values()):
+        from .render.formats import render_frame
+        from .tables.reviews import agreement_table
+
+        out.write("\nAgreement between reviewers (relevant/supported read as positive; "
+                  "kappa = (po - pe) / (1 - pe)):\n")
+        out.write(render_frame(agreement_table(dataset), fmt="text"))
     return OK
 
 
@@ -502,10 +516,11 @@ def build_parser():
     _scoring_options(report)
     report.add_argument("--format", choices=FORMATS, default="text",
                         help="output format (default text)")
-    report.add_argument("--by", choices=("tag", "split"), default=None,
-                        help="print the declared aggregates per tag or per split instead of "
-                             "the per-question table (a question with several tags counts "
-                             "in each)")
+    report.add_argument("--by", choices=("tag", "split", "disputed"), default=None,
+                        help="print the declared aggregates per tag, per split, or over all, "
+                             "undisputed and disputed questions (reviews), instead of the "
+                             "per-question table (a question with several tags counts in "
+                             "each)")
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")

@@ -270,3 +270,174 @@ def ranking_editor(dataset, *, case=None, system=None, k=2):
     panel.case, panel.system, panel.ranking, panel.k = case_choice, system_choice, ranking, slider
     panel.report, panel.scores = report, scores
     return panel
+
+
+def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, k=2):
+    """Review a recorded answer claim by claim and save the judgements into the dataset.
+
+    Pick a question (``case``), a ``system`` and, for repeated trials, a ``trial``; the page
+    shows the question, the answer text, the context given to the answer (delivered, else
+    the top ``k`` retrieved) with each chunk's text, and each claim with its citations and
+    everyone's judgements, disputed claims highlighted. Type your name in ``reviewer``,
+    choose a ``claim``, set ``decision`` (supported / unsupported) and a ``note``: the
+    judgement is recorded at once (:func:`~ragscore.workbook.review.record_judgement`) in
+    ``panel.dataset()``; ``save`` (a Button) writes that dataset to ``path`` with
+    :func:`ragscore.io.dataset.save_dataset` (atomic, validated), replacing the folder.
+
+    Attributes: ``case``, ``system``, ``trial``, ``claim`` (Dropdowns), ``reviewer``,
+    ``note`` (Text), ``decision`` (ToggleButtons), ``save`` (Button), ``view`` and
+    ``status`` (HTML). ``panel.rows()`` gives the claims as plain rows and
+    ``panel.disagreements()`` this question's disputed items.
+    """
+    import ipywidgets as widgets
+
+    from ..io.dataset import DatasetFileError, save_dataset
+    from .review import CLAIM_DECISIONS, claim_review_rows, disagreements, judgement_of, \
+        record_judgement, review_html, trials_of
+
+    state = {"dataset": dataset, "unsaved": False, "loading": False}
+    cases = list(dataset.runs)
+    case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
+    systems = list(dataset.runs[case_choice.value])
+    system_choice = widgets.Dropdown(options=systems, value=system or systems[0],
+                                     description="system")
+    trial_choice = widgets.Dropdown(options=[1], value=1, description="trial")
+    name = widgets.Text(value=reviewer or "", description="reviewer", placeholder="your name",
+                        continuous_update=False)
+    claim_choice = widgets.Dropdown(options=[], description="claim")
+    decision = widgets.ToggleButtons(
+        options=[("not judged", "")] + [(choice, choice) for choice in CLAIM_DECISIONS],
+        value="", description="decision")
+    note = widgets.Text(description="note", continuous_update=False,
+                        layout=widgets.Layout(width="420px"))
+    save = widgets.Button(description="Save", disabled=path is None,
+                          tooltip="write the judgements into the dataset folder")
+    view, status = widgets.HTML(), widgets.HTML()
+
+    def current():
+        return state["dataset"]
+
+    def page():
+        return review_html(current(), case_choice.value, system_choice.value,
+                           name.value.strip(), k=k, trial=trial_choice.value)
+
+    def refresh():
+        view.value = LIVE_STYLE + page()
+
+    def say(text, error=False):
+        colour = ' style="color:#b2182b"' if error else ""
+        status.value = f'<p class="ragscore-status"{colour}>{html.escape(text)}</p>'
+
+    def idle():
+        if path is None:
+            say("No path given: judgements stay in panel.dataset() and are not saved.")
+        elif state["unsaved"]:
+            say("Judgements recorded; not saved yet: press Save.")
+        else:
+            say("Nothing to save.")
+
+    def load_judgement(_=None):
+        state["loading"] = True
+        try:
+            if claim_choice.value is None:
+                decision.value, note.value = "", ""
+            else:
+                found, remark = judgement_of(current(), case_choice.value, system_choice.value,
+                                             claim_choice.value, name.value.strip())
+                decision.value, note.value = found or "", remark
+        finally:
+            state["loading"] = False
+        decision.disabled = note.disabled = claim_choice.value is None
+        refresh()
+
+    def load_claims(_=None):
+        runs = trials_of(current(), case_choice.value, system_choice.value)
+        state["loading"] = True
+        try:
+            chosen = min(trial_choice.value or 1, len(runs))
+            trial_choice.options = [(f"{n} of {len(runs)}", n) for n in range(1, len(runs) + 1)]
+            trial_choice.value = chosen
+            trial_choice.disabled = len(runs) == 1
+            claims = [claim for claim, _ in runs[trial_choice.value - 1].get("claims") or ()]
+            claim_choice.options = claims
+            claim_choice.value = claims[0] if claims else None
+        finally:
+            state["loading"] = False
+        load_judgement()
+
+    def change_case(_=None):
+        options = list(current().runs[case_choice.value])
+        keep = system_choice.value if system_choice.value in options else options[0]
+        state["loading"] = True
+        try:
+            system_choice.options = options
+            system_choice.value = keep
+        finally:
+            state["loading"] = False
+        load_claims()
+
+    def change_system(_=None):
+        if not state["loading"]:
+            load_claims()
+
+    def change_trial(_=None):
+        if not state["loading"]:
+            load_claims()
+
+    def change_claim(_=None):
+        if not state["loading"]:
+            load_judgement()
+
+    def judge(_=None):
+        if state["loading"] or claim_choice.value is None:
+            return
+        try:
+            after = record_judgement(current(), case_choice.value, system_choice.value,
+                                     claim_choice.value, name.value, decision.value or None,
+                                     note.value)
+        except InvalidInputError as error:
+            say(f"Not recorded: {error}", error=True)
+            return
+        if after.cases[case_choice.value] != current().cases[case_choice.value]:
+            state["dataset"], state["unsaved"] = after, True
+        idle()
+        refresh()
+
+    def write(_=None):
+        try:
+            save_dataset(current(), path, overwrite=True)
+        except (InvalidInputError, DatasetFileError, OSError) as error:
+            say(f"Not saved: {error}", error=True)
+            return
+        state["unsaved"] = False
+        say(f"Saved the dataset with every judgement to {path}.")
+
+    case_choice.observe(change_case, names="value")
+    system_choice.observe(change_system, names="value")
+    trial_choice.observe(change_trial, names="value")
+    claim_choice.observe(change_claim, names="value")
+    name.observe(load_judgement, names="value")
+    decision.observe(judge, names="value")
+    note.observe(judge, names="value")
+    save.on_click(write)
+    load_claims()
+    idle()
+
+    def summary(_):
+        trials = len(trials_of(current(), case_choice.value, system_choice.value))
+        return (f"review editor: case {case_choice.value}, system {system_choice.value}, "
+                f"trial {trial_choice.value} of {trials}, reviewer "
+                f"{name.value.strip() or '(none)'}")
+
+    children = [widgets.HBox([case_choice, system_choice, trial_choice]), name, view,
+                widgets.HBox([claim_choice, decision]), widgets.HBox([note, save]), status]
+    panel = _panel(children, summary, lambda p: page())
+    panel.case, panel.system, panel.trial, panel.claim = (case_choice, system_choice,
+                                                          trial_choice, claim_choice)
+    panel.reviewer, panel.decision, panel.note, panel.save = name, decision, note, save
+    panel.view, panel.status = view, status
+    panel.dataset = current
+    panel.rows = lambda: claim_review_rows(current(), case_choice.value, system_choice.value,
+                                           name.value.strip(), trial=trial_choice.value)
+    panel.disagreements = lambda: disagreements(current(), case_choice.value)
+    return panel

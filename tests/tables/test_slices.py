@@ -66,3 +66,19 @@ def test_split_mix_counts_each_split():
     counted = count_dataset(course._replace(cases=cases))
     assert split_mix(counted) == {"dev": 1, "heldout": 3}
     assert split_mix(counted, {"rollback", "owner"}) == {}
+
+
+def test_report_by_disputed_and_the_agreement_in_the_audit(capsys):
+    practice = RUNS.parent / "practice"
+    assert main(["report", str(practice), "--k", "3", "--by", "disputed", "--metrics",
+                 "recall", "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    sizes = {(r["system"], r["questions"]): r["n_questions"] for r in records}
+    # 46 questions, 4 of them holding a disputed item (tests/core/test_reviews.py)
+    assert sizes[("baseline", "all")] == 46
+    assert sizes[("baseline", "undisputed")] == 42
+    assert sizes[("baseline", "disputed")] == 4
+    assert main(["audit", str(practice), "--k", "3"]) == 0
+    out = capsys.readouterr().out
+    # ana and ben: 27 shared items, 22 agreed; po = 22/27 = 0.81, kappa = 4/7 = 0.57
+    assert "ana    ben     27     22      5          0.81  0.57  0.57" in out

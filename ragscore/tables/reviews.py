@@ -1,0 +1,76 @@
+"""Reviewers' disputes and agreement as pandas tables, and the declared aggregates with and
+without the disputed questions (:mod:`ragscore.core.reviews` does the counting).
+
+A question is **disputed** when any item reviewed on it (a document, or a system's claim)
+was given two different decisions. Its labels are uncertain, so a report can show each
+system's figures over all questions, over the questions without a dispute, and over the
+disputed ones alone, and say how many questions each uses: the dispute stays visible
+instead of being settled by a vote.
+"""
+import pandas as pd
+
+from ..core import aggregate as core
+from ..core.metrics import select
+from ..core.reviews import agreement, disputed
+from ..core.rules import check_k
+from .scores import count_dataset, default_metrics
+from .summary import AGGREGATE_COLUMNS
+
+#: The three sets of questions :func:`disputed_slice` reports, in order.
+ALL_QUESTIONS, UNDISPUTED, DISPUTED = "all", "undisputed", "disputed"
+SLICE_COLUMNS = ["system", "questions", "n_questions"] + AGGREGATE_COLUMNS[1:]
+AGREEMENT_COLUMNS = ["first", "second", "items", "agreed", "disagreed", "po", "pe", "kappa",
+                     "reason"]
+
+
+def disputed_slice(dataset, *, k=2, metrics=None):
+    """Each system's declared aggregates over all its questions, over its questions without
+    a disputed review, and over the disputed ones.
+
+    One row per (system, questions, aggregate): ``questions`` is ``all``, ``undisputed`` or
+    ``disputed``; ``n_questions`` how many of the system's questions that set holds; the
+    other columns are those of ``ragscore.reports.aggregates`` (macro means over the
+    answerable questions of the set where defined, pooled values, counts), computed by
+    :func:`ragscore.core.aggregate.aggregates` on the set's questions. A set with no
+    questions gives n/a values over 0 questions, never 0. ``dataset`` must be a Dataset
+    (the reviews live in its cases).
+    """
+    counted = count_dataset(dataset)
+    check_k(k, rules=counted.rules)
+    chosen = select(default_metrics(counted) if metrics is None else metrics)
+    held = frozenset(disputed(dataset.cases).cases)
+    per_system = {}
+    for (case_name, system), counts in zip(counted.keys, counted.counts):
+        sets = per_system.setdefault(system, {ALL_QUESTIONS: [], UNDISPUTED: [], DISPUTED: []})
+        sets[ALL_QUESTIONS].append(counts)
+        sets[DISPUTED if case_name in held else UNDISPUTED].append(counts)
+    rows = [{"system": system, "questions": name, "n_questions": len(counts_list),
+             **{key: value for key, value in row._asdict().items()}}
+            for system, sets in per_system.items()
+            for name, counts_list in sets.items()
+            for row in core.aggregates(counts_list, k=k, metrics=chosen)]
+    frame = pd.DataFrame.from_records(rows, columns=SLICE_COLUMNS)
+    frame["value"] = pd.array(frame["value"].tolist(), dtype="Float64")
+    for column in ("n_questions", "numerator", "denominator", "used", "left_out"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return frame
+
+
+def agreement_table(dataset):
+    """One row per pair of reviewers (names sorted): items both judged, how many they
+    agreed on and disagreed on, percent agreement ``po``, chance agreement
+    ``pe`` and Cohen's kappa, as ``Float64`` (``<NA>`` when undefined, with ``reason``).
+    Decisions count as positive ("relevant", "supported") or negative ("not relevant",
+    "unsupported"); see :func:`ragscore.core.reviews.agreement`.
+    """
+    records = [{"first": row.first, "second": row.second, "items": row.items,
+                "agreed": row.agreed, "disagreed": row.items - row.agreed,
+                "po": row.po, "pe": row.pe, "kappa": row.kappa, "reason": row.reason}
+               for row in agreement(dataset.cases)]
+    frame = pd.DataFrame.from_records(records, columns=AGREEMENT_COLUMNS)
+    for column in ("po", "pe", "kappa"):
+        frame[column] = pd.array([None if value is None else float(value)
+                                  for value in frame[column].tolist()], dtype="Float64")
+    for column in ("items", "agreed", "disagreed"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return frame
