@@ -77,7 +77,51 @@ stale = sources[sources["stale_support"] > 0]
 Table(table_rows(stale))
 
 # %% [markdown]
-# ## Step 4: development and held-out questions
+# ## Step 4: disputed labels and the review editor
+# Two reviewers, ana and ben, judged documents and claims. An item they decided differently
+# is **disputed**: it stays disputed (no majority vote settles it), its question forms its
+# own slice, and reports can show results with and without it. How far they agree overall:
+
+# %%
+from ragscore.reports import agreement_table, disputed_slice  # noqa: E402
+
+agreement = agreement_table(practice)
+Table([{"reviewers": f"{row.first} and {row.second}", "items both judged": row.items,
+        "agreed": row.agreed, "percent agreement": format_value(row.po),
+        "chance agreement": format_value(row.pe), "Cohen's kappa": format_value(row.kappa)}
+       for row in agreement.astype(object).itertuples(index=False)])
+
+# %% [markdown]
+# Kappa = (po - pe) / (1 - pe) = (22/27 - 46/81) / (1 - 46/81) = 4/7: well above chance, far
+# from certain. Mean recall of `baseline` over all questions, without the disputed ones, and
+# on the disputed ones alone:
+
+# %%
+sets = disputed_slice(practice, k=K, metrics=("recall",))
+mean_recall = sets[(sets["system"] == "baseline") & (sets["method"] == "macro")]
+Table([{"questions": which, "how many": count, "R@3": format_value(value)}
+       for which, count, value in zip(mean_recall["questions"], mean_recall["n_questions"],
+                                      mean_recall["value"].astype(object))])
+
+# %% [markdown]
+# One disputed claim is `escorted` in `rerank`'s answer to `visitor-registration`: ben read
+# it as supported, ana did not. The editor shows why the rule sides with ana: the note it
+# cites was retrieved but never delivered to the answer stage. Pick a claim, choose a
+# decision, type a note; with a folder given (`review_editor(practice, path=...)`) Save
+# writes your judgement into the dataset as a reviewer record, atomically.
+
+# %%
+from ragscore.workbook.widgets import review_editor, show  # noqa: E402
+
+editor = review_editor(practice, reviewer="learner", case="visitor-registration",
+                       system="rerank", k=K)
+show(editor)
+
+# %%
+Table(editor.rows())
+
+# %% [markdown]
+# ## Step 5: development and held-out questions
 # Questions are marked `dev` (for tuning) or `heldout` (for deciding). A comparison over
 # both warns on its first line; `--split heldout` keeps the decision honest.
 
@@ -92,7 +136,7 @@ code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--cand
 print(out.splitlines()[0])
 
 # %% [markdown]
-# ## Step 5: how sure is a difference?
+# ## Step 6: how sure is a difference?
 # On the held-out questions, `--stats` adds per metric: the number of questions where both
 # systems are defined, the mean paired difference, a 95% bootstrap interval of it (seeded, so
 # the same every run), a sign-flip permutation p-value and the smallest effect this sample
@@ -117,9 +161,9 @@ print(out.splitlines()[-1])
 # %% [markdown]
 # ## Recap
 # We read per-tag means with their question counts, caught a disclosure behind a fully
-# supported answer, counted stale support apart from current support, kept development
-# questions out of a decision, and read a paired interval that says how little 24 questions
-# can settle.
+# supported answer, counted stale support apart from current support, kept disputed labels
+# apart and measured how much reviewers agree, kept development questions out of a
+# decision, and read a paired interval that says how little 24 questions can settle.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
