@@ -28,7 +28,7 @@ def _course_k(text):
         return check_k(int(text))
     except (ValueError, InvalidInputError):
         raise argparse.ArgumentTypeError(
-            f"k must be a whole number from 1 to {COURSE.max_k}; got {text!r}") from None
+            f"k must be a whole number from 1 to {COURSE.max_k}; got {show(text)}") from None
 
 
 def _k_text(text):
@@ -51,7 +51,7 @@ def _metric_names(text):
     if unknown or not names:
         raise argparse.ArgumentTypeError(
             f"--metrics must be registry names separated by commas ({', '.join(REGISTRY)}); "
-            f"got {text!r}")
+            f"got {show(text)}")
     return names
 
 
@@ -82,11 +82,21 @@ def _scoring_options(parser, *, k=True):
                         help="score only the questions of one split (dev or heldout)")
 
 
+def _no_runs(folder):
+    """The error for a dataset whose runs file holds no run: there is nothing to score."""
+    from .io.jsonl import where
+
+    return InvalidInputError(f"{where(folder)}: its runs file holds no runs; nothing to score "
+                             "(add one line per case and system, see docs/dataset-format.md)")
+
+
 def _read(args):
     """The counted runs of ``args.dataset`` (before pandas loads: the reader may fork)."""
     from .io.dataset import read_counts
 
     counted = read_counts(args.dataset, jobs=2, unit=args.unit, dedupe=args.dedupe)
+    if not counted.keys:
+        raise _no_runs(args.dataset)
     if getattr(args, "split", None) is not None:
         from .tables.summary import restrict, slice_members
 
@@ -103,6 +113,8 @@ def _demo(args, out):
     from .io.dataset import load_dataset
 
     dataset = load_dataset(args.dataset)
+    if not dataset.runs:
+        raise _no_runs(args.dataset)
     rows = iter_scores(dataset.corpus, dataset.cases, dataset.runs, k=args.k)
     out.write(text_table(rows, k=args.k) + "\n")
     return OK
@@ -118,6 +130,43 @@ def _removed(counted):
         if dropped or collapsed:
             removed.append((case, system, dropped, collapsed))
     return removed
+
+
+def terminal_safe(text):
+    """``text`` with every unprintable character but the line break escaped (``\\x1b``,
+    ``\\u202e``), so what a data file holds cannot move the cursor or forge a line.
+
+    >>> terminal_safe("ok\\n\\x1b[2J")
+    'ok\\n\\\\x1b[2J'
+    """
+    lines = text.split("\n")
+    if all(map(str.isprintable, lines)):
+        return text
+    return "\n".join(line if line.isprintable() else
+                     "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+                     for line in lines)
+
+
+class _Escaping:
+    """A text stream that writes through :func:`terminal_safe`."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write(terminal_safe(text))
+
+    def flush(self):
+        self.stream.flush()
+
+
+#: A dataset's note longer than this is cut when shown.
+LONGEST_NOTE = 1000
+
+
+def _note(text):
+    return text if len(text) <= LONGEST_NOTE else (
+        f"{text[:LONGEST_NOTE]}... (cut; the note has {len(text):,} characters)")
 
 
 def _notes(counted, out_of_band):
@@ -190,9 +239,10 @@ def _report(args, out):
     table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
     text = render(table, k=k, fmt=args.format)
     if counted.notes and args.format in ("text", "markdown"):
-        out.write("".join(f"Note: {note}\n" for note in counted.notes) + "\n")
+        out.write("".join(f"Note: {_note(note)}\n" for note in counted.notes) + "\n")
     elif counted.notes:
-        sys.stderr.write("".join(f"ragscore: note: {note}\n" for note in counted.notes))
+        _Escaping(sys.stderr).write("".join(f"ragscore: note: {_note(note)}\n"
+                                            for note in counted.notes))
     if args.na_as_zero and args.format in ("text", "markdown"):
         out.write("Note: --na-as-zero: a retrieval metric with nothing relevant counts 0, as "
                   "in trec_eval's means; ragscore's default leaves n/a out.\n\n")
@@ -217,7 +267,7 @@ def _report(args, out):
             lines += [f"- {case} {system}: {dropped} dropped, {collapsed} collapsed"
                       for case, system, dropped, collapsed in removed]
         out.write("\n".join(lines) + "\n")
-    _notes(counted, sys.stderr)
+    _notes(counted, _Escaping(sys.stderr))
     return OK
 
 
@@ -271,7 +321,7 @@ def _compare(args, out):
                                           candidate=args.candidate,
                                           confidence=args.confidence, seed=args.seed,
                                           resamples=RESAMPLES))
-    _notes(counted, sys.stderr)
+    _notes(counted, _Escaping(sys.stderr))
     return OK
 
 
@@ -489,9 +539,25 @@ def _add_import_commands(commands):
     trec_out.set_defaults(handler=_export_trec)
 
 
+#: An argument error longer than this is cut (argparse repeats a bad value in full).
+LONGEST_ERROR = 400
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line: the problem, cut if very long, and where
+    to read more (instead of the usage block and the problem)."""
+
+    def error(self, message):
+        message = message if message.isprintable() else show(message, limit=LONGEST_ERROR)
+        if len(message) > LONGEST_ERROR:
+            message = (f"{message[:LONGEST_ERROR]}... (cut; the message had "
+                       f"{len(message):,} characters)")
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser():
     """The argument parser, with one sub-command per job."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ragscore",
         description="Score recorded RAG runs against a grounded test set. "
                     "Start with 'ragscore demo' to see the course table.")
@@ -610,6 +676,8 @@ def main(argv=None, *, out=None):
     """Run the command line; return the exit code (see the module docstring)."""
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(argv)
+    if getattr(args, "format", "text") in ("text", "markdown"):  # read by people: escaped
+        out = _Escaping(out)
     collecting = gc.isenabled()
     gc.disable()  # a report builds millions of acyclic objects: the collector would re-walk them
     try:

@@ -86,6 +86,9 @@ def show(value, *, limit=_LIMIT):
     "'lаunch' (non-ASCII: U+0430 CYRILLIC SMALL LETTER A at 1)"
     >>> show("\\x1b[2J")
     "'\\\\x1b[2J'"
+    >>> class Posing(str): pass
+    >>> show(Posing("launch"))
+    "'launch' (a Posing, not a str)"
     """
     if type(value) is str:
         text = repr(value[:limit + 1])
@@ -96,13 +99,28 @@ def show(value, *, limit=_LIMIT):
         text = _short_repr(value)
     except Exception:  # a broken __repr__ or hash must not hide the real error
         text = f"<unprintable {type(value).__name__}>"
+    if not text.isprintable():  # a __repr__ may hold anything, escape sequences included
+        text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
     size = len(value) if type(value) in (tuple, list, dict, set, frozenset, bytes) else None
     cut = size is not None and size > _ITEMS
     if len(text) > limit:
         text, cut = text[: limit - 3] + "...", True
     if cut and size is not None:
         text += f" (a {type(value).__name__} of {size:,} items, cut)"
+    base = next((kind for kind in _BUILTINS if isinstance(value, kind)), None)
+    if base is not None and type(value) is not base:  # a subclass can look like its base
+        text += f" (a {_type_name(value)}, not a {base.__name__})"
     return text
+
+
+_BUILTINS = (str, bool, int, float, tuple, list, dict, set, frozenset, bytes)
+
+
+def _type_name(value):
+    try:
+        return show(type(value).__name__)[1:-1]
+    except Exception:  # noqa: BLE001 (a metaclass may break even this)
+        return "subclass"
 
 
 def _short_repr(value):

@@ -59,7 +59,7 @@ class Counter:
 
     def __init__(self, known, *, rules=COURSE, min_relevance=1, unit="chunk", dedupe=False,
                  sources=None, groups=None, superseded=frozenset()):
-        if unit not in UNITS:
+        if type(unit) is not str or unit not in UNITS:
             fail("unit", f"one of {', '.join(UNITS)}", unit)
         if type(min_relevance) is not int or min_relevance < 1:
             fail("min_relevance", "an int of at least 1", min_relevance)
@@ -121,20 +121,40 @@ class Counter:
                      losers=labels.losers, restricted=restricted, superseded=self.superseded)
 
 
+def _copied(value):
+    """A dict copied two levels deep (the dicts it holds copied too; anything else shared:
+    valid IDs, ID lists and claims are immutable)."""
+    if type(value) is not dict:
+        return value
+    return {key: dict(item) if type(item) is dict else item for key, item in value.items()}
+
+
 def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     """Yield ``(case, system, counts)`` for every run in ``runs[case][system]``, in input order.
 
     The corpus is validated once and each case once. An error names the case and system.
     ``progress``, if given, is called as ``progress(done, total)`` after each case; the runs
-    are listed before the first call, so a callback that edits ``runs`` cannot mislabel rows.
+    and cases are copied before the first call, so a callback that edits them cannot
+    mislabel rows.
     Other ``options`` (``min_relevance``, ``unit``, ``dedupe``, ``sources``, ``groups``,
     ``superseded``) are those of :class:`Counter`. A run given as a list of runs is a
     question's repeated trials: its counts are :class:`~ragscore.core.trials.Trials`.
     """
+    for case_name, system, _, counts in _iter_runs(corpus, cases, runs, rules=rules,
+                                                   progress=progress, **options):
+        yield case_name, system, counts
+
+
+def _iter_runs(corpus, cases, runs, *, rules, progress, **options):
+    """:func:`iter_counts`, each row with the run it counted: ``(case, system, run,
+    counts)``."""
     counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
     _require_dict(cases, "cases")
     _require_dict(runs, "runs")
     listed = list(runs.items())
+    if progress is not None:  # the callback may edit the input: count a copy taken now
+        listed = [(case_name, _copied(systems)) for case_name, systems in listed]
+        cases = {case_name: _copied(case) for case_name, case in cases.items()}
     total = len(listed)
     for done, (case_name, systems) in enumerate(listed, start=1):
         if type(case_name) is not str:
@@ -155,7 +175,7 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
             except InvalidInputError as error:
                 raise InvalidInputError(
                     f"case {show(case_name)}, system {show(system)}: {error}") from None
-            yield case_name, system, counts
+            yield case_name, system, run, counts
         if progress is not None:
             progress(done, total)
 
@@ -192,11 +212,10 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     collecting = gc.isenabled()
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
-        for case_name, system, one in iter_counts(corpus, cases, runs, rules=rules,
-                                                  progress=progress, **options):
+        for case_name, system, run, one in _iter_runs(corpus, cases, runs, rules=rules,
+                                                      progress=progress, **options):
             keys.append((case_name, system))
             counts.append(one)
-            run = runs[case_name][system]
             for trial in (run if type(run) is list or type(run) is tuple else (run,)):
                 recorded = {key: trial[key] for key in OPS_KEYS if key in trial}
                 if recorded:

@@ -87,21 +87,22 @@ def _get(record, key, name):
     return record[key]
 
 
+_STR_ONLY = frozenset({str})
+
+
 def _members_within(value, allowed, limit):
     """The set of ``value``'s members if it is a short tuple of unique members of ``allowed``.
 
-    The common, valid path in a few C-speed operations. Types come first: ``str.join``
-    refuses any member that is not a string without hashing or comparing it (so no object
+    The common, valid path in a few C-speed operations. Types come first: a member whose
+    type is not exactly ``str`` is refused without hashing or comparing it (so no object
     can pose as an ID, and a deeply nested tuple is never hashed). ``None`` sends the
     caller to the checks that explain the problem. Members of ``allowed`` are valid IDs.
     """
     if type(value) is not tuple or len(value) > limit:
         return None
-    try:
-        "".join(value)
-        members = set(value)
-    except Exception:  # a member that is not a str, or a str subclass whose hash fails
+    if not _STR_ONLY.issuperset(map(type, value)):  # exactly str: no subclass, no look-alike
         return None
+    members = set(value)
     if len(members) == len(value) and members <= allowed:
         return members
     return None

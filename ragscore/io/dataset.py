@@ -35,7 +35,7 @@ from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, feat
 from ..core.trials import Trials
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
     validate_labels, validate_run
-from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, records, where
+from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
 __all__ = ["Dataset", "DatasetFileError", "MAX_FILE_BYTES", "load_dataset", "read_counts",
@@ -104,7 +104,7 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_
 
 
 def _rules(ids):
-    if ids not in RULES:
+    if type(ids) is not str or ids not in RULES:
         raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
     return RULES[ids]
 
@@ -128,7 +128,7 @@ def _check_index(index, path):
         if type(index.get(key, "")) is not str:
             raise DatasetFileError(f"{where(path)}: key {key!r} must be a string")
     ids = index.get("ids", "course")
-    if ids not in RULES:
+    if type(ids) is not str or ids not in RULES:
         raise DatasetFileError(f"{where(path)}: key 'ids' must be one of "
                                f"{', '.join(RULES)}; got {show(ids)}")
     notes = index.get("notes", [])
@@ -187,6 +187,13 @@ def _ids_tuple(value, key, place):
     if type(value) is not list:
         raise DatasetFileError(f"{place}: key {key} must be an array of IDs; got {show(value)}")
     return tuple(value)
+
+
+def _support_key(claim):
+    """``'support.<claim>'`` for messages, the claim shown safely if it is unprintable or long."""
+    if claim.isprintable() and len(claim) <= 60:
+        return f"'support.{claim}'"
+    return f"'support' entry {show(claim)}"
 
 
 def _case_keys(record):
@@ -294,7 +301,7 @@ class _Reader:
                                           "'relevant'", place)
         if "support" in record or not self.rules.open_labels:
             labels = _take(record, "support", dict, place)
-            case["support"] = {claim: _ids_tuple(sources, f"'support.{claim}'", place)
+            case["support"] = {claim: _ids_tuple(sources, _support_key(claim), place)
                                for claim, sources in labels.items()}
         _case_extras(record, case, place)
         return name, case
@@ -481,8 +488,12 @@ def _claims_tuple(value, place):
 # ---- the two readers ------------------------------------------------------------------------
 
 def _folder(path):
-    folder = Path(path)
-    if not folder.is_dir():
+    folder = as_path(path)
+    try:
+        is_dir = folder.is_dir()
+    except OSError as error:  # a name too long, a loop of links
+        raise DatasetFileError(f"{where(folder)}: cannot be read ({error.strerror})") from None
+    if not is_dir:
         raise DatasetFileError(f"{where(folder)}: no dataset folder there (expected a folder "
                                f"holding {INDEX} and its corpus, cases and runs files)")
     return folder
@@ -886,13 +897,18 @@ def check_dataset(dataset):
         if type(getattr(dataset, key)) is not str:
             raise InvalidInputError(f"dataset.{key} must be a str; got "
                                     f"{show(getattr(dataset, key))}")
+    minimum = dataset.min_relevance
+    if type(minimum) is not int or minimum < 1:
+        raise InvalidInputError(f"dataset.min_relevance must be an int of at least 1; got "
+                                f"{show(minimum)}")
     validate_corpus(dataset.corpus, rules=rules)
+    _check_chunks(dataset, rules)
+    if type(dataset.cases) is not dict:
+        raise InvalidInputError(f"dataset.cases must be a dict; got {show(dataset.cases)}")
     for name in dataset.cases:
         if not (rules.is_id(name) if rules.open_labels else
                 type(name) is str and _NAME(name)):
             raise InvalidInputError(f"case name must be {rules.expected}; got {show(name)}")
-    if type(dataset.cases) is not dict:
-        raise InvalidInputError(f"dataset.cases must be a dict; got {show(dataset.cases)}")
     if type(dataset.runs) is dict:
         for per_case in dataset.runs.values():
             for system in (per_case if type(per_case) is dict else ()):
@@ -971,6 +987,28 @@ def _check_version_3(dataset, rules):
             raise InvalidInputError(f"{place}: trial numbers must be unique and given on "
                                     f"every trial; got {show(key[2])}")
         seen.add(key)
+
+
+def _check_chunks(dataset, rules):
+    """``sources`` and ``versions``: ``None`` or a dict keyed by corpus IDs, each value what
+    the corpus reader accepts (a source an ID or a name, a version a non-blank string)."""
+    for key in ("sources", "versions"):
+        mapping = getattr(dataset, key)
+        if mapping is None:
+            continue
+        if type(mapping) is not dict:
+            raise InvalidInputError(f"dataset.{key} must be a dict of corpus ID to str or "
+                                    f"None; got {show(mapping)}")
+        for doc, value in mapping.items():
+            if type(doc) is not str or doc not in dataset.corpus:
+                raise InvalidInputError(f"dataset.{key} key must be an ID in the corpus; got "
+                                        f"{show(doc)}")
+            fits = (rules.is_id(value) or type(value) is str and _NAME(value)
+                    if key == "sources" else type(value) is str and value.strip())
+            if not fits:
+                expected = rules.expected if key == "sources" else "a non-blank string"
+                raise InvalidInputError(f"dataset.{key}[{show(doc)}] must be {expected}; got "
+                                        f"{show(value)}")
 
 
 def save_dataset(dataset, path, *, overwrite=False):

@@ -17,8 +17,31 @@ class DatasetFileError(InvalidInputError):
     """A data file that cannot be read: names the file and the line or key path."""
 
 
+def as_path(value):
+    """``value`` as a :class:`~pathlib.Path` if it is a ``str`` or ``os.PathLike`` naming a
+    path (no NUL character), else :class:`InvalidInputError`.
+
+    >>> as_path("data/course").name
+    'course'
+    """
+    from pathlib import Path
+
+    text = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if not isinstance(text, str):
+        raise InvalidInputError(f"path must be a str or os.PathLike naming a folder; got "
+                                f"{show(value)}")
+    if "\0" in text:
+        raise InvalidInputError(f"path must not contain a NUL character; got {show(text)}")
+    return Path(text)
+
+
+#: Paths longer than this are cut in messages (with their length stated).
+LONGEST_PATH = 1000
+
+
 def where(path, line=None):
-    """``path`` (escaped if it holds anything unprintable), with ``, line N`` if given.
+    """``path`` (escaped if it holds anything unprintable, cut if very long), with
+    ``, line N`` if given.
 
     >>> where("runs.jsonl", 3)
     'runs.jsonl, line 3'
@@ -26,7 +49,7 @@ def where(path, line=None):
     "'bad\\\\x1b[2J.jsonl'"
     """
     text = str(path)
-    if not text.isprintable():
+    if not text.isprintable() or len(text) > LONGEST_PATH:
         text = show(text, limit=200)
     return text if line is None else f"{text}, line {line}"
 

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from ..core.rules import InvalidInputError
-from .jsonl import DatasetFileError, open_regular, read_json, where
+from .jsonl import DatasetFileError, as_path, open_regular, read_json, where
 
 FORMAT = "ragscore-dataset"
 INDEX = "dataset.json"
@@ -198,6 +198,21 @@ def _remove_tree(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _abandoned(scratch, target):
+    """True when the process that made ``scratch`` (its id ends the name) has ended, or is
+    this one: a concurrent save's scratch folder is left to it."""
+    owner = scratch.name[len(_scratch_prefix(target)):]
+    if not owner.isdigit() or int(owner) == os.getpid():
+        return True
+    try:
+        os.kill(int(owner), 0)
+    except (ProcessLookupError, OverflowError):
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
+
+
 def write_dataset_folder(files, index, path, *, overwrite=False):
     """Write the data files (``files()`` gives ``{kind: iterable of bytes}``) and ``index``
     as a dataset folder at ``path``.
@@ -206,7 +221,7 @@ def write_dataset_folder(files, index, path, *, overwrite=False):
     place; an existing dataset (``overwrite=True``) gets a new version in place. Returns
     the path.
     """
-    target = Path(path)
+    target = as_path(path)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise InvalidInputError(f"{where(target)}: is not a folder; refusing to replace it")
     empty = target.is_dir() and not any(target.iterdir())
@@ -224,7 +239,7 @@ def write_dataset_folder(files, index, path, *, overwrite=False):
     parent = target.parent
     parent.mkdir(parents=True, exist_ok=True)
     for entry in parent.iterdir():  # scratch folders of earlier, interrupted saves
-        if entry.name.startswith(_scratch_prefix(target)):
+        if entry.name.startswith(_scratch_prefix(target)) and _abandoned(entry, target):
             _remove_tree(entry)
     scratch = parent / f"{_scratch_prefix(target)}{os.getpid()}"
     os.mkdir(scratch)  # the user's umask applies

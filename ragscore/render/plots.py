@@ -4,6 +4,7 @@ style (``rcParams``) is changed."""
 import numpy as np
 
 from ..core.metrics import REGISTRY, YES_NO, get
+from ..core.rules import InvalidInputError, fail
 
 #: Figure size (inches) and resolution for a projector: 900 x 450 pixels.
 PROJECTOR_SIZE = (9.0, 4.5)
@@ -39,6 +40,14 @@ def _fonts(ax):
     ax.tick_params(labelsize=TEXT_POINTS)
 
 
+def check_sweep_metric(sweep_table, metric):
+    """Raise unless ``metric`` is a registered metric with a column in ``sweep_table``."""
+    get(metric)
+    if metric not in sweep_table.columns:
+        names = [name for name in sweep_table.columns if name in REGISTRY]
+        fail("metric", f"a column of the sweep table ({', '.join(names)})", metric)
+
+
 def plot_sweep(sweep_table, *, metric="recall", ax=None, mark_k=None, highlight=None):
     """One line per system: the macro mean of ``metric`` against k (from :func:`sweep`).
 
@@ -46,6 +55,10 @@ def plot_sweep(sweep_table, *, metric="recall", ax=None, mark_k=None, highlight=
     line and a label at that cutoff; ``highlight`` (a system name) draws that system thicker.
     The legend sits outside the axes, in the same place whatever the data.
     """
+    check_sweep_metric(sweep_table, metric)
+    if len(sweep_table) == 0:
+        raise InvalidInputError("sweep_table has no rows (a dataset without runs): nothing to "
+                                "plot")
     ax = _axes(ax)
     systems = list(dict.fromkeys(sweep_table.index.get_level_values("system")))
     for system in systems:

@@ -3,6 +3,7 @@
 Standard library only, so ``ragscore demo`` never loads pandas.
 """
 from ..core.metrics import CONTRACT, select
+from ..core.rules import fail
 
 #: Output formats of :func:`ragscore.render.formats.render` and ``ragscore report --format``.
 FORMATS = ("text", "markdown", "csv", "html", "json")
@@ -44,8 +45,10 @@ def format_value(value):
     if _is_bool(value):
         return "yes" if value else "no"
     if _is_int(value):
+        if not -(1 << 63) <= int(value) < (1 << 63):
+            fail("value", "a number, a bool or n/a", value)  # no count is this large
         return str(int(value))
-    return f"{float(value):.2f}"
+    return f"{_number(value):.2f}"
 
 
 def format_delta(value):
@@ -56,7 +59,17 @@ def format_delta(value):
     """
     if is_na(value):
         return "n/a"
-    return f"{float(value):+.2f}"
+    return f"{_number(value):+.2f}"
+
+
+def _number(value):
+    """``value`` as a float if it is a real number (numpy's included), else a clear error."""
+    if isinstance(value, (str, bytes, complex)):
+        fail("value", "a number, a bool or n/a", value)
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        fail("value", "a number, a bool or n/a", value)
 
 
 def text_header(k, *, metrics=CONTRACT):

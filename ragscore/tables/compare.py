@@ -15,7 +15,8 @@ def systems_of(table, *names):
     for name in names:
         if name not in present:
             raise InvalidInputError(
-                f"system must be one of {', '.join(map(show, present))}; got {show(name)}")
+                f"system must be one of {', '.join(map(show, present)) or '(none: no runs)'}; "
+                f"got {show(name)}")
     return present
 
 

@@ -119,7 +119,7 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
     >>> table.loc[("rollback", "A"), "precision"]
     np.float64(0.5)
     """
-    if ids not in RULES:
+    if type(ids) is not str or ids not in RULES:
         raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
     check_k(k, rules=RULES[ids])
     select(metrics)

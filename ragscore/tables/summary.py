@@ -76,8 +76,8 @@ def sweep(dataset, *, max_k, metrics=None, na_as_zero=False):
             records.append({**means, "questions": answerable_count})
     index = pd.MultiIndex.from_arrays([[system for system, _ in keys], [k for _, k in keys]],
                                       names=["system", "k"])
-    frame = pd.DataFrame.from_records(records, index=index,
-                                      columns=[m.name for m in chosen] + ["questions"])
+    frame = pd.DataFrame(records, index=index,  # (from_records drops an empty index's names)
+                         columns=[m.name for m in chosen] + ["questions"])
     for metric in chosen:
         frame[metric.name] = pd.array(frame[metric.name].tolist(), dtype="Float64")
     return frame

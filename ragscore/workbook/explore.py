@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core.counts import explain_claim
 from ..core.metrics import CONTRACT, REGISTRY, YES_NO
-from ..core.rules import InvalidInputError, check_k
+from ..core.rules import InvalidInputError, check_k, fail
 from ..core.scoring import evaluate
 from ..core.validation import validate
 from ..render.text import format_delta, format_value, is_na
@@ -28,6 +28,8 @@ def parse_ranking(text):
     >>> parse_ranking("owners, archive")
     ('owners', 'archive')
     """
+    if not isinstance(text, str):
+        fail("ranking text", "a str of IDs separated by commas", text)
     return tuple(part for part in text.replace(",", " ").split() if part)
 
 
@@ -45,6 +47,8 @@ def parse_claims(text):
     >>> parse_claims("monday: launch\\nbonus: launch, archive")
     (('monday', ('launch',)), ('bonus', ('launch', 'archive')))
     """
+    if not isinstance(text, str):
+        fail("claims text", "a str, one 'claim: citation, citation' per line", text)
     claims = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -70,6 +74,9 @@ def error_html(error):
 
 def scores_html(scores, *, k, keys=CONTRACT):
     """A one-row HTML table of the given metrics (n/a, yes, no, two decimals)."""
+    missing = next((key for key in keys if key not in scores), None)
+    if missing is not None:
+        fail(f"scores[{missing!r}]", "present (scores as evaluate returns them)", scores)
     head = "".join(f"<th>{REGISTRY[key].label_at(k)}</th>" for key in keys)
     cells = "".join(
         f'<td class="na" data-metric="{key}">n/a</td>' if scores[key] is None
@@ -80,10 +87,22 @@ def scores_html(scores, *, k, keys=CONTRACT):
 
 def question_scores(dataset, *, k, system):
     """``{case: {metric: value}}``: the six contract values of one system at cutoff ``k``,
-    for every case the system answered, in case order."""
-    check_k(k)
-    return {case_name: evaluate(dataset.corpus, dataset.cases[case_name], systems[system], k=k)
-            for case_name, systems in dataset.runs.items() if system in systems}
+    for every case the system answered, in case order, under the ID rules, minimum grade
+    and chunk sources the dataset declares (an imported test set as well as the course)."""
+    from ..core.rules import COURSE
+    from ..core.scoring import iter_counts
+
+    rules = getattr(dataset, "rules", COURSE)
+    check_k(k, rules=rules)
+    if type(dataset.runs) is not dict:
+        fail("dataset.runs", "a dict of case to {system: run}", dataset.runs)
+    runs = {case_name: {system: systems[system]} for case_name, systems in dataset.runs.items()
+            if type(systems) is dict and system in systems}
+    counted = iter_counts(dataset.corpus, dataset.cases, runs, rules=rules,
+                          min_relevance=getattr(dataset, "min_relevance", 1),
+                          sources=getattr(dataset, "sources", None))
+    return {case_name: {name: REGISTRY[name].value(counts, k) for name in CONTRACT}
+            for case_name, _, counts in counted}
 
 
 def question_rows(dataset, *, k, system, metrics=CONTRACT):
@@ -143,6 +162,9 @@ def question_table_html(dataset, *, k, system):
 def sweep_rows(sweep_table, *, metric):
     """The numbers a sweep plot draws, as plain values: one dict per k with ``k`` and, per
     system, its mean of ``metric`` as text (``0.83``, ``n/a``)."""
+    from ..render.plots import check_sweep_metric
+
+    check_sweep_metric(sweep_table, metric)
     systems = list(dict.fromkeys(sweep_table.index.get_level_values("system")))
     ks = sorted(set(sweep_table.index.get_level_values("k")))
     return [{"k": k, **{f"system {system}": format_value(sweep_table.loc[(system, k), metric])

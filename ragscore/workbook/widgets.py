@@ -12,7 +12,7 @@ from .explore import LIVE_STYLE, claim_report_html, claim_rows, error_html, form
     format_ranking, parse_claims, parse_ranking, question_rows, question_table_html, \
     ranking_report_html, rows_html, score_row, sweep_rows
 from ..core.metrics import CONTRACT, REGISTRY
-from ..core.rules import InvalidInputError
+from ..core.rules import InvalidInputError, fail
 from ..core.scoring import evaluate
 
 MAX_SLIDER_K = 5
@@ -21,6 +21,34 @@ RETRIEVAL_METRICS = tuple(m for m in CONTRACT if REGISTRY[m].stage == "retrieval
 ANSWER_METRICS = tuple(m for m in CONTRACT if REGISTRY[m].stage == "answer")
 #: Width of the explorer's plot on the page, in CSS pixels (the PNG is drawn at this size).
 PLOT_WIDTH = 900
+
+
+def _checked(dataset, *, k, case=None, system=None, builder, course_only=False):
+    """Validate a builder's input once, at the edge: ``(cases with runs, systems)``.
+
+    The dataset must be valid (as :func:`~ragscore.io.dataset.save_dataset` requires) and
+    hold at least one run; ``k`` must fit the slider; a chosen case or system must exist.
+    Anything else is an :class:`InvalidInputError` naming it, never a KeyError later.
+    """
+    from ..io.dataset import check_dataset
+
+    check_dataset(dataset)
+    if course_only and dataset.ids != "course":
+        raise InvalidInputError(
+            f"the {builder} scores with the course rules (ragscore.evaluate); this dataset "
+            f"declares ids {dataset.ids!r}: use the k explorer or 'ragscore report' for it")
+    if type(k) is not int or not 1 <= k <= MAX_SLIDER_K:
+        fail("k", f"an int from 1 to {MAX_SLIDER_K} (the slider's range)", k)
+    cases = [name for name, per_case in dataset.runs.items() if per_case]
+    if not cases:
+        raise InvalidInputError(f"the {builder} needs a dataset with at least one recorded "
+                                "run; this one has none")
+    if case is not None and (type(case) is not str or case not in cases):
+        fail("case", f"one of the cases with runs ({', '.join(cases)})", case)
+    systems = list(dataset.systems)
+    if system is not None and (type(system) is not str or system not in systems):
+        fail("system", f"one of {', '.join(systems)}", system)
+    return cases, systems
 
 
 def _panel(children, summary, snapshot):
@@ -103,9 +131,11 @@ def k_explorer(dataset, *, k=2, system=None, metric="recall", plot=True):
     """
     import ipywidgets as widgets
 
+    from ..core.metrics import get
     from ..tables.summary import sweep
 
-    systems = list(dataset.systems)
+    _, systems = _checked(dataset, k=k, system=system, builder="k explorer")
+    get(metric)
     slider = widgets.IntSlider(value=k, min=1, max=MAX_SLIDER_K, description="k",
                                continuous_update=True)
     choice = widgets.Dropdown(options=systems, value=system or systems[0],
@@ -156,10 +186,14 @@ def citation_editor(dataset, *, case=None, system=None, k=2):
     """
     import ipywidgets as widgets
 
-    cases = list(dataset.runs)
+    cases, _ = _checked(dataset, k=k, case=case, system=system, builder="citation editor",
+                        course_only=True)
     case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
-    system_choice = widgets.Dropdown(options=list(dataset.runs[case_choice.value]),
-                                     value=system, description="system")
+    options = list(dataset.runs[case_choice.value])
+    if system is not None and system not in options:
+        fail("system", f"a system with a run for case {case_choice.value!r} "
+                       f"({', '.join(options)})", system)
+    system_choice = widgets.Dropdown(options=options, value=system, description="system")
     slider = widgets.IntSlider(value=k, min=1, max=MAX_SLIDER_K, description="k")
     claims_box = widgets.Textarea(description="claims", rows=4,
                                   layout=widgets.Layout(width="420px"))
@@ -193,7 +227,7 @@ def citation_editor(dataset, *, case=None, system=None, k=2):
                           k=slider.value)
 
     def load(_=None):
-        claims_box.value = format_claims(recorded()["claims"])  # triggers rescore
+        claims_box.value = format_claims(recorded().get("claims") or ())  # triggers rescore
         rescore()
 
     def change_case(_=None):
@@ -232,9 +266,9 @@ def ranking_editor(dataset, *, case=None, system=None, k=2):
     """
     import ipywidgets as widgets
 
-    cases = list(dataset.runs)
+    cases, systems = _checked(dataset, k=k, case=case, system=system,
+                              builder="ranking editor", course_only=True)
     case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
-    systems = list(dataset.systems)
     system_choice = widgets.Dropdown(options=systems, value=system or systems[0],
                                      description="from system")
     slider = widgets.IntSlider(value=k, min=1, max=MAX_SLIDER_K, description="k")

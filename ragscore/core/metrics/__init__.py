@@ -43,6 +43,8 @@ def select(names=CONTRACT):
     >>> [metric.name for metric in select(("rr", "precision"))]
     ['rr', 'precision']
     """
+    if isinstance(names, str) or not hasattr(type(names), "__iter__"):
+        fail("metrics", "a tuple of metric names", names)
     metrics = [get(name) for name in names]
     if len({metric.name for metric in metrics}) != len(metrics):
         fail("metrics", "distinct metric names", tuple(names))
