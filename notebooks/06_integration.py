@@ -100,8 +100,14 @@ Table([{"what": "retrieved (top 2)", "IDs": ", ".join(owner_a["retrieved"][:2])}
 # %%
 means = aggregates(recorded, k=2, metrics=("precision", "recall", "rr", "support", "coverage"))
 macro = means[means["method"] == "macro"]
-Table([{"stage": "retrieval" if row["metric"] in ("precision", "recall", "rr") else "answer",
-        **row} for row in aggregate_rows(macro)])
+by_metric = {}
+for row in aggregate_rows(macro):
+    by_metric.setdefault(row["metric"], {})[row["system"]] = row["value"]
+Table([{"stage": "retrieval" if metric in ("precision", "recall", "rr") else "answer",
+        "metric": metric, "A": values["A"], "B": values["B"]}
+       for metric, values in by_metric.items()],
+      caption="Macro means over the 3 answerable questions (region, with nothing labelled, "
+              "is outside this slice)")
 
 # %%
 changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
@@ -123,7 +129,7 @@ Table([{"system": row.system, "records": row.records, "failed": row.failed,
 # ## Step 4: the gate, decided before looking
 # The policy `fixtures/policies/course.toml` was written before any result was read: no
 # support regression on any question and full evidence coverage on the questions tagged
-# `critical` (both critical), a mean coverage of at least 0.8, correct abstention on every
+# `critical` (these two rules have severity critical), a mean coverage of at least 0.8, correct abstention on every
 # unanswerable question, and at most one unsupported claim. `ragscore gate` prints each rule
 # with PASS or FAIL and the questions that broke it, worst first, grouped by severity, and
 # exits 0 (every rule passes), 1 (a rule fails) or 2 (bad input). A CI job reads that code.
@@ -134,7 +140,8 @@ code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
 print(out + err + f"exit code {code}")
 
 # %% [markdown]
-# B fails on one rule only: `launch`. Its averages look better than A's, and the gate still
+# B fails one rule, no support regression, because of `launch`. Its averages look better
+# than A's, and the gate still
 # refuses it, because the policy said in advance that no question may lose support. A,
 # judged by the same policy against B, fails all five rules.
 
@@ -153,7 +160,7 @@ print(out + err + f"exit code {code}")
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
                           "--baseline-file", BASELINE])
-print(out.splitlines()[0] + f"\nexit code {code}")
+print("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]))
 
 # %% [markdown]
 # Now reword one question, as if someone edited the test set after the baseline was saved.
@@ -204,7 +211,8 @@ answer = None
 check("06.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. What exit code does `ragscore gate` return for candidate B against baseline A? (a count)
+# 2. What exit code does `ragscore gate` return for candidate B against baseline A? (a whole
+#    number)
 
 # %% tags=["exercise"]
 answer = None

@@ -219,7 +219,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "3": "q1 and q2 each have a note graded 2; only one question has none."}),
     _exercise("08.1", COUNT, "5e0b3d",
               "d089a4b41bfa7f389c5981ca91377b54b04ba16f11b81668927f45e247b0a317",
-              "Sum the disclosures column of rerank-guarded over every question.",
+              "rerank-guarded has no row in step 2's table, which lists only the questions "
+              "with a disclosure.",
               {"8": "8 is rerank's total; rerank-guarded filters restricted chunks out.",
                "9": "9 is baseline's total; rerank-guarded filters restricted chunks out."}),
     _exercise("08.2", YES_NO, "91ac4f",
@@ -230,7 +231,9 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "5111b8b3786cb698dd5190d026302234ed82e8632213802ebdbdcea846803a7e",
               "The first line of the held-out comparison says how many questions it used.",
               {"46": "46 is every question, dev included; the held-out split has fewer.",
-               "18": "18 is the dev split."}),
+               "18": "18 is the dev split.",
+               "24": "24 is n for recall in the statistics: the held-out questions where both "
+                     "systems are defined; the split itself has more."}),
 )}
 
 

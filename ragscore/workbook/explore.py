@@ -15,7 +15,7 @@ from ..core.scoring import evaluate
 from ..core.validation import validate
 from ..render.text import format_delta, format_value, is_na
 
-STYLE = ("<style>.ragscore-table td,.ragscore-table th{padding:2px 8px;text-align:right;"
+STYLE = ("<style>.ragscore-table td,.ragscore-table th{padding:2px 8px;text-align:left;"
          "font-size:15px}.ragscore-table td.na{color:#888;font-style:italic}</style>")
 #: Added to the live widgets' HTML only: where a live widget is drawn (JupyterLab, Voila),
 #: the stored snapshots beside it are hidden, so no number on the page can go stale.

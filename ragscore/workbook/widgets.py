@@ -364,7 +364,8 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
 
     def idle():
         if path is None:
-            say("No path given: judgements stay in panel.dataset() and are not saved.")
+            say("No path given: judgements stay in the editor's .dataset() and are not "
+                "saved.")
         elif state["unsaved"]:
             say("Judgements recorded; not saved yet: press Save.")
         else:
