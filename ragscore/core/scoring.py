@@ -14,7 +14,7 @@ from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .units import dedupe_ranking, project_claims, project_ranking
 from .validation import validate, validate_context, validate_corpus, validate_delivered, \
-    validate_labels, validate_run
+    validate_labels, validate_reviews, validate_run
 
 _CONTRACT_METRICS = tuple(REGISTRY[name] for name in CONTRACT)
 
@@ -84,6 +84,8 @@ class Counter:
         try:
             labels = validate_labels(case, self.label_ids, rules=self.rules,
                                      min_relevance=self.min_relevance)
+            if type(case) is dict and "reviews" in case:
+                validate_reviews(case, self.label_ids)
             if type(case) is dict and ("conflicting" in case or "caller_groups" in case):
                 losers, callers = validate_context(case, self.label_ids, rules=self.rules)
                 labels = labels._replace(losers=losers, callers=callers)

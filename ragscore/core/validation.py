@@ -225,6 +225,20 @@ def validate_context(case, known, *, rules=COURSE):
     return frozenset(losers), callers
 
 
+def validate_reviews(case, known):
+    """Check that every document a case's ``reviews`` judge is in the corpus (``known``).
+
+    >>> validate_reviews({"reviews": ({"reviewer": "ana", "doc": "a", "decision": "relevant"},)},
+    ...                  {"a"})
+    """
+    if type(case) is not dict:
+        return
+    for position, review in enumerate(case.get("reviews") or ()):
+        doc = review.get("doc") if type(review) is dict else None
+        if doc is not None and doc not in known:
+            fail(f"case['reviews'][{position}]['doc']", "an ID in the corpus", doc)
+
+
 def validate_delivered(run, known, *, rules=COURSE):
     """The ``delivered`` context of a run (a tuple of corpus IDs), or ``None`` when none was
     recorded.

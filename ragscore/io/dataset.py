@@ -34,7 +34,7 @@ from ..core.rules import COURSE, RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, features_of
 from ..core.trials import Trials
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
-    validate_labels, validate_run
+    validate_labels, validate_reviews, validate_run
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
@@ -552,8 +552,11 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                     versions[doc] = version
             known = frozenset(corpus)
             label_ids = known | frozenset(sources.values())  # chunks or their documents
-            cases, _ = reader.cases(*opened["cases"], lambda case: validate_labels(
-                case, label_ids, rules=rules, min_relevance=minimum))
+            def check_case(case):
+                validate_reviews(case, label_ids)
+                return validate_labels(case, label_ids, rules=rules, min_relevance=minimum)
+
+            cases, _ = reader.cases(*opened["cases"], check_case)
             runs = {}
 
             def check(case_name, run):
@@ -921,6 +924,7 @@ def check_dataset(dataset):
     for name, case in dataset.cases.items():
         try:
             validate_labels(case, label_ids, rules=rules, min_relevance=dataset.min_relevance)
+            validate_reviews(case, label_ids)
         except InvalidInputError as error:
             raise InvalidInputError(f"case {show(name)}: {error}") from None
     if type(dataset.runs) is not dict:

@@ -187,3 +187,14 @@ def test_validate_checks_every_record_against_the_schemas(tmp_path, capsys):
     assert "runs.jsonl, line 2: tokens" in capsys.readouterr().err
     good = _write(tmp_path, INDEX, CORPUS, CASES, RUNS)
     assert validate_folder(good) == {"corpus": 1, "cases": 1, "runs": 1}
+
+
+def test_a_review_of_a_document_outside_the_corpus_is_refused(tmp_path):
+    review = {"reviewer": "ana", "doc": "ghost", "decision": "relevant"}
+    folder = _write(tmp_path, INDEX, CORPUS, [dict(CASES[0], reviews=[review])], RUNS)
+    message = (r"cases\.jsonl, line 1 \(case 'q'\): case\['reviews'\]\[0\]\['doc'\] must be an "
+               r"ID in the corpus; got 'ghost'")
+    with pytest.raises(DatasetFileError, match=message):
+        load_dataset(folder)
+    with pytest.raises(DatasetFileError, match=message):
+        read_counts(folder)
