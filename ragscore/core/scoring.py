@@ -111,7 +111,8 @@ class Counter:
             retrieved, dropped = dedupe_ranking(run["retrieved"])
             run = dict(run, retrieved=retrieved)
         retrieved, claims = validate_run(run, self.known, rules=self.rules)
-        delivered = validate_delivered(run, self.known, rules=self.rules)
+        delivered = (validate_delivered(run, self.known, rules=self.rules)
+                     if "delivered" in run else None)
         restricted = self.restricted(labels.callers) if self.groups else None
         if self.unit == "document":
             retrieved, collapsed = project_ranking(retrieved, self.sources)

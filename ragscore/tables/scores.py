@@ -91,7 +91,11 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     data = {}
     for metric in chosen:
-        values = [value_of(metric, counts, k) for counts in counted.counts]
+        if "trials" in getattr(counted, "features", ()):
+            values = [value_of(metric, counts, k) for counts in counted.counts]
+        else:  # no repeated trials: each question's value is its one run's
+            read = metric.value
+            values = [read(counts, k) for counts in counted.counts]
         if zeroed(metric, na_as_zero):
             values = [0.0 if value is None else value for value in values]
         data[metric.name] = nullable_column(values, metric.kind)
