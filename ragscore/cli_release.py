@@ -65,7 +65,7 @@ def _baseline_save(args, out):
 
 def _mismatch(dataset, args, candidate):
     """``(message or None)``: why the candidate and its baseline may not be compared."""
-    from .io.manifest import fingerprint, rubric_of
+    from .io.manifest import fingerprint, rubric_conflict
 
     if args.baseline_file:
         from .io.baseline import load_baseline
@@ -78,11 +78,8 @@ def _mismatch(dataset, args, candidate):
                         f"for another test set: its {key} is {stored.get(key)}, this test "
                         f"set's is {current.get(key)}"), system, questions
         return None, system, questions
-    before, after = rubric_of(dataset, args.baseline), rubric_of(dataset, candidate)
-    if before != after:
-        return (f"systems {args.baseline} and {candidate} were judged under different rubrics: "
-                f"{before} and {after}"), args.baseline, None
-    return None, args.baseline, None
+    return (rubric_conflict(dataset.manifests, dataset.rubric, args.baseline, candidate),
+            args.baseline, None)
 
 
 def _gate(args, out):

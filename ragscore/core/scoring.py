@@ -9,7 +9,7 @@ import gc
 from collections import namedtuple
 
 from .counts import count
-from .trials import Trials
+from .trials import Trials, trial_runs
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .units import dedupe_ranking, project_claims, project_ranking
@@ -219,7 +219,7 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
                                                       progress=progress, **options):
             keys.append((case_name, system))
             counts.append(one)
-            for trial in (run if type(run) is list or type(run) is tuple else (run,)):
+            for trial in trial_runs(run):
                 recorded = {key: trial[key] for key in OPS_KEYS if key in trial}
                 if recorded:
                     ops.setdefault((case_name, system), []).append(recorded)

@@ -33,6 +33,16 @@ class Trials(tuple):
         return self[0].n_expected
 
 
+def trial_runs(run):
+    """The recorded runs of one system on one question: ``run`` itself, or each of its
+    repeated trials when ``run`` is a list or tuple of runs.
+
+    >>> trial_runs({"retrieved": ()}), len(trial_runs([{"trial": 1}, {"trial": 2}]))
+    (({'retrieved': ()},), 2)
+    """
+    return tuple(run) if type(run) is list or type(run) is tuple else (run,)
+
+
 def first_trial(counts):
     """``counts`` itself, or the first trial's counts of a :class:`Trials` (for label-level
     fields, which every trial shares)."""

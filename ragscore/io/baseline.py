@@ -9,14 +9,13 @@ per question, the counts every metric is read from (so any metric at any k can b
 a list of counts per trial for repeated trials.
 """
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from ..core.counts import Counts
 from ..core.rules import InvalidInputError, show
 from ..core.trials import Trials
 from .jsonl import DatasetFileError, open_regular, read_json, where
+from .store import write_file_atomically
 
 FORMAT = "ragscore-baseline-1"
 
@@ -74,26 +73,8 @@ def save_baseline(record, path):
     if path.is_dir():
         raise InvalidInputError(f"cannot write {where(path)}: it is a folder")
     text = json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    descriptor, scratch = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
-                                           suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(scratch, 0o666 & ~_umask())
-        os.replace(scratch, path)
-    except BaseException:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
-        raise
+    write_file_atomically(path, (text,))
     return path
-
-
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def load_baseline(path):

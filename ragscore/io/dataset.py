@@ -32,7 +32,7 @@ from pathlib import Path
 from ..core.counts import Counts
 from ..core.rules import COURSE, RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, features_of
-from ..core.trials import Trials
+from ..core.trials import Trials, trial_runs
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
     validate_labels, validate_reviews, validate_run
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
@@ -834,8 +834,7 @@ def dataset_records(dataset):
     def runs():
         for case_name, per_case in dataset.runs.items():
             for system, trials in per_case.items():
-                for run in (trials if type(trials) is list or type(trials) is tuple
-                            else (trials,)):
+                for run in trial_runs(trials):
                     record = {"case": case_name, "system": system,
                               "retrieved": list(run["retrieved"])}
                     if run.get("claims") is not None:
@@ -944,7 +943,7 @@ def check_dataset(dataset):
                         f"case {show(case_name)}, system {show(system)}: repeated trials must "
                         f"be a non-empty list of runs, each with an int 'trial'; got "
                         f"{show(trials)}")
-            for run in (trials if type(trials) is list or type(trials) is tuple else (trials,)):
+            for run in trial_runs(trials):
                 try:
                     validate_run(run, known, rules=rules)
                     validate_delivered(run, known, rules=rules)

@@ -129,11 +129,25 @@ def manifest_report(dataset):
                      dict.fromkeys((*dataset.systems, *manifests))}}
 
 
-def rubric_of(dataset, system):
-    """The rubric version a system's run was judged under: its manifest's
-    ``rubric_version``, else the dataset's ``rubric`` (``None`` when neither says)."""
-    manifest = (dataset.manifests or {}).get(system) or {}
-    return manifest.get("rubric_version", dataset.rubric)
+def rubric_conflict(manifests, rubric, baseline, candidate):
+    """Why ``baseline`` and ``candidate`` may not be compared: they were judged under
+    different rubric versions (each run's manifest ``rubric_version``, else the dataset's
+    ``rubric``), or ``None``.
+
+    >>> rubric_conflict({"A": {"rubric_version": "1"}}, "2", "A", "B")
+    'systems A and B were judged under different rubrics: 1 and 2'
+    """
+    manifests = manifests if type(manifests) is dict else {}
+
+    def version(system):
+        manifest = manifests.get(system)
+        return (manifest if type(manifest) is dict else {}).get("rubric_version", rubric)
+
+    before, after = version(baseline), version(candidate)
+    if before != after:
+        return (f"systems {baseline} and {candidate} were judged under different rubrics: "
+                f"{before} and {after}")
+    return None
 
 
 _RECORD_SCHEMAS = {"corpus": "corpus-record", "cases": "case-record", "runs": "run-record"}
@@ -186,13 +200,6 @@ def rubric_mismatch(path, baseline, candidate):
             index = read_json(handle, Path(path) / INDEX, 1 << 24)
     except (OSError, InvalidInputError):
         return None  # the reader has already reported any problem with the folder
-    manifests = index.get("manifests") if type(index) is dict else None
-    if type(manifests) is not dict:
+    if type(index) is not dict:
         return None
-    rubric = index.get("rubric")
-    before = (manifests.get(baseline) or {}).get("rubric_version", rubric)
-    after = (manifests.get(candidate) or {}).get("rubric_version", rubric)
-    if before != after:
-        return (f"systems {baseline} and {candidate} were judged under different rubrics: "
-                f"{before} and {after}")
-    return None
+    return rubric_conflict(index.get("manifests"), index.get("rubric"), baseline, candidate)

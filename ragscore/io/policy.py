@@ -31,7 +31,8 @@ _RULE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*rule[ \t]*\]\]", re.MULTILINE)
 
 
 class Policy(tuple):
-    """``(rules, k, description)`` of a policy file."""
+    """``(rules, k, description, text)`` of a policy file (``text``, the file as read, lets
+    a later error name a rule's line)."""
 
     __slots__ = ()
 
@@ -46,6 +47,10 @@ class Policy(tuple):
     @property
     def description(self):
         return self[2]
+
+    @property
+    def text(self):
+        return self[3]
 
 
 def _line_of_rule(text, position, key=None):
@@ -108,25 +113,19 @@ def load_policy(path, *, max_bytes=1 << 20):
         if names.index(name) != position:
             raise DatasetFileError(f"{where(path, _line_of_rule(text, position))}: rule name "
                                    f"{show(name)} is used twice")
-    return Policy((tuple(rules), policy.get("k", 2), policy.get("description", "")))
+    return Policy((tuple(rules), policy.get("k", 2), policy.get("description", ""), text))
 
 
 def check_policy_rules(policy, path, *, has_baseline):
     """Check every rule can be judged; errors name the file and the rule's line."""
     from ..core.gate import check_rule
 
-    text = ""
-    try:
-        with open_regular(path, 1 << 20) as handle:
-            text = handle.read().decode("utf-8", "replace")
-    except OSError:
-        pass
     for position, rule in enumerate(policy.rules):
         try:
             check_rule(rule, has_baseline=has_baseline)
         except InvalidInputError as error:
             key = "metric" if "metric" in str(error) else "check" if "check" in str(
                 error) else None
-            line = _line_of_rule(text, position, key)
+            line = _line_of_rule(policy.text, position, key)
             place = where(path, line) if line else where(path)
             raise DatasetFileError(f"{place}: {error}") from None

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import time
 from pathlib import Path
 
@@ -90,6 +91,28 @@ def _names(index, folder):
 
 
 # ---- writing ------------------------------------------------------------------------------
+
+def write_file_atomically(path, chunks):
+    """Write the text ``chunks`` to ``path`` through a temporary file beside it, renamed
+    into place: a reader sees the old file or the new one, never half of one. The file
+    follows the user's umask."""
+    scratch = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            for chunk in chunks:
+                handle.write(chunk.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(scratch, path)
+    except BaseException:
+        try:
+            os.unlink(scratch)
+        except FileNotFoundError:
+            pass
+        raise
+
+
 
 def _step(name):
     """A point in a save where a test may stop the process (see the kill tests)."""

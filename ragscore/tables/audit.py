@@ -24,6 +24,8 @@ Findings are information, not failures: ``ragscore audit`` exits 0 with findings
 """
 from typing import NamedTuple
 
+from ..core.trials import trial_runs
+
 #: The kinds of finding, in the order a report lists them.
 KINDS = ("unjudged", "near-duplicate", "answered unanswerable", "support outside relevant",
          "disputed")
@@ -125,17 +127,12 @@ def _duplicate_groups(corpus):
             for doc in group}
 
 
-def _trials(run):
-    """The runs of one question and system: itself, or each of its repeated trials."""
-    return tuple(run) if type(run) is list or type(run) is tuple else (run,)
-
-
 def _unjudged_findings(dataset, k):
     findings, counts = [], {}
     for case_id, per_system in dataset.runs.items():
         judged = judged_ids(dataset.cases[case_id])
         for system, run in per_system.items():
-            top = tuple(dict.fromkeys(doc for one in _trials(run)  # every trial's top k
+            top = tuple(dict.fromkeys(doc for one in trial_runs(run)  # every trial's top k
                                       for doc in one["retrieved"][:k]))
             missing = tuple(doc for doc in top if doc not in judged)
             unjudged, retrieved, questions = counts.get(system, (0, 0, 0))
@@ -183,7 +180,7 @@ def _answered_unanswerable_findings(dataset):
         if not is_unanswerable(dataset.cases[case_id], min_relevance=dataset.min_relevance):
             continue
         for system, run in per_system.items():
-            claims = [claim for one in _trials(run) for claim in one.get("claims") or ()]
+            claims = [claim for one in trial_runs(run) for claim in one.get("claims") or ()]
             cited = tuple(dict.fromkeys(doc for _, citations in claims for doc in citations))
             if cited:
                 findings.append(Finding(

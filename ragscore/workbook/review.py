@@ -13,6 +13,7 @@ import html
 
 from ..core.reviews import disputed, item_of
 from ..core.rules import InvalidInputError, check_k, show
+from ..core.trials import trial_runs
 from .explore import STYLE
 
 #: What a reviewer may decide about a claim, in the order the editor offers them.
@@ -35,8 +36,7 @@ def trials_of(dataset, case, system):
     if system not in dataset.runs[case]:
         raise InvalidInputError(f"system must be one of {', '.join(dataset.runs[case])} for "
                                 f"case {show(case)}; got {show(system)}")
-    runs = dataset.runs[case][system]
-    return tuple(runs) if type(runs) in (list, tuple) else (runs,)
+    return trial_runs(dataset.runs[case][system])
 
 
 def trial_run(dataset, case, system, *, trial=1):

@@ -14,11 +14,11 @@ runs then have no qrels).
 """
 import os
 import re
-import secrets
 from pathlib import Path
 
 from ...core.rules import InvalidInputError, show
 from ..dataset import check_dataset
+from ..store import write_file_atomically
 
 __all__ = ["export_trec"]
 
@@ -54,9 +54,9 @@ def export_trec(dataset, prefix):
     qrels_path = Path(f"{prefix}.qrels")
     run_paths = [Path(f"{prefix}.{system}.run") for system in systems]
     qrels_path.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomically(qrels_path, _qrels_lines(dataset, binary_grade))
+    write_file_atomically(qrels_path, _qrels_lines(dataset, binary_grade))
     for system, path in zip(systems, run_paths):
-        _write_atomically(path, _run_lines(dataset, system))
+        write_file_atomically(path, _run_lines(dataset, system))
     return [qrels_path, *run_paths]
 
 
@@ -113,22 +113,3 @@ def _run_lines(dataset, system):
             top = len(ranked) + 1
             yield "".join(f"{name} Q0 {doc} {rank} {top - rank} {system}\n"
                           for rank, doc in enumerate(ranked, 1))
-
-
-def _write_atomically(path, chunks):
-    """Write the text ``chunks`` to ``path`` through a temporary file beside it."""
-    scratch = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            for chunk in chunks:
-                handle.write(chunk.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(scratch, path)
-    except BaseException:
-        try:
-            os.unlink(scratch)
-        except FileNotFoundError:
-            pass
-        raise
