@@ -7,8 +7,10 @@ systems ran it, and every error names the case and the system.
 """
 import gc
 from collections import namedtuple
+from functools import partial
 
 from .counts import count
+from .parallel import can_fork, counts_columns, counts_from_columns, in_two
 from .trials import Trials, trial_runs
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
@@ -169,7 +171,8 @@ def _iter_runs(corpus, cases, runs, *, rules, progress, **options):
             labels = counter.labels(cases[case_name])
         except InvalidInputError as error:
             raise InvalidInputError(f"case {show(case_name)}: {error}") from None
-        _require_dict(systems, f"runs[{show(case_name)}]")
+        if type(systems) is not dict:
+            _require_dict(systems, f"runs[{show(case_name)}]")
         for system, run in list(systems.items()):
             if type(system) is not str:
                 fail(f"runs[{show(case_name)}] key", "a system name (a str)", system)
@@ -202,8 +205,18 @@ class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features op
     __slots__ = ()
 
 
-def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
+#: Batches of at least this many runs are counted by two processes when ``jobs=2``.
+PARALLEL_RUNS = 20_000
+_DICTS_ONLY = frozenset({dict})
+
+
+def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=1, **options):
     """Validate and count every run once; return :class:`CountedRuns` (see :func:`iter_counts`).
+
+    With ``jobs=2``, a batch of at least :data:`PARALLEL_RUNS` runs without a ``progress``
+    callback is split in two halves of its cases, the second counted by a forked child
+    process where that is safe (:func:`~ragscore.core.parallel.can_fork`); the result and
+    the first error reported are those of one process.
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()
@@ -211,24 +224,48 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     >>> counted.keys[4], counted.counts[4].relevant_ranks
     (('owner', 'A'), (2,))
     """
-    keys, counts, ops = [], [], {}
+    if type(jobs) is not int or jobs < 1:
+        fail("jobs", "an int of at least 1", jobs)
     collecting = gc.isenabled()
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
-        for case_name, system, run, one in _iter_runs(corpus, cases, runs, rules=rules,
-                                                      progress=progress, **options):
-            keys.append((case_name, system))
-            counts.append(one)
+        if (jobs > 1 and progress is None and type(runs) is dict and can_fork()
+                and _DICTS_ONLY.issuperset(map(type, runs.values()))
+                and sum(map(len, runs.values())) >= PARALLEL_RUNS):
+            listed = list(runs.items())
+            halves = dict(listed[:len(listed) // 2]), dict(listed[len(listed) // 2:])
+            first, second = (partial(_count_all, corpus, cases, half, rules=rules, **options)
+                             for half in halves)
+            mine, theirs = in_two(first, second, encode=counts_columns,
+                                  decode=counts_from_columns)
+            counts = mine + theirs
+            keys = [(case_name, system) for case_name, systems in listed for system in systems]
+            counted_runs = [run for _, systems in listed for run in systems.values()]
+        else:
+            keys, counts, counted_runs = [], [], []
+            for case_name, system, run, one in _iter_runs(corpus, cases, runs, rules=rules,
+                                                          progress=progress, **options):
+                keys.append((case_name, system))
+                counts.append(one)
+                counted_runs.append(run)
+        ops = {}
+        for key, run in zip(keys, counted_runs):
             for trial in trial_runs(run):
-                recorded = {key: trial[key] for key in OPS_KEYS if key in trial}
+                recorded = {name: trial[name] for name in OPS_KEYS if name in trial}
                 if recorded:
-                    ops.setdefault((case_name, system), []).append(recorded)
+                    ops.setdefault(key, []).append(recorded)
     finally:
         if collecting:
             gc.enable()
     return CountedRuns(keys, counts, rules, (), features_of(
         counts, groups=options.get("groups"), superseded=options.get("superseded")), ops or None,
         case_attributes(cases))
+
+
+def _count_all(corpus, cases, runs, *, rules, **options):
+    """The counts of every run, in input order."""
+    return [counts for _, _, _, counts in _iter_runs(corpus, cases, runs, rules=rules,
+                                                     progress=None, **options)]
 
 
 def case_attributes(cases):

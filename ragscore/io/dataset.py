@@ -27,9 +27,10 @@ import json
 import os
 import re
 from collections import namedtuple
+from functools import partial
 from pathlib import Path
 
-from ..core.counts import Counts
+from ..core.parallel import can_fork, counts_columns, counts_from_columns, in_two
 from ..core.rules import COURSE, RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, features_of
 from ..core.trials import Trials, trial_runs
@@ -631,14 +632,14 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
 
             rows = (_in_two(runs_path, runs_handle, counted_runs) if jobs > 1
                     else list(counted_runs()))
+            keys, counted, ops = _merge_trials(rows)
+            keys, counted = _grouped_by_case(keys, counted)
+            return CountedRuns(keys, counted, reader.rules, tuple(index.get("notes", ())),
+                               features_of(counted, groups=reader.groups,
+                                           superseded=reader.superseded), ops or None,
+                               case_attributes(cases))
     finally:
         _close(opened)
-    keys, counted, ops = _merge_trials(rows)
-    keys, counted = _grouped_by_case(keys, counted)
-    return CountedRuns(keys, counted, reader.rules, tuple(index.get("notes", ())),
-                       features_of(counted, groups=reader.groups,
-                                   superseded=reader.superseded), ops or None,
-                       case_attributes(cases))
 
 
 def _merge_trials(rows):
@@ -668,58 +669,31 @@ def _merge_trials(rows):
 
 
 def _in_two(path, handle, counted_runs):
-    """``list(counted_runs())``, with the second half of the file read by a forked child.
+    """``list(counted_runs())``, with the second half of the file read by a forked child
+    (:func:`~ragscore.core.parallel.in_two`: its rows come back as JSON columns).
 
-    The child sends its rows back as JSON over a pipe (plain data, no pickle); the parent
-    reads the first half meanwhile. An error in the first half wins (it comes first in the
-    file); a run of the second half that repeats one of the first is refused as in a single
-    pass.
+    An error in the first half wins (it comes first in the file); a run of the second half
+    that repeats one of the first is refused as in a single pass.
     """
     size = os.fstat(handle.fileno()).st_size
-    if size < PARALLEL_BYTES or not hasattr(os, "fork"):
+    if size < PARALLEL_BYTES or not can_fork():
         return list(counted_runs())
     try:  # a second open of the same file (not a copy of the descriptor: its own offset)
         second = open(f"/proc/self/fd/{handle.fileno()}", "rb")
     except OSError:
         return list(counted_runs())
     spans = _halves(handle, size)
-    reader, writer = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover (runs in the child process)
-        os.close(reader)
-        code = 0
-        try:
-            payload = {"rows": [[number, case_name, system, trial, ops, *counts]
-                                for number, case_name, system, trial, ops, counts
-                                in counted_runs(spans[1], second)]}
-        except InvalidInputError as error:
-            payload = {"error": str(error)}
-        except BaseException as error:  # reported by the parent, never swallowed
-            payload, code = {"crash": f"{type(error).__name__}: {error}"}, 1
-        with os.fdopen(writer, "w", encoding="utf-8") as pipe:
-            json.dump(payload, pipe)
-        os._exit(code)
-    os.close(writer)
-    second.close()
     try:
-        mine = list(counted_runs(spans[0]))
-    except BaseException:
-        os.kill(child, 9)
-        os.close(reader)
-        os.waitpid(child, 0)
-        raise
-    with os.fdopen(reader, encoding="utf-8") as pipe:
-        payload = json.load(pipe)
-    os.waitpid(child, 0)
-    if "error" in payload:
-        raise DatasetFileError(payload["error"])
-    if "crash" in payload:
-        raise RuntimeError(f"reading {where(path)} in a second process failed: "
-                           f"{payload['crash']}")
+        mine, theirs = in_two(partial(list, counted_runs(spans[0])),
+                              partial(list, counted_runs(spans[1], second)),
+                              encode=_rows_columns, decode=_rows_from_columns,
+                              error=DatasetFileError)
+    finally:
+        second.close()
     seen = {(case_name, system, trial) for _, case_name, system, trial, _, _ in mine}
     numbered = {(case_name, system): trial is not None
                 for _, case_name, system, trial, _, _ in mine}
-    for number, case_name, system, trial, ops, *counts in payload["rows"]:
+    for number, case_name, system, trial, _, _ in theirs:
         if (case_name, system, trial) in seen:
             suffix = "" if trial is None else f", trial {trial}"
             raise DatasetFileError(f"{where(path, number)}: duplicate run for case "
@@ -728,14 +702,21 @@ def _in_two(path, handle, counted_runs):
             raise DatasetFileError(f"{where(path, number)}: case {show(case_name)}, system "
                                    f"{show(system)}: key 'trial' is given on some of its runs "
                                    "and not on others (number every trial)")
-        mine.append((number, case_name, system, trial, ops, _counts_from_json(counts)))
-    return mine
+    return mine + theirs
 
 
-def _counts_from_json(values):
-    """A :class:`Counts` sent as JSON (lists back to tuples)."""
-    return Counts(*(tuple(tuple(item) if type(item) is list else item for item in value)
-                    if type(value) is list else value for value in values))
+def _rows_columns(rows):
+    """Counted rows ``(number, case, system, trial, ops, counts)`` as JSON-ready columns."""
+    numbers, cases, systems, trials, ops, counts = (list(column) for column in zip(*rows)) \
+        if rows else ([], [], [], [], [], [])
+    return {"number": numbers, "case": cases, "system": systems, "trial": trials,
+            "ops": ops, "counts": counts_columns(counts)}
+
+
+def _rows_from_columns(columns):
+    """The rows :func:`_rows_columns` was given."""
+    return list(zip(columns["number"], columns["case"], columns["system"], columns["trial"],
+                    columns["ops"], counts_from_columns(columns["counts"])))
 
 
 def _halves(handle, size):

@@ -105,14 +105,22 @@ def _csv(table, names):
     """CSV, built column by column: floats as ``repr`` (exact), yes/no as ``true``/``false``,
     n/a as an empty field."""
     cases, systems, columns = plain_columns(table)
-    cells = [[_CSV_BOOL[value] for value in columns[name]] if REGISTRY[name].kind == "yes/no"
-             else ["" if value is None else repr(value) for value in columns[name]]
-             for name in names]
+    cells = [list(map(_CSV_BOOL.__getitem__, columns[name])) if REGISTRY[name].kind == "yes/no"
+             else _csv_numbers(columns[name]) for name in names]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["case", "system", *names])
     writer.writerows(zip(cases, systems, *cells))
     return buffer.getvalue()
+
+
+def _csv_numbers(values):
+    """Each number as its ``repr`` (exact), ``None`` as an empty field; each distinct value
+    is formatted once (a column repeats a handful of values; metric values are never -0.0,
+    which would share 0.0's entry)."""
+    text = {value: repr(value) for value in set(values)}
+    text[None] = ""
+    return list(map(text.__getitem__, values))
 
 
 def _html(rows, labels, names):

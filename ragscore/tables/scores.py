@@ -3,6 +3,9 @@
 Built column by column from the core's counts: each registered metric is read off every
 run's counts, so n/a stays ``<NA>`` (``Float64`` and ``boolean`` dtypes), never 0 or NaN.
 """
+from itertools import repeat
+from operator import is_
+
 import numpy as np
 import pandas as pd
 
@@ -54,16 +57,16 @@ def nullable_column(values, kind):
     >>> nullable_column([0.5, None], "rate").tolist()
     [0.5, <NA>]
     """
-    mask = np.fromiter((value is None for value in values), dtype=bool, count=len(values))
+    mask = np.fromiter(map(is_, values, repeat(None)), dtype=bool, count=len(values))
     if kind == COUNT:
-        data = np.fromiter((0 if value is None else value for value in values), dtype=np.int64,
-                           count=len(values))
-        return pd.arrays.IntegerArray(data, mask)
+        data = np.array(values, dtype=object)
+        data[mask] = 0
+        return pd.arrays.IntegerArray(data.astype(np.int64), mask)
     if kind == RATE:
-        data = np.fromiter((0.0 if value is None else value for value in values), dtype=float,
-                           count=len(values))
+        data = np.array(values, dtype=float)  # None becomes NaN here, 0.0 below
+        data[mask] = 0.0
         return pd.arrays.FloatingArray(data, mask)
-    data = np.fromiter((value is True for value in values), dtype=bool, count=len(values))
+    data = np.fromiter(map(is_, values, repeat(True)), dtype=bool, count=len(values))
     return pd.arrays.BooleanArray(data, mask)
 
 
@@ -94,8 +97,7 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
         if "trials" in getattr(counted, "features", ()):
             values = [value_of(metric, counts, k) for counts in counted.counts]
         else:  # no repeated trials: each question's value is its one run's
-            read = metric.value
-            values = [read(counts, k) for counts in counted.counts]
+            values = list(map(metric.value, counted.counts, repeat(k)))
         if zeroed(metric, na_as_zero):
             values = [0.0 if value is None else value for value in values]
         data[metric.name] = nullable_column(values, metric.kind)
@@ -106,7 +108,7 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
 
 
 def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids="course",
-               min_relevance=1, unit="chunk", dedupe=False, sources=None):
+               min_relevance=1, unit="chunk", dedupe=False, sources=None, jobs=1):
     """Score every ``runs[case][system]`` and return a DataFrame, one row per pair.
 
     The index is ``("case", "system")`` in input order; the columns are ``metrics`` (by
@@ -115,7 +117,8 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
     case once; an error names the case and the system. ``progress``, if given, is called as
     ``progress(done, total)`` after each case. ``ids`` (``"course"`` or ``"open"``),
     ``min_relevance``, ``unit``, ``dedupe`` and ``sources`` are the dataset options of
-    :class:`~ragscore.core.scoring.Counter`.
+    :class:`~ragscore.core.scoring.Counter`. ``jobs=2`` counts a large batch in two
+    processes where that is safe (see :func:`~ragscore.core.scoring.count_runs`).
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()
@@ -129,7 +132,7 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
     select(metrics)
     counted = count_runs(corpus, cases, runs, progress=progress, rules=RULES[ids],
                          min_relevance=min_relevance, unit=unit, dedupe=dedupe,
-                         sources=sources)
+                         sources=sources, jobs=jobs)
     return scores_frame(counted, k=k, metrics=metrics)
 
 

@@ -4,6 +4,7 @@ import json
 import pytest
 
 import ragscore
+from ragscore.core.parallel import in_two
 from ragscore.io import dataset as files
 from ragscore.io.course import COURSE_PATH
 from ragscore.io.dataset import DatasetFileError, read_counts
@@ -43,7 +44,14 @@ def test_read_counts_equals_load_then_count(big):
 
 def test_two_processes_give_the_same_counts(big, monkeypatch):
     monkeypatch.setattr(files, "PARALLEL_BYTES", 1)
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return in_two(*args, **kwargs)
+    monkeypatch.setattr(files, "in_two", counting)
     one, two = read_counts(big), read_counts(big, jobs=2)
+    assert calls == [1]  # the second reading forked
     assert one == two and len(one.keys) == 4 * 2 * 60
 
 
