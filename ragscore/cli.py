@@ -224,10 +224,6 @@ def _report(args, out):
     counted = _read(args)
     k = _k(args.k, counted.rules)
 
-    from .render.formats import render
-    from .tables.scores import question_table
-    from .tables.summary import aggregates
-
     if args.by is not None:
         from .render.formats import render_frame
 
@@ -243,8 +239,21 @@ def _report(args, out):
                                       na_as_zero=args.na_as_zero)
         out.write(render_frame(frame, fmt=args.format))
         return OK
-    table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
-    text = render(table, k=k, fmt=args.format)
+    if args.format == "csv":  # straight from the counts: no pandas table to build
+        from .core.metrics import select
+        from .core.scoring import default_metrics, metric_columns
+        from .render.formats import csv_text
+
+        chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
+        columns = metric_columns(counted, k=k, metrics=chosen, na_as_zero=args.na_as_zero)
+        text = csv_text([case for case, _ in counted.keys],
+                        [system for _, system in counted.keys], columns)
+    else:
+        from .render.formats import render
+        from .tables.scores import question_table
+
+        table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
+        text = render(table, k=k, fmt=args.format)
     if counted.notes and args.format in ("text", "markdown"):
         out.write("".join(f"Note: {_note(note)}\n" for note in counted.notes) + "\n")
     elif counted.notes:
@@ -258,6 +267,8 @@ def _report(args, out):
                          "relevant are written as 0 (trec_eval's convention)\n")
     out.write(text)
     if args.format in ("text", "markdown"):
+        from .tables.summary import aggregates
+
         rows = aggregates(counted, k=k, metrics=tuple(table.columns),
                           na_as_zero=args.na_as_zero)
         lines = ["", "Aggregates (each names its method, denominator and what it left out):"]

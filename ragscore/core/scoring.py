@@ -8,10 +8,12 @@ systems ran it, and every error names the case and the system.
 import gc
 from collections import namedtuple
 from functools import partial
+from itertools import repeat
 
+from .aggregate import zeroed
 from .counts import count
 from .parallel import can_fork, counts_columns, counts_from_columns, in_two
-from .trials import Trials, trial_runs
+from .trials import Trials, first_trial, trial_runs, value_of
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .units import dedupe_ranking, project_claims, project_ranking
@@ -314,3 +316,45 @@ def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
     chosen = select(metrics)
     for case_name, system, counts in iter_counts(corpus, cases, runs, progress=progress):
         yield case_name, system, {metric.name: metric.value(counts, k) for metric in chosen}
+
+
+#: Columns shown by default when the data records what they measure.
+FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
+                   ("delivered", "context_differs"))
+
+
+def default_metrics(counted):
+    """The contract's metrics, less the answer metrics when no run recorded an answer
+    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
+    disclosures and ``context_differs`` when the data records superseded chunks, access
+    groups or delivered contexts."""
+    extra = tuple(name for feature, name in FEATURE_METRICS
+                  if feature in getattr(counted, "features", ()))
+    if counted.counts and all(first_trial(counts).n_claims is None
+                              for counts in counted.counts):
+        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
+    return CONTRACT + extra
+
+
+def metric_columns(counted, *, k, metrics, na_as_zero=False):
+    """``{name: values}``: each of ``metrics`` (registered metrics) at cutoff ``k`` for every
+    counted run, in order; ``None`` is n/a (0.0 for a retrieval rate under ``na_as_zero``,
+    trec_eval's convention). A question with repeated trials gets their combined value.
+
+    >>> from ragscore.io.course import load_course
+    >>> course = load_course()
+    >>> counted = count_runs(course.corpus, course.cases, course.runs)
+    >>> metric_columns(counted, k=2, metrics=select(("precision",)))["precision"][:3]
+    [0.5, 0.5, 0.5]
+    """
+    trials = "trials" in getattr(counted, "features", ())
+    columns = {}
+    for metric in metrics:
+        if trials:
+            values = [value_of(metric, counts, k) for counts in counted.counts]
+        else:  # each question's value is its one run's
+            values = list(map(metric.value, counted.counts, repeat(k)))
+        if zeroed(metric, na_as_zero):
+            values = [0.0 if value is None else value for value in values]
+        columns[metric.name] = values
+    return columns

@@ -102,23 +102,36 @@ _CSV_BOOL = {None: "", True: "true", False: "false"}
 
 
 def _csv(table, names):
-    """CSV, built column by column: floats as ``repr`` (exact), yes/no as ``true``/``false``,
-    n/a as an empty field."""
     cases, systems, columns = plain_columns(table)
-    cells = [list(map(_CSV_BOOL.__getitem__, columns[name])) if REGISTRY[name].kind == "yes/no"
-             else _csv_numbers(columns[name]) for name in names]
+    return csv_text(cases, systems, {name: columns[name] for name in names})
+
+
+def csv_text(cases, systems, columns):
+    """The per-question CSV of ``columns`` (``{metric name: values}``, registered metrics),
+    built column by column: numbers as ``repr`` (exact; rates as floats), yes/no as
+    ``true``/``false``, n/a (``None``) as an empty field.
+
+    >>> print(csv_text(["launch"], ["A"], {"precision": [0.5], "abstention_correct": [None]}),
+    ...       end="")
+    case,system,precision,abstention_correct
+    launch,A,0.5,
+    """
+    cells = [list(map(_CSV_BOOL.__getitem__, values)) if REGISTRY[name].kind == "yes/no"
+             else _csv_numbers(values, as_float=REGISTRY[name].kind == "rate")
+             for name, values in columns.items()]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["case", "system", *names])
+    writer.writerow(["case", "system", *columns])
     writer.writerows(zip(cases, systems, *cells))
     return buffer.getvalue()
 
 
-def _csv_numbers(values):
-    """Each number as its ``repr`` (exact), ``None`` as an empty field; each distinct value
-    is formatted once (a column repeats a handful of values; metric values are never -0.0,
-    which would share 0.0's entry)."""
-    text = {value: repr(value) for value in set(values)}
+def _csv_numbers(values, *, as_float):
+    """Each number as its ``repr`` (``float`` first for a rate), ``None`` as an empty field;
+    each distinct value is formatted once (a column repeats a handful of values; metric
+    values are never -0.0, which would share 0.0's entry)."""
+    write = (lambda value: repr(float(value))) if as_float else repr
+    text = {value: write(value) for value in set(values) if value is not None}
     text[None] = ""
     return list(map(text.__getitem__, values))
 
@@ -133,19 +146,6 @@ def _html(rows, labels, names):
                     f"{cells}</tr>")
     return (f'<table class="ragscore-table">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
             + "\n".join(body) + "\n</tbody>\n</table>\n")
-
-
-def _memo(format_one):
-    """``format_one`` remembered per value (a report repeats a handful of values)."""
-    seen = {}
-
-    def formatted(value):
-        key = (tuple(map(type, value)), value) if type(value) is tuple else (type(value), value)
-        text = seen.get(key)
-        if text is None:
-            text = seen[key] = format_one(value)
-        return text
-    return formatted
 
 
 def render_comparison(rows, *, baseline, candidate, k):
@@ -176,11 +176,12 @@ def render_comparison(rows, *, baseline, candidate, k):
         return (f"{metric:<19} {cell(before, kind):>8} {cell(after, kind):>9} "
                 f"{'n/a' if is_na(change) else format_delta(change):>6}  {verdict}")
 
-    # A report repeats a handful of (metric, values, verdict) combinations: format each once.
-    rest_of = _memo(lambda key: rest_of_line(*key))
+    # A report repeats a handful of (metric, values, verdict) combinations: format each
+    # once (the metric fixes the kind, so 1 and 1.0 never meet under one key).
     columns = [rows[name].astype(object).tolist() for name in ("baseline", "candidate", "delta")]
-    lines += [f"{case:<12} {rest_of(tuple(key))}" for case, *key in zip(
-        rows["case"].tolist(), rows["metric"].tolist(), *columns, verdicts)]
+    keys = list(zip(rows["metric"].tolist(), *columns, verdicts))
+    texts = {key: rest_of_line(*key) for key in set(keys)}
+    lines += map("{:<12} {}".format, rows["case"].tolist(), map(texts.__getitem__, keys))
     return "\n".join(lines) + "\n"
 
 

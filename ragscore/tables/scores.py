@@ -9,11 +9,10 @@ from operator import is_
 import numpy as np
 import pandas as pd
 
-from ..core.aggregate import zeroed
 from ..core.metrics import CONTRACT, COUNT, RATE, REGISTRY, select
 from ..core.rules import COURSE, RULES, InvalidInputError, check_k, show
-from ..core.scoring import CountedRuns, count_runs
-from ..core.trials import first_trial, value_of
+from ..core.scoring import FEATURE_METRICS, CountedRuns, count_runs, default_metrics, \
+    metric_columns
 
 
 def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
@@ -31,24 +30,6 @@ def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
                       sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe,
                       groups=getattr(dataset, "groups", None),
                       superseded=getattr(dataset, "superseded", frozenset()))
-
-
-#: Columns shown by default when the data records what they measure.
-FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
-                   ("delivered", "context_differs"))
-
-
-def default_metrics(counted):
-    """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
-    disclosures and ``context_differs`` when the data records superseded chunks, access
-    groups or delivered contexts."""
-    extra = tuple(name for feature, name in FEATURE_METRICS
-                  if feature in getattr(counted, "features", ()))
-    if counted.counts and all(first_trial(counts).n_claims is None
-                              for counts in counted.counts):
-        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
-    return CONTRACT + extra
 
 
 def nullable_column(values, kind):
@@ -92,15 +73,8 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
     """
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
-    data = {}
-    for metric in chosen:
-        if "trials" in getattr(counted, "features", ()):
-            values = [value_of(metric, counts, k) for counts in counted.counts]
-        else:  # no repeated trials: each question's value is its one run's
-            values = list(map(metric.value, counted.counts, repeat(k)))
-        if zeroed(metric, na_as_zero):
-            values = [0.0 if value is None else value for value in values]
-        data[metric.name] = nullable_column(values, metric.kind)
+    columns = metric_columns(counted, k=k, metrics=chosen, na_as_zero=na_as_zero)
+    data = {metric.name: nullable_column(columns[metric.name], metric.kind) for metric in chosen}
     frame = pd.DataFrame(data, index=key_index(counted.keys), copy=False)
     frame.attrs["k"] = k
     frame.attrs["na_as_zero"] = bool(na_as_zero)
