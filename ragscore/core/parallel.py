@@ -11,6 +11,7 @@ otherwise the child's error is raised here, as the same class and message.
 import json
 import os
 import signal
+import sys
 import threading
 from functools import partial
 
@@ -27,6 +28,14 @@ def can_fork():
     """True where a child process can be forked safely: ``os.fork`` exists and this
     process runs no other Python thread (a notebook kernel does, so it counts alone)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def default_jobs():
+    """The processes a large batch uses unless told: 2 on Linux with at least two CPUs
+    this process may run on (where forking is cheap and well behaved), else 1."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "sched_getaffinity"):
+        return 1
+    return 2 if len(os.sched_getaffinity(0)) >= 2 else 1
 
 
 def counts_columns(counted):

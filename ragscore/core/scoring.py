@@ -9,10 +9,11 @@ import gc
 from collections import namedtuple
 from functools import partial
 from itertools import repeat
+from operator import attrgetter, is_not
 
 from .aggregate import zeroed
-from .counts import count
-from .parallel import can_fork, counts_columns, counts_from_columns, in_two
+from .counts import Counts, count
+from .parallel import can_fork, counts_columns, counts_from_columns, default_jobs, in_two
 from .trials import Trials, first_trial, trial_runs, value_of
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
@@ -190,6 +191,7 @@ def _iter_runs(corpus, cases, runs, *, rules, progress, **options):
 
 #: What a run record may say about its operation, beside its quality.
 OPS_KEYS = ("latency_ms", "tokens", "cost", "retries", "failed")
+_OPS_SET = frozenset(OPS_KEYS)
 
 
 class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features ops attributes",
@@ -212,13 +214,15 @@ PARALLEL_RUNS = 20_000
 _DICTS_ONLY = frozenset({dict})
 
 
-def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=1, **options):
+def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=None, **options):
     """Validate and count every run once; return :class:`CountedRuns` (see :func:`iter_counts`).
 
     With ``jobs=2``, a batch of at least :data:`PARALLEL_RUNS` runs without a ``progress``
     callback is split in two halves of its cases, the second counted by a forked child
     process where that is safe (:func:`~ragscore.core.parallel.can_fork`); the result and
-    the first error reported are those of one process.
+    the first error reported are those of one process. ``jobs=None`` (the default) is
+    :func:`~ragscore.core.parallel.default_jobs`: 2 on Linux with two CPUs, else 1;
+    ``jobs=1`` keeps everything in this process.
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()
@@ -226,8 +230,10 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=1, **op
     >>> counted.keys[4], counted.counts[4].relevant_ranks
     (('owner', 'A'), (2,))
     """
+    if jobs is None:
+        jobs = default_jobs()
     if type(jobs) is not int or jobs < 1:
-        fail("jobs", "an int of at least 1", jobs)
+        fail("jobs", "an int of at least 1, or None (as many as help)", jobs)
     collecting = gc.isenabled()
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
@@ -251,6 +257,9 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=1, **op
                 counts.append(one)
                 counted_runs.append(run)
         ops = {}
+        if _DICTS_ONLY.issuperset(map(type, counted_runs)) and not any(
+                map(_OPS_SET.intersection, counted_runs)):
+            counted_runs = ()  # no run records an operation (checked at C speed)
         for key, run in zip(keys, counted_runs):
             for trial in trial_runs(run):
                 recorded = {name: trial[name] for name in OPS_KEYS if name in trial}
@@ -284,6 +293,10 @@ def case_attributes(cases):
             for name, case in cases.items()}
 
 
+_COUNTS_ONLY = frozenset({Counts})
+_DELIVERED = attrgetter("delivered_span")
+
+
 def features_of(counts_list, *, groups=None, superseded=None):
     """What the counted runs record beyond the basics, as a frozenset of names:
     ``trials``, ``delivered`` (some run recorded its delivered context), ``groups`` (some
@@ -294,12 +307,16 @@ def features_of(counts_list, *, groups=None, superseded=None):
     ['groups']
     """
     found = set()
-    for counts in counts_list:
-        if type(counts) is Trials:
-            found.add("trials")
-            counts = counts[0]
-        if counts.delivered_span is not None:
+    if _COUNTS_ONLY.issuperset(map(type, counts_list)):  # no trials: checked at C speed
+        if any(map(is_not, map(_DELIVERED, counts_list), repeat(None))):
             found.add("delivered")
+    else:
+        for counts in counts_list:
+            if type(counts) is Trials:
+                found.add("trials")
+                counts = counts[0]
+            if counts.delivered_span is not None:
+                found.add("delivered")
     if groups:
         found.add("groups")
     if superseded:

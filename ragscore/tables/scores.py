@@ -82,7 +82,7 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
 
 
 def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids="course",
-               min_relevance=1, unit="chunk", dedupe=False, sources=None, jobs=1):
+               min_relevance=1, unit="chunk", dedupe=False, sources=None, jobs=None):
     """Score every ``runs[case][system]`` and return a DataFrame, one row per pair.
 
     The index is ``("case", "system")`` in input order; the columns are ``metrics`` (by
@@ -91,8 +91,9 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
     case once; an error names the case and the system. ``progress``, if given, is called as
     ``progress(done, total)`` after each case. ``ids`` (``"course"`` or ``"open"``),
     ``min_relevance``, ``unit``, ``dedupe`` and ``sources`` are the dataset options of
-    :class:`~ragscore.core.scoring.Counter`. ``jobs=2`` counts a large batch in two
-    processes where that is safe (see :func:`~ragscore.core.scoring.count_runs`).
+    :class:`~ragscore.core.scoring.Counter`. ``jobs``: by default a batch of 20,000 runs or
+    more is counted by two processes on Linux with two CPUs, where that is safe;
+    ``jobs=1`` keeps it in one (see :func:`~ragscore.core.scoring.count_runs`).
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()

@@ -55,7 +55,7 @@ def spy(monkeypatch):
 
 def test_two_processes_count_what_one_does(spy):
     corpus, cases, runs = _course_times(5)
-    one = count_runs(corpus, cases, runs)
+    one = count_runs(corpus, cases, runs, jobs=1)
     two = count_runs(corpus, cases, runs, jobs=2)
     assert spy == [1]
     assert two == one and len(two.keys) == 4 * 2 * 5
@@ -77,7 +77,7 @@ def test_an_error_in_the_second_half_is_raised_as_in_one_process(spy):
     last = list(runs)[-1]
     _break(runs, last, "B1")
     with pytest.raises(InvalidInputError) as single:
-        count_runs(corpus, cases, runs)
+        count_runs(corpus, cases, runs, jobs=1)
     with pytest.raises(InvalidInputError) as double:
         count_runs(corpus, cases, runs, jobs=2)
     assert spy == [1] and str(double.value) == str(single.value)
@@ -96,7 +96,7 @@ def test_the_first_error_in_input_order_wins(spy):
 @pytest.mark.parametrize("jobs", [0, "2", 1.5])
 def test_jobs_must_be_a_positive_int(jobs):
     corpus, cases, runs = _course_times(1)
-    with pytest.raises(InvalidInputError, match=r"jobs must be an int of at least 1"):
+    with pytest.raises(InvalidInputError, match=r"jobs must be an int of at least 1, or None"):
         count_runs(corpus, cases, runs, jobs=jobs)
 
 
@@ -121,3 +121,16 @@ def test_an_error_in_the_first_half_stops_the_child():
     with pytest.raises(InvalidInputError, match="^first$"):
         parallel.in_two(first, lambda: [1], encode=list, decode=list)
     assert parallel.in_two(lambda: [0], lambda: [1, 2], encode=list, decode=tuple) == ([0], (1, 2))
+
+
+def test_by_default_two_processes_on_linux_with_two_cpus(monkeypatch, spy):
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert parallel.default_jobs() == 2
+    corpus, cases, runs = _course_times(2)
+    count_runs(corpus, cases, runs)
+    assert spy == [1]
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert parallel.default_jobs() == 1
+    monkeypatch.setattr(parallel.sys, "platform", "darwin")
+    assert parallel.default_jobs() == 1
