@@ -29,13 +29,15 @@ import re
 from collections import namedtuple
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 
+from ..core.counts import count
 from ..core.parallel import can_fork, counts_columns, counts_from_columns, in_two
 from ..core.rules import COURSE, RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, features_of
 from ..core.trials import Trials, trial_runs
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
-    validate_labels, validate_reviews, validate_run
+    Labels, validate_labels, validate_reviews, validate_run
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
@@ -212,7 +214,12 @@ def _run_keys(record):
     claims = record.get("claims")
     if type(claims) is not list:
         return len(record)
+    if _DICTS_ONLY.issuperset(map(type, claims)):  # the common case, at C speed
+        return len(record) + sum(map(len, claims))
     return len(record) + sum(len(item) for item in claims if type(item) is dict)
+
+
+_DICTS_ONLY = frozenset({dict})
 
 
 class _Reader:
@@ -307,11 +314,24 @@ class _Reader:
         _case_extras(record, case, place)
         return name, case
 
-    def cases(self, path, handle, check):
-        """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``."""
+    def cases(self, path, handle, check, plain=None):
+        """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``.
+
+        ``plain(record)``, when given, returns the labels of a case record in its common
+        shape straight from its JSON values, or ``None`` for this path to take it (see
+        :func:`plain_labels`); the case itself is then kept as an empty mapping (a plain
+        record has no tags, split or reviews).
+        """
         cases, labels = {}, {}
         self.cases_file = Path(path).name
         for number, record in records(handle, path, self.max_bytes, _case_keys):
+            if plain is not None:
+                name = record.get("id")
+                if type(name) is str and name not in cases and self.names_ok(name):
+                    checked = plain(record)
+                    if checked is not None:
+                        cases[name], labels[name] = _PLAIN_CASE, checked
+                        continue
             place = Line(path, number)
             name, case = self.case(record, place)
             if name in cases:
@@ -353,11 +373,30 @@ class _Reader:
         _run_extras(record, run, place)
         return case_name, system, run
 
-    def runs(self, path, handle, cases, check, span=None):
+    def runs(self, path, handle, cases, check, span=None, plain=None):
         """Yield ``(number, case, system, run, checked)`` for each run; ``checked`` is what
-        ``check(case, run)`` returns (it validates)."""
-        seen, numbered = set(), {}
+        ``check(case, run)`` returns (it validates).
+
+        ``plain(case, record)``, when given, counts a record of exactly ``case``,
+        ``system``, ``retrieved`` and ``claims`` straight from its JSON values, or returns
+        ``None`` for this path to take it (see :func:`plain_counter`); ``run`` is then
+        ``None``.
+        """
+        seen, numbered, systems = set(), {}, set()
         for number, record in records(handle, path, self.max_bytes, _run_keys, span):
+            if plain is not None and len(record) == 4:
+                case_name, system = record.get("case"), record.get("system")
+                if (type(case_name) is str and case_name in cases and type(system) is str
+                        and (system in systems or self.names_ok(system))
+                        and (case_name, system, None) not in seen
+                        and not numbered.get((case_name, system))):
+                    checked = plain(case_name, record)
+                    if checked is not None:
+                        systems.add(system)
+                        seen.add((case_name, system, None))
+                        numbered[case_name, system] = False
+                        yield number, case_name, system, None, checked
+                        continue
             place = Line(path, number)
             case_name, system, run = self.run(record, place)
             if case_name not in cases:
@@ -618,15 +657,21 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
             counter = Counter(frozenset(corpus), rules=reader.rules, min_relevance=minimum,
                               unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
                               superseded=reader.superseded)
-            cases, labels = reader.cases(*opened["cases"], counter.labels)
+            cases, labels = reader.cases(*opened["cases"], counter.labels,
+                                         plain_labels(counter))
             runs_path, runs_handle = opened["runs"]
 
             def check(case_name, run):
                 return counter.count(labels[case_name], run)
 
+            plain = plain_counter(counter, labels)
+
             def counted_runs(span=None, handle=runs_handle):
                 for number, case_name, system, run, counts in reader.runs(
-                        runs_path, handle, cases, check, span):
+                        runs_path, handle, cases, check, span, plain):
+                    if run is None:  # counted from its JSON values: no trial, no operations
+                        yield number, case_name, system, None, None, counts
+                        continue
                     ops = {key: run[key] for key in OPS_KEYS if key in run} or None
                     yield number, case_name, system, run.get("trial"), ops, counts
 
@@ -640,6 +685,98 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
                                case_attributes(cases))
     finally:
         _close(opened)
+
+
+_PLAIN_CASE = MappingProxyType({})
+
+
+def plain_labels(counter):
+    """``plain(record)``: the :class:`~ragscore.core.validation.Labels` of a case record
+    in its common valid shape, read straight off its JSON values, or ``None`` for the full
+    path to check and explain (the reasoning of :func:`plain_counter`).
+
+    Accepted: keys ``id``, ``relevant``, ``support`` and optionally a string ``question``;
+    ``relevant`` a list of unique IDs the labels may name; ``support`` at most the rules'
+    claims, each a well-formed claim ID mapped to a non-empty list of unique IDs within
+    ``relevant``; ``relevant`` empty exactly when ``support`` is.
+    """
+    allowed, rules = counter.label_ids, counter.rules
+    limit, most_claims, fullmatch = rules.max_ids, rules.max_claims, rules.pattern.fullmatch
+
+    def plain(record):
+        relevant, labelled = record.get("relevant"), record.get("support")
+        if (len(record) != 3 + ("question" in record) or type(relevant) is not list
+                or type(labelled) is not dict or len(relevant) > limit
+                or len(labelled) > most_claims
+                or type(record.get("question", "")) is not str):
+            return None
+        try:
+            judged = set(relevant)
+            support = {}
+            for claim, sources in labelled.items():
+                if type(sources) is not list or len(sources) > limit:
+                    return None
+                support[claim] = set(sources)
+        except TypeError:  # an unhashable member
+            return None
+        if (len(judged) != len(relevant) or not judged <= allowed
+                or bool(judged) != bool(support)
+                or None in map(fullmatch, support)):
+            return None
+        for claim, sources in labelled.items():
+            members = support[claim]
+            if not members or len(members) != len(sources) or not members <= judged:
+                return None
+        return Labels(judged, support, None)
+    return plain
+
+
+def plain_counter(counter, labels):
+    """``plain(case, record)``: the counts of a run record in its common valid shape,
+    read straight off its JSON values, or ``None`` for the full path to check and explain.
+
+    Values from the JSON decoder have exact types, so a member of the corpus IDs (a set of
+    ``str``) is an exact ``str`` ID; a list or object member makes ``set()`` fail and falls
+    back. Taken only when the counter scores rankings as recorded (chunk unit, no dedupe,
+    no access groups). Accepted: ``retrieved`` a list of unique corpus IDs; ``claims`` a
+    list of ``{"claim", "citations"}`` objects with unique well-formed claim IDs and
+    citations lists of unique corpus IDs, within the rules' limits. Anything else,
+    including a citation outside the corpus (valid or not), goes the full way.
+    """
+    if counter.unit != "chunk" or counter.dedupe or counter.groups:
+        return None
+    known, rules, superseded = counter.known, counter.rules, counter.superseded
+    limit, most_claims, fullmatch = rules.max_ids, rules.max_claims, rules.pattern.fullmatch
+
+    def plain(case_name, record):
+        retrieved, claims = record.get("retrieved"), record.get("claims")
+        if (type(retrieved) is not list or type(claims) is not list
+                or len(retrieved) > limit or len(claims) > most_claims):
+            return None
+        try:
+            visible = set(retrieved)
+            pairs = []
+            for item in claims:
+                if type(item) is not dict or len(item) != 2:
+                    return None
+                claim, citations = item.get("claim"), item.get("citations")
+                if (type(claim) is not str or type(citations) is not list
+                        or len(citations) > limit or len(set(citations)) != len(citations)
+                        or not known.issuperset(citations)):
+                    return None
+                pairs.append((claim, citations))
+        except TypeError:  # an unhashable member
+            return None
+        if len(visible) != len(retrieved) or not visible <= known:
+            return None
+        if pairs and (len({claim for claim, _ in pairs}) != len(pairs)
+                      or None in map(fullmatch, (claim for claim, _ in pairs))):
+            return None
+        case_labels = labels[case_name]
+        return count(case_labels.relevant, case_labels.support, retrieved, pairs,
+                     grades=case_labels.grades, losers=case_labels.losers,
+                     superseded=superseded)
+    return plain
 
 
 def _merge_trials(rows):
