@@ -384,7 +384,7 @@ class _Reader:
         """
         seen, numbered, systems = set(), {}, set()
         for number, record in records(handle, path, self.max_bytes, _run_keys, span):
-            if plain is not None and len(record) == 4:
+            if plain is not None and len(record) == 3 + ("claims" in record):
                 case_name, system = record.get("case"), record.get("system")
                 if (type(case_name) is str and case_name in cases and type(system) is str
                         and (system in systems or self.names_ok(system))
@@ -696,39 +696,62 @@ def plain_labels(counter):
     path to check and explain (the reasoning of :func:`plain_counter`).
 
     Accepted: keys ``id``, ``relevant``, ``support`` and optionally a string ``question``;
-    ``relevant`` a list of unique IDs the labels may name; ``support`` at most the rules'
-    claims, each a well-formed claim ID mapped to a non-empty list of unique IDs within
-    ``relevant``; ``relevant`` empty exactly when ``support`` is.
+    ``relevant`` a list of unique IDs the labels may name (under open rules also a map of
+    such IDs to integer grades, and ``support`` may be left out); ``support`` at most the
+    rules' claims, each a well-formed claim ID mapped to a non-empty list of unique IDs
+    judged relevant; ``relevant`` empty exactly when ``support`` is.
     """
-    allowed, rules = counter.label_ids, counter.rules
+    allowed, rules, minimum = counter.label_ids, counter.rules, counter.min_relevance
     limit, most_claims, fullmatch = rules.max_ids, rules.max_claims, rules.pattern.fullmatch
+    graded_ok = rules.open_labels
 
     def plain(record):
         relevant, labelled = record.get("relevant"), record.get("support")
-        if (len(record) != 3 + ("question" in record) or type(relevant) is not list
-                or type(labelled) is not dict or len(relevant) > limit
-                or len(labelled) > most_claims
+        if (len(record) != 2 + ("support" in record) + ("question" in record)
+                or type(relevant) not in _LIST_OR_DICT or len(relevant) > limit
                 or type(record.get("question", "")) is not str):
             return None
+        grades = None
+        if type(relevant) is list:
+            try:
+                judged = set(relevant)
+            except TypeError:  # an unhashable member
+                return None
+            if len(judged) != len(relevant) or not judged <= allowed:
+                return None
+            chosen = judged
+        elif type(relevant) is dict and graded_ok:
+            if not allowed.issuperset(relevant) or not _INTS_ONLY.issuperset(
+                    map(type, relevant.values())):
+                return None
+            grades = relevant
+            chosen = {doc for doc, grade in relevant.items() if grade >= minimum}
+            judged = {doc for doc, grade in relevant.items() if grade > 0}
+        else:
+            return None
+        if labelled is None:
+            return Labels(chosen, None, grades) if graded_ok and "support" not in record \
+                else None
+        if type(labelled) is not dict or len(labelled) > most_claims:
+            return None
+        support = {}
         try:
-            judged = set(relevant)
-            support = {}
             for claim, sources in labelled.items():
                 if type(sources) is not list or len(sources) > limit:
                     return None
-                support[claim] = set(sources)
+                support[claim] = members = set(sources)
+                if not members or len(members) != len(sources) or not members <= judged:
+                    return None
         except TypeError:  # an unhashable member
             return None
-        if (len(judged) != len(relevant) or not judged <= allowed
-                or bool(judged) != bool(support)
-                or None in map(fullmatch, support)):
+        if bool(judged) != bool(support) or None in map(fullmatch, support):
             return None
-        for claim, sources in labelled.items():
-            members = support[claim]
-            if not members or len(members) != len(sources) or not members <= judged:
-                return None
-        return Labels(judged, support, None)
+        return Labels(chosen, support, grades)
     return plain
+
+
+_INTS_ONLY = frozenset({int})
+_LIST_OR_DICT = (list, dict)
 
 
 def plain_counter(counter, labels):
@@ -748,15 +771,20 @@ def plain_counter(counter, labels):
     known, rules, superseded = counter.known, counter.rules, counter.superseded
     limit, most_claims, fullmatch = rules.max_ids, rules.max_claims, rules.pattern.fullmatch
 
+    assessed_only = not rules.open_labels  # open rules: a run may leave out its claims
+
     def plain(case_name, record):
         retrieved, claims = record.get("retrieved"), record.get("claims")
-        if (type(retrieved) is not list or type(claims) is not list
-                or len(retrieved) > limit or len(claims) > most_claims):
+        if claims is None and "claims" not in record and not assessed_only:
+            claims = None  # the answer stage was not recorded
+        elif type(claims) is not list or len(claims) > most_claims:
+            return None
+        if type(retrieved) is not list or len(retrieved) > limit:
             return None
         try:
             visible = set(retrieved)
-            pairs = []
-            for item in claims:
+            pairs = None if claims is None else []
+            for item in claims or ():
                 if type(item) is not dict or len(item) != 2:
                     return None
                 claim, citations = item.get("claim"), item.get("citations")

@@ -37,7 +37,8 @@ def test_the_shipped_folders_read_the_same_both_ways(monkeypatch, name):
     assert not isinstance(plain, str) and plain == full
 
 
-def test_the_plain_paths_take_the_common_records(monkeypatch):
+def _taken(monkeypatch, folder):
+    """How many case and run records the plain paths took while reading ``folder``."""
     taken = []
     labels_of, counter_of = files.plain_labels, files.plain_counter
 
@@ -50,9 +51,13 @@ def test_the_plain_paths_take_the_common_records(monkeypatch):
         lambda record, plain=labels_of(counter): noted("case", plain(record))))
     monkeypatch.setattr(files, "plain_counter", lambda counter, labels: (
         lambda case, record, plain=counter_of(counter, labels): noted("run", plain(case, record))))
-    read_counts(COURSE_PATH)
+    read_counts(folder)
+    return taken.count("case"), taken.count("run")
+
+
+def test_the_plain_paths_take_the_common_records(monkeypatch):
     # the course: 4 questions and 2 systems each, every record in the common shape
-    assert taken.count("case") == 4 and taken.count("run") == 8
+    assert _taken(monkeypatch, COURSE_PATH) == (4, 8)
 
 
 @pytest.fixture
@@ -141,3 +146,57 @@ def test_a_case_repeated_is_refused_the_same_way(monkeypatch, folder):
     _replace_line(folder, "cases", 3, _line(folder, "cases", 1))
     plain, full = _both_ways(monkeypatch, folder)
     assert plain == full and "duplicate case id" in plain
+
+
+@pytest.fixture(params=["trec", "ragas"])
+def imported(request, tmp_path):
+    """An open-rules folder: TREC (graded labels, rankings only) or Ragas (answers too)."""
+    from ragscore.io.importers import import_ragas, import_trec
+
+    source = FIXTURES / "import" / request.param
+    if request.param == "trec":
+        dataset, _ = import_trec(source / "qrels.txt", [source / "bm25.run", source / "dense.run"])
+    else:
+        dataset, _ = import_ragas([(source / "bm25.csv", "bm25"), (source / "dense.jsonl", "dense")])
+    return ragscore.save_dataset(dataset, tmp_path / request.param)
+
+
+def test_open_folders_read_the_same_both_ways(monkeypatch, imported):
+    cases = len(_file(imported, "cases").read_text().splitlines())
+    runs = len(_file(imported, "runs").read_text().splitlines())
+    with monkeypatch.context() as patch:
+        assert _taken(patch, imported) == (cases, runs)  # graded, rankings only: all plain
+    plain, full = _both_ways(monkeypatch, imported)
+    assert not isinstance(plain, str) and plain == full
+    plain, full = _both_ways(monkeypatch, imported, dedupe=True)  # the plain path steps aside
+    assert plain == full
+
+
+def _first_judged(case):
+    relevant = case["relevant"]
+    return next(iter(relevant)) if relevant else "nothing"
+
+
+OPEN_CASE_CHANGES = {
+    "a grade that is not an int": lambda case: case.update(relevant={_first_judged(case): 1.5}),
+    "a grade that is true": lambda case: case.update(relevant={_first_judged(case): True}),
+    "a graded ID outside the corpus": lambda case: case.update(relevant={"nowhere-at-all": 2}),
+    "support null": lambda case: case.update(support=None),
+}
+
+
+@pytest.mark.parametrize("change", list(OPEN_CASE_CHANGES))
+def test_an_open_case_off_the_plain_path_reads_as_before(monkeypatch, imported, change):
+    case = _line(imported, "cases", 1)
+    OPEN_CASE_CHANGES[change](case)
+    _replace_line(imported, "cases", 1, case)
+    plain, full = _both_ways(monkeypatch, imported)
+    assert plain == full and plain.startswith("error: ")
+
+
+def test_a_ranking_without_claims_stays_unassessed(monkeypatch, imported):
+    run = _line(imported, "runs", 1)
+    run.pop("claims", None)
+    _replace_line(imported, "runs", 1, run)
+    plain, full = _both_ways(monkeypatch, imported)
+    assert plain == full and plain.counts[0].n_claims is None
