@@ -204,8 +204,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         exposed = tuple(sorted(first.values()))
     gains = ideal = None
     if grades is not None:
-        gains = tuple((rank, grades[doc]) for rank, doc in enumerate(retrieved, 1)
-                      if grades.get(doc, 0) > 0)
+        positive = {doc for doc, grade in grades.items() if grade > 0}
+        gains = tuple((rank, grades[doc]) for doc, rank in ranks_of(positive, retrieved).items())
         ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
     return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
                          None if claims is None else len(claims),

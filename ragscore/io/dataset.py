@@ -28,6 +28,8 @@ import os
 import re
 from collections import namedtuple
 from functools import partial
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
 
@@ -38,7 +40,8 @@ from ..core.scoring import OPS_KEYS, Counter, CountedRuns, case_attributes, feat
 from ..core.trials import Trials, trial_runs
 from ..core.validation import check_document, validate_corpus, validate_delivered, \
     Labels, validate_labels, validate_reviews, validate_run
-from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
+from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, _refuse_constant, as_path, records, \
+    where
 from .store import FORMAT, INDEX, KINDS, snapshot, write_dataset_folder
 
 __all__ = ["Dataset", "DatasetFileError", "MAX_FILE_BYTES", "load_dataset", "read_counts",
@@ -199,6 +202,77 @@ def _support_key(claim):
     return f"'support' entry {show(claim)}"
 
 
+#: Corpus files up to this size are first tried whole (see :func:`_plain_corpus`).
+PLAIN_CORPUS_BYTES = 256 << 20
+_PLAIN_CORPUS_LINES = 1 << 16
+_PLAIN_DECODE = json.JSONDecoder(parse_constant=_refuse_constant).decode
+
+
+def _plain_corpus(path, handle, rules, max_bytes):
+    """``(ids, texts)`` of a corpus file whose every line is a plain ``{"id"}`` (open rules)
+    or ``{"id", "text"}`` object, checked in whole-list C-speed operations; else ``None``
+    with the file rewound, and the line-by-line reader checks and explains.
+
+    Lines are parsed a block at a time as one JSON array. No key can repeat: every ``:``
+    in the file directly follows a ``"`` and their number equals the keys found (the
+    reasoning of :func:`~ragscore.io.jsonl.records`). IDs must be exact ``str``, unique and
+    valid under ``rules``; texts non-blank strings.
+    """
+    size = os.fstat(handle.fileno()).st_size
+    if size > min(max_bytes, PLAIN_CORPUS_BYTES):
+        return None
+    data = handle.read(size + 1)
+    handle.seek(0)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    del data
+    colons = text.count(":")
+    if colons != text.count('":'):
+        return None
+    lines = text.split("\n")
+    del text
+    if lines and not lines[-1]:
+        lines.pop()
+    fullmatch, keys, width = rules.fullmatch, 0, None
+    ids, texts, seen = [], [], set()
+    for start in range(0, len(lines), _PLAIN_CORPUS_LINES):
+        block = lines[start:start + _PLAIN_CORPUS_LINES]
+        try:
+            found = _PLAIN_DECODE("[" + ",".join(block) + "]")
+        except (ValueError, RecursionError):
+            return None
+        if len(found) != len(block) or not _DICTS_ONLY.issuperset(map(type, found)):
+            return None
+        widths = set(map(len, found))
+        if width is None:
+            width = widths.pop() if len(widths) == 1 else None
+        if widths - {width} or width not in (1 + (not rules.open_labels), 2):
+            return None
+        keys += width * len(found)
+        try:
+            block_ids = list(map(itemgetter("id"), found))
+            block_texts = list(map(itemgetter("text"), found)) if width == 2 else ()
+        except KeyError:
+            return None
+        if (not _STR_ONLY.issuperset(map(type, block_ids)) or None in map(fullmatch, block_ids)
+                or not _STR_ONLY.issuperset(map(type, block_texts))
+                or not all(map(str.strip, block_texts))):
+            return None
+        seen.update(block_ids)
+        if len(seen) != len(ids) + len(block_ids):
+            return None  # a repeated ID
+        ids += block_ids
+        texts += block_texts
+    if keys != colons or not ids:
+        return None
+    return ids, (texts if width == 2 else None)
+
+
+_STR_ONLY = frozenset({str})
+
+
 def _case_keys(record):
     """Keys of a case line: its own, and those of its ``support`` and graded ``relevant``."""
     total = len(record)
@@ -234,6 +308,11 @@ class _Reader:
 
     def corpus(self, path, handle):
         """Yield ``(doc, text, source, version)`` for each document, each checked."""
+        plain = _plain_corpus(path, handle, self.rules, self.max_bytes)
+        if plain is not None:
+            ids, texts = plain
+            yield from zip(ids, texts or repeat(None), repeat(None), repeat(None))
+            return
         seen = set()
         allowed = self.keys["corpus"]
         for number, record in records(handle, path, self.max_bytes):

@@ -13,6 +13,7 @@ FIXTURES = COURSE_PATH.parent.parent.parent / "fixtures"
 
 
 def _full_only(monkeypatch):
+    monkeypatch.setattr(files, "_plain_corpus", lambda path, handle, rules, max_bytes: None)
     monkeypatch.setattr(files, "plain_labels", lambda counter: None)
     monkeypatch.setattr(files, "plain_counter", lambda counter, labels: None)
 
@@ -200,3 +201,57 @@ def test_a_ranking_without_claims_stays_unassessed(monkeypatch, imported):
     _replace_line(imported, "runs", 1, run)
     plain, full = _both_ways(monkeypatch, imported)
     assert plain == full and plain.counts[0].n_claims is None
+
+
+CORPUS_CHANGES = {
+    "a colon in a text": lambda doc: doc.update(text="Note: the window opens Monday."),
+    "a repeated ID": lambda doc: doc.update(id="launch"),
+    "an ID that is not an ID": lambda doc: doc.update(id="Not An ID"),
+    "a blank text": lambda doc: doc.update(text="   "),
+    "a number as text": lambda doc: doc.update(text=5),
+    "no text": lambda doc: doc.pop("text"),
+    "an extra key": lambda doc: doc.update(colour="blue"),
+    "a blank line": None,
+    "two objects on a line": None,
+}
+
+
+@pytest.mark.parametrize("change", list(CORPUS_CHANGES))
+def test_a_corpus_off_the_plain_path_reads_as_before(monkeypatch, folder, change):
+    if change == "a blank line":
+        _replace_line(folder, "corpus", 3, "   ")
+    elif change == "two objects on a line":
+        _replace_line(folder, "corpus", 3, '{"id": "extra-1", "text": "a"}, {"id": "extra-2", '
+                                           '"text": "b"}')
+    else:
+        doc = _line(folder, "corpus", 3)
+        CORPUS_CHANGES[change](doc)
+        _replace_line(folder, "corpus", 3, doc)
+    plain, full = _both_ways(monkeypatch, folder)
+    assert plain == full
+    with monkeypatch.context() as patch:
+        _full_only(patch)
+        expected = _loaded_or_error(folder)
+    assert _loaded_or_error(folder) == expected
+
+
+def _loaded_or_error(folder):
+    try:
+        return ragscore.load_dataset(folder).corpus
+    except DatasetFileError as error:
+        return f"error: {error}"
+
+
+def test_a_plain_corpus_is_read_whole(monkeypatch, folder):
+    calls = []
+    whole = files._plain_corpus
+    monkeypatch.setattr(files, "_plain_corpus", lambda *args: calls.append(1) or whole(*args))
+    corpus = ragscore.load_dataset(folder).corpus
+    assert calls == [1] and corpus == ragscore.load_course().corpus
+    from ragscore.core.rules import COURSE
+    from ragscore.io.jsonl import MAX_FILE_BYTES
+
+    path = _file(folder, "corpus")
+    with open(path, "rb") as handle:  # the course corpus takes this path
+        ids, texts = whole(path, handle, COURSE, MAX_FILE_BYTES)
+    assert dict(zip(ids, texts)) == ragscore.load_course().corpus
