@@ -173,7 +173,14 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
     ((1,), 2, (1,), 1, 2, 1)
     """
-    rank_of = ranks_of(relevant, retrieved)
+    rank_of = None
+    if grades is not None:  # every ID graded above 0 ranked once, the relevant among them
+        positive = {doc for doc, grade in grades.items() if grade > 0}
+        graded = ranks_of(positive, retrieved)
+        if positive.issuperset(relevant):  # always, when relevant means a grade of at least 1
+            rank_of = {doc: rank for doc, rank in graded.items() if doc in relevant}
+    if rank_of is None:
+        rank_of = ranks_of(relevant, retrieved)
     visible = rank_of if delivered is None else dict.fromkeys(relevant.intersection(delivered), 1)
     cutoffs, stale_cutoffs = [], []
     if claims and support:
@@ -204,8 +211,7 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         exposed = tuple(sorted(first.values()))
     gains = ideal = None
     if grades is not None:
-        positive = {doc for doc, grade in grades.items() if grade > 0}
-        gains = tuple((rank, grades[doc]) for doc, rank in ranks_of(positive, retrieved).items())
+        gains = tuple((rank, grades[doc]) for doc, rank in graded.items())
         ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
     return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
                          None if claims is None else len(claims),

@@ -96,3 +96,16 @@ def test_order_of_unrelated_claims_never_matters():
     run = {"retrieved": ("rollback", "checklist"), "claims": claims}
     reversed_run = dict(run, claims=claims[::-1])
     assert evaluate(corpus, case, run) == evaluate(corpus, case, reversed_run)
+
+
+def test_graded_counts_rank_each_graded_id_once():
+    # b (grade 2) at rank 2 and c (grade 1) at rank 3 are graded; relevant at grade >= 2: b only
+    counts = count({"b"}, None, ("a", "b", "c"), None, grades={"a": 0, "b": 2, "c": 1})
+    assert counts.relevant_ranks == (2,) and counts.gains == ((2, 2), (3, 1))
+    assert counts.ideal == (2, 1)
+
+
+def test_a_relevant_id_graded_zero_is_still_ranked():
+    # count() taken alone: an ID called relevant though graded 0 is ranked all the same
+    counts = count({"a"}, None, ("x", "a"), None, grades={"a": 0})
+    assert counts.relevant_ranks == (2,) and counts.gains == ()
