@@ -293,12 +293,8 @@ def _compare(args, out):
     counted = _read(args)
     k = _k(args.k, counted.rules)
 
-    from .render.formats import render_comparison
-    from .tables.compare import compare
-    from .tables.scores import question_table
-
+    from .core.paired import split_mix
     from .io.manifest import rubric_mismatch
-    from .tables.summary import split_mix
 
     warnings = []
     problem = rubric_mismatch(args.dataset, args.baseline, args.candidate)
@@ -318,6 +314,22 @@ def _compare(args, out):
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
+    if not args.stats and args.format != "json":  # text straight from the counts: no pandas
+        from .core.metrics import select
+        from .core.paired import paired_rows
+        from .core.scoring import default_metrics, metric_columns
+        from .render.formats import comparison_text
+
+        chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
+        rows = paired_rows(counted.keys, metric_columns(counted, k=k, metrics=chosen),
+                           baseline=args.baseline, candidate=args.candidate, metrics=chosen)
+        out.write(comparison_text(rows, baseline=args.baseline, candidate=args.candidate, k=k))
+        _notes(counted, _Escaping(sys.stderr))
+        return OK
+    from .render.formats import render_comparison
+    from .tables.compare import compare
+    from .tables.scores import question_table
+
     table = question_table(counted, k=k, metrics=args.metrics)
     rows = compare(table, baseline=args.baseline, candidate=args.candidate)
     if args.stats:

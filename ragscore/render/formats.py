@@ -10,6 +10,7 @@ import io
 import json
 
 from ..core.metrics import REGISTRY
+from ..core.paired import VERDICTS
 from ..core.rules import InvalidInputError, show
 from .text import FORMATS, format_delta, format_value, is_na, text_table
 
@@ -149,15 +150,23 @@ def _html(rows, labels, names):
 
 
 def render_comparison(rows, *, baseline, candidate, k):
-    """The text of a paired comparison (from :func:`ragscore.tables.compare.compare`): a
-    summary line of verdict counts, then one aligned line per (case, metric), regressions
-    first; a yes/no metric shows yes and no rather than 1.00 and 0.00."""
-    from ..tables.compare import VERDICTS
+    """The text of a paired comparison table (from :func:`ragscore.tables.compare.compare`);
+    see :func:`comparison_text`."""
+    names = ("case", "metric", "baseline", "candidate", "delta", "verdict")
+    columns = [rows[name].astype(object).tolist() for name in names]
+    plain = [[None if is_na(value) else value for value in column] for column in columns[2:5]]
+    return comparison_text(list(zip(*columns[:2], *plain, columns[5])), baseline=baseline,
+                           candidate=candidate, k=k)
 
-    verdicts = rows["verdict"].tolist()
+
+def comparison_text(rows, *, baseline, candidate, k):
+    """The text of a paired comparison (rows of :func:`ragscore.core.paired.paired_rows`):
+    a summary line of verdict counts, then one aligned line per (case, metric),
+    regressions first; a yes/no metric shows yes and no rather than 1.00 and 0.00."""
+    verdicts = [row[5] for row in rows]
     tally = {verdict: verdicts.count(verdict) for verdict in VERDICTS}
     summary = ", ".join(f"{tally[v]} {v}" for v in VERDICTS if tally[v])
-    questions = len(set(rows["case"].tolist()))
+    questions = len({row[0] for row in rows})
     lines = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
              f"{questions} questions: {summary}",
              f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
@@ -165,7 +174,7 @@ def render_comparison(rows, *, baseline, candidate, k):
     kinds = {name: metric.kind for name, metric in REGISTRY.items()}
 
     def cell(value, kind):
-        if is_na(value):
+        if value is None:
             return "n/a"
         if kind == "count":
             return format_value(int(value))
@@ -174,14 +183,13 @@ def render_comparison(rows, *, baseline, candidate, k):
     def rest_of_line(metric, before, after, change, verdict):
         kind = kinds.get(metric, "rate")
         return (f"{metric:<19} {cell(before, kind):>8} {cell(after, kind):>9} "
-                f"{'n/a' if is_na(change) else format_delta(change):>6}  {verdict}")
+                f"{'n/a' if change is None else format_delta(change):>6}  {verdict}")
 
     # A report repeats a handful of (metric, values, verdict) combinations: format each
     # once (the metric fixes the kind, so 1 and 1.0 never meet under one key).
-    columns = [rows[name].astype(object).tolist() for name in ("baseline", "candidate", "delta")]
-    keys = list(zip(rows["metric"].tolist(), *columns, verdicts))
+    keys = [row[1:] for row in rows]
     texts = {key: rest_of_line(*key) for key in set(keys)}
-    lines += map("{:<12} {}".format, rows["case"].tolist(), map(texts.__getitem__, keys))
+    lines += map("{:<12} {}".format, [row[0] for row in rows], map(texts.__getitem__, keys))
     return "\n".join(lines) + "\n"
 
 

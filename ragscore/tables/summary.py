@@ -9,6 +9,7 @@ import pandas as pd
 from ..core import aggregate as core
 from ..core.counts import hits, supported
 from ..core.metrics import select
+from ..core.paired import split_mix  # noqa: F401  (kept importable here)
 from ..core.rules import InvalidInputError, check_k, show
 from ..core.trials import Trials, first_trial
 from .scores import count_dataset, default_metrics, key_index
@@ -154,17 +155,3 @@ def sliced_aggregates(dataset, *, by, k=2, metrics=None, na_as_zero=False):
     return pd.concat(frames, ignore_index=True)
 
 
-def split_mix(counted, cases=None):
-    """``{split: number of questions}`` among ``cases`` (default: every counted case) when
-    they come from more than one split, else ``{}``: a comparison over them mixes
-    development and held-out questions."""
-    if not counted.attributes:
-        return {}
-    listed = dict.fromkeys(case for case, _ in counted.keys)
-    chosen = listed if cases is None else [case for case in listed if case in set(cases)]
-    tally = {}
-    for case in chosen:
-        split = counted.attributes.get(case, {}).get("split")
-        if split is not None:
-            tally[split] = tally.get(split, 0) + 1
-    return tally if len(tally) > 1 else {}
