@@ -28,7 +28,7 @@ import os
 import re
 from collections import namedtuple
 from functools import partial
-from itertools import repeat
+from itertools import islice, repeat
 from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -1022,6 +1022,33 @@ def _plain(value):
     return list(value) if type(value) is tuple else dict(value)
 
 
+def _corpus_record(doc, text, sources, versions, groups, superseded):
+    record = {"id": doc}
+    if text is not None:
+        record["text"] = text
+    if doc in sources:
+        record["source"] = sources[doc]
+    if doc in versions:
+        record["version"] = versions[doc]
+    if doc in groups:
+        record["groups"] = sorted(groups[doc])
+    if doc in superseded:
+        record["superseded"] = True
+    return record
+
+
+def _run_records(case_name, system, trials):
+    for run in trial_runs(trials):
+        record = {"case": case_name, "system": system, "retrieved": list(run["retrieved"])}
+        if run.get("claims") is not None:
+            record["claims"] = [{"claim": claim, "citations": list(citations)}
+                                for claim, citations in run["claims"]]
+        for key in RUN_EXTRAS:
+            if key in run:
+                record[key] = list(run[key]) if key == "delivered" else run[key]
+        yield record
+
+
 def dataset_records(dataset):
     """``{kind: iterator of records}``: what :func:`save_dataset` writes for ``dataset``."""
     sources, versions = dataset.sources or {}, dataset.versions or {}
@@ -1029,18 +1056,7 @@ def dataset_records(dataset):
 
     def corpus():
         for doc, text in dataset.corpus.items():
-            record = {"id": doc}
-            if text is not None:
-                record["text"] = text
-            if doc in sources:
-                record["source"] = sources[doc]
-            if doc in versions:
-                record["version"] = versions[doc]
-            if doc in groups:
-                record["groups"] = sorted(groups[doc])
-            if doc in superseded:
-                record["superseded"] = True
-            yield record
+            yield _corpus_record(doc, text, sources, versions, groups, superseded)
 
     def cases():
         for name, case in dataset.cases.items():
@@ -1059,24 +1075,94 @@ def dataset_records(dataset):
     def runs():
         for case_name, per_case in dataset.runs.items():
             for system, trials in per_case.items():
-                for run in trial_runs(trials):
-                    record = {"case": case_name, "system": system,
-                              "retrieved": list(run["retrieved"])}
-                    if run.get("claims") is not None:
-                        record["claims"] = [{"claim": claim, "citations": list(citations)}
-                                            for claim, citations in run["claims"]]
-                    for key in RUN_EXTRAS:
-                        if key in run:
-                            record[key] = (list(run[key]) if key == "delivered"
-                                           else run[key])
-                    yield record
+                yield from _run_records(case_name, system, trials)
 
     return {"corpus": corpus(), "cases": cases(), "runs": runs()}
 
 
+# Fast paths for the two large files of an imported dataset (IDs only: a corpus without
+# text, runs with only a ranking). json.dumps (ensure_ascii=False) writes a str as itself
+# between quotes unless it holds a quote, a backslash or a character below U+0020, so a
+# line built by joining IDs is the line json.dumps gives exactly when the IDs hold none of
+# those (for a run line: the line holds none but the quotes its layout puts there, counted).
+# Anything else, and anything not exactly a str, is encoded by json.dumps as before.
+_ESCAPED = re.compile(r"[\x00-\x1f\\]").search
+_NONE_ONLY = frozenset({type(None)})
+#: The bytes a line of joined IDs may hold besides its line ending.
+_UNESCAPED = bytes(byte for byte in range(256) if byte >= 0x20 and byte != 0x5C)
+
+
+def _corpus_chunks(dataset):
+    """The corpus file as :func:`_chunks` gives it, IDs without text joined directly."""
+    sources, versions = dataset.sources or {}, dataset.versions or {}
+    groups, superseded = dataset.groups or {}, dataset.superseded or frozenset()
+    if sources or versions or groups or superseded:
+        yield from _chunks(dataset_records(dataset)["corpus"])
+        return
+    docs, texts = iter(dataset.corpus), iter(dataset.corpus.values())
+    while True:
+        batch_docs = list(islice(docs, _BATCH))
+        if not batch_docs:
+            return
+        batch_texts = list(islice(texts, _BATCH))
+        if (_NONE_ONLY.issuperset(map(type, batch_texts))
+                and _STR_ONLY.issuperset(map(type, batch_docs))):
+            plain = "".join(batch_docs)
+            if not _ESCAPED(plain) and '"' not in plain:
+                yield ('{"id": "' + '"}\n{"id": "'.join(batch_docs) + '"}\n').encode("utf-8")
+                continue
+        yield ("\n".join(_ENCODE(_corpus_record(doc, text, {}, {}, {}, ()))
+                          for doc, text in zip(batch_docs, batch_texts)) + "\n").encode("utf-8")
+
+
+def _run_chunks(dataset):
+    """The runs file as :func:`_chunks` gives it, a batch of rankings joined directly when
+    :func:`_joined_runs` can."""
+    runs = ((case_name, system, trials) for case_name, per_case in dataset.runs.items()
+            for system, trials in per_case.items())
+    while True:
+        batch = list(islice(runs, _BATCH))
+        if not batch:
+            return
+        yield _joined_runs(batch) or ("\n".join(
+            _ENCODE(record) for item in batch for record in _run_records(*item)) + "\n"
+        ).encode("utf-8")
+
+
+def _joined_runs(batch):
+    """The lines of ``batch`` (``(case, system, run)`` triples) as bytes when every run
+    holds only a ranking (a tuple of str) and no name or ID needs escaping, else ``None``.
+
+    Checked on the bytes (fast, in C): UTF-8 writes a character below U+0020 or a backslash
+    as that one byte, never inside another character, and each line holds exactly the
+    quotes its layout puts there."""
+    lines, quotes = [], 0
+    for case_name, system, run in batch:
+        if type(run) is not dict or len(run) != 1 or type(case_name) is not str \
+                or type(system) is not str or type(run.get("retrieved")) is not tuple:
+            return None
+        ranking = run["retrieved"]
+        try:
+            listed = '"' + '", "'.join(ranking) + '"' if ranking else ""
+        except TypeError:  # not all str: json.dumps says what it makes of them
+            return None
+        lines.append('{"case": "' + case_name + '", "system": "' + system
+                     + '", "retrieved": [' + listed + "]}")
+        quotes += 10 + 2 * len(ranking)
+    try:
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # json.dumps's lines fail the same way
+        return None
+    if data.count(b'"') != quotes or data.translate(None, _UNESCAPED) != b"\n" * len(lines):
+        return None
+    return data
+
+
 def dataset_chunks(dataset):
     """``{kind: iterable of bytes}``: the data files :func:`save_dataset` writes."""
-    return {kind: _chunks(items) for kind, items in dataset_records(dataset).items()}
+    return {"corpus": _corpus_chunks(dataset),
+            "cases": _chunks(dataset_records(dataset)["cases"]),
+            "runs": _run_chunks(dataset)}
 
 
 def dataset_files(dataset):
@@ -1128,7 +1214,7 @@ def check_dataset(dataset):
     if type(minimum) is not int or minimum < 1:
         raise InvalidInputError(f"dataset.min_relevance must be an int of at least 1; got "
                                 f"{show(minimum)}")
-    validate_corpus(dataset.corpus, rules=rules)
+    known = validate_corpus(dataset.corpus, rules=rules)  # frozenset(corpus), built once
     _check_chunks(dataset, rules)
     if type(dataset.cases) is not dict:
         raise InvalidInputError(f"dataset.cases must be a dict; got {show(dataset.cases)}")
@@ -1143,8 +1229,8 @@ def check_dataset(dataset):
                         type(system) is str and _NAME(system)):
                     raise InvalidInputError(f"system name must be {rules.expected}; "
                                             f"got {show(system)}")
-    known = frozenset(dataset.corpus)
-    label_ids = known | frozenset((dataset.sources or {}).values())
+    sources = dataset.sources or {}
+    label_ids = known | frozenset(sources.values()) if sources else known
     for name, case in dataset.cases.items():
         try:
             validate_labels(case, label_ids, rules=rules, min_relevance=dataset.min_relevance)
