@@ -3,6 +3,9 @@
 The table form (:func:`ragscore.tables.compare.compare`) and the command line's text both
 read these rows, so a verdict is decided in one place.
 """
+from itertools import chain, repeat
+from operator import itemgetter
+
 from .rules import InvalidInputError, show
 
 #: Verdicts of a paired comparison, in the order a report lists them (regressions first).
@@ -62,18 +65,33 @@ def paired_rows(keys, columns, *, baseline, candidate, metrics):
         elif system == candidate:
             after_at[case] = position
     cases = [case for case in before_at if case in after_at]
-    buckets = {name: [] for name in VERDICTS}
-    chosen = [(metric.name, columns[metric.name], metric.lower_is_better) for metric in metrics]
-    for case in cases:
-        first, second = before_at[case], after_at[case]
-        for name, values, lower in chosen:
-            before, after = values[first], values[second]
-            before = None if before is None else float(before)
-            after = None if after is None else float(after)
-            delta = None if before is None or after is None else after - before
-            decided = verdict(before, after, lower_is_better=lower)
-            buckets[decided].append((case, name, before, after, delta, decided))
-    return [row for name in VERDICTS for row in buckets[name]]
+    firsts = [before_at[case] for case in cases]
+    seconds = [after_at[case] for case in cases]
+    # Column by column, each distinct (before, after) pair of a metric decided once (a test
+    # set repeats a handful of values), then rows put together at C speed.
+    suffixes = []
+    for metric in metrics:
+        values = columns[metric.name]
+        pairs = list(zip(map(values.__getitem__, firsts), map(values.__getitem__, seconds)))
+        decided = {pair: (metric.name, *_decide(*pair, metric.lower_is_better))
+                   for pair in set(pairs)}
+        suffixes.append(list(map(decided.__getitem__, pairs)))
+    flat = list(chain.from_iterable(zip(*suffixes)))  # question by question, metric order
+    heads = chain.from_iterable(map(repeat, [(case,) for case in cases], repeat(len(metrics))))
+    rows = list(map(tuple.__add__, heads, flat))
+    rank = list(map(_RANK.__getitem__, map(itemgetter(4), flat)))
+    return list(map(rows.__getitem__, sorted(range(len(rows)), key=rank.__getitem__)))
+
+
+_RANK = {name: order for order, name in enumerate(VERDICTS)}
+
+
+def _decide(before, after, lower_is_better):
+    """``(before, after, delta, verdict)`` of one pair: values as floats, ``None`` n/a."""
+    before = None if before is None else float(before)
+    after = None if after is None else float(after)
+    delta = None if before is None or after is None else after - before
+    return before, after, delta, verdict(before, after, lower_is_better=lower_is_better)
 
 
 def split_mix(counted, cases=None):

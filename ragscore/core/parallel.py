@@ -10,9 +10,7 @@ otherwise the child's error is raised here, as the same class and message.
 """
 import json
 import os
-import signal
 import sys
-import threading
 from functools import partial
 
 from .counts import Counts
@@ -27,6 +25,8 @@ _new_counts = partial(tuple.__new__, Counts)
 def can_fork():
     """True where a child process can be forked safely: ``os.fork`` exists and this
     process runs no other Python thread (a notebook kernel does, so it counts alone)."""
+    import threading  # here, not at import: ``import ragscore`` stays light
+
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
@@ -95,6 +95,8 @@ def in_two(first, second, *, encode, decode, error=InvalidInputError):
     in the child is raised here as ``error`` with its message; anything else the child
     hits is a ``RuntimeError`` naming it.
     """
+    import signal
+
     reader, writer = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover (runs in the child process)
