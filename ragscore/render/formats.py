@@ -8,6 +8,7 @@ import csv
 import html
 import io
 import json
+from operator import itemgetter
 
 from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS
@@ -159,14 +160,17 @@ def render_comparison(rows, *, baseline, candidate, k):
                            candidate=candidate, k=k)
 
 
+_CASE, _AFTER_CASE, _VERDICT = itemgetter(0), itemgetter(slice(1, None)), itemgetter(5)
+
+
 def comparison_text(rows, *, baseline, candidate, k):
     """The text of a paired comparison (rows of :func:`ragscore.core.paired.paired_rows`):
     a summary line of verdict counts, then one aligned line per (case, metric),
     regressions first; a yes/no metric shows yes and no rather than 1.00 and 0.00."""
-    verdicts = [row[5] for row in rows]
+    verdicts = list(map(_VERDICT, rows))
     tally = {verdict: verdicts.count(verdict) for verdict in VERDICTS}
     summary = ", ".join(f"{tally[v]} {v}" for v in VERDICTS if tally[v])
-    questions = len({row[0] for row in rows})
+    questions = len(set(map(_CASE, rows)))
     lines = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
              f"{questions} questions: {summary}",
              f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
@@ -187,9 +191,9 @@ def comparison_text(rows, *, baseline, candidate, k):
 
     # A report repeats a handful of (metric, values, verdict) combinations: format each
     # once (the metric fixes the kind, so 1 and 1.0 never meet under one key).
-    keys = [row[1:] for row in rows]
+    keys = list(map(_AFTER_CASE, rows))
     texts = {key: rest_of_line(*key) for key in set(keys)}
-    lines += map("{:<12} {}".format, [row[0] for row in rows], map(texts.__getitem__, keys))
+    lines += map("{:<12} {}".format, map(_CASE, rows), map(texts.__getitem__, keys))
     return "\n".join(lines) + "\n"
 
 
