@@ -34,22 +34,10 @@ def table_k(table, k=None):
 def plain_columns(table):
     """``(cases, systems, {metric: values})`` with plain Python values, ``None`` for n/a,
     read column by column (registered metrics only, in the table's order)."""
-    columns = {}
-    for name in table.columns:
-        if name not in REGISTRY:
-            continue
-        column = table[name]
-        missing = column.isna().to_numpy()
-        if REGISTRY[name].kind == "rate":
-            values = column.astype("Float64").to_numpy(dtype=float, na_value=0.0).tolist()
-        elif REGISTRY[name].kind == "count":
-            values = column.astype("Int64").to_numpy(dtype="int64", na_value=0).tolist()
-        else:
-            values = column.astype("boolean").to_numpy(dtype=bool, na_value=False).tolist()
-        if missing.any():
-            for position in missing.nonzero()[0].tolist():
-                values[position] = None
-        columns[name] = values
+    from ..tables.scores import plain_values  # a table is in hand: pandas is loaded
+
+    columns = {name: plain_values(table[name], REGISTRY[name].kind)
+               for name in table.columns if name in REGISTRY}
     cases = table.index.get_level_values("case").tolist()
     systems = table.index.get_level_values("system").tolist()
     return cases, systems, columns

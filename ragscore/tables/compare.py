@@ -5,7 +5,7 @@ import pandas as pd
 
 from ..core.metrics import RATE, REGISTRY
 from ..core.paired import VERDICTS, paired_rows, systems_in
-from .scores import nullable_column
+from .scores import nullable_column, plain_values
 
 __all__ = ["VERDICTS", "compare", "systems_of"]
 
@@ -13,15 +13,6 @@ __all__ = ["VERDICTS", "compare", "systems_of"]
 def systems_of(table, *names):
     """The systems of a per-question table in order of appearance; ``names`` must be among them."""
     return systems_in(table.index.tolist(), *names)
-
-
-def _values(column):
-    """A nullable column's values as floats (yes 1.0, no 0.0), ``None`` for n/a."""
-    missing = column.isna().to_numpy()
-    values = column.astype("Float64").to_numpy(dtype=float, na_value=0.0).tolist()
-    for position in missing.nonzero()[0].tolist():
-        values[position] = None
-    return values
 
 
 def compare(table, *, baseline, candidate):
@@ -36,7 +27,7 @@ def compare(table, *, baseline, candidate):
     """
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]
     rows = paired_rows(table.index.tolist(),
-                       {metric.name: _values(table[metric.name]) for metric in metrics},
+                       {metric.name: plain_values(table[metric.name], RATE) for metric in metrics},
                        baseline=baseline, candidate=candidate, metrics=metrics)
     cases, names, before, after, delta, verdicts = (list(column) for column in zip(*rows)) \
         if rows else ([], [], [], [], [], [])

@@ -51,6 +51,25 @@ def nullable_column(values, kind):
     return pd.arrays.BooleanArray(data, mask)
 
 
+def plain_values(column, kind):
+    """A nullable column's values as plain Python values, ``None`` for n/a (the inverse of
+    :func:`nullable_column`); read as a rate, a yes/no or count column gives floats.
+
+    >>> plain_values(pd.Series(nullable_column([0.5, None], "rate")), "rate")
+    [0.5, None]
+    """
+    missing = column.isna().to_numpy()
+    if kind == COUNT:
+        values = column.astype("Int64").to_numpy(dtype="int64", na_value=0).tolist()
+    elif kind == RATE:
+        values = column.astype("Float64").to_numpy(dtype=float, na_value=0.0).tolist()
+    else:
+        values = column.astype("boolean").to_numpy(dtype=bool, na_value=False).tolist()
+    for position in missing.nonzero()[0].tolist():
+        values[position] = None
+    return values
+
+
 def key_index(keys):
     """The ``(case, system)`` MultiIndex of ``keys``, built from integer codes."""
     case_codes, system_codes = {}, {}
