@@ -29,6 +29,7 @@ from itertools import islice
 from math import isfinite
 from operator import itemgetter
 
+from ...core.parallel import can_fork
 from ...core.rules import OPEN, show
 from ..dataset import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
@@ -332,7 +333,7 @@ def read_runs(reader, paths):
 def _split_point(paths):
     """Where to split ``paths`` between the two processes (about half the bytes each), or
     ``None`` to read them all in this one."""
-    if len(paths) < 2 or not hasattr(os, "fork"):
+    if len(paths) < 2 or not can_fork():
         return None
     try:
         sizes = [os.stat(path).st_size for path in paths]
