@@ -10,8 +10,8 @@ peak resident memory the tool adds over the data (Linux: VmHWM after resetting i
 
 Tools:
 - ragscore score_runs: full validation, all six metrics, a pandas DataFrame, as called
-  by default (on Linux with two CPUs the second half of the cases is counted by a forked
-  child process; the memory column is then the parent's alone).
+  by default (on Linux with two CPUs the second half of the cases is counted and scored by
+  a forked child process; the memory column is then the parent's alone).
 - ragscore score_runs, jobs=1: the same in one process.
 - ragscore iter_scores: the same validation and metrics as plain Python dicts.
 - pytrec_eval, run cut to 10: P_10, recall_10 and recip_rank; the cut makes its recip_rank

@@ -8,7 +8,7 @@ systems ran it, and every error names the case and the system.
 import gc
 from collections import namedtuple
 from functools import partial
-from itertools import repeat
+from itertools import chain, islice, repeat
 from operator import attrgetter, is_not
 
 from .aggregate import zeroed
@@ -230,25 +230,18 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=None, *
     >>> counted.keys[4], counted.counts[4].relevant_ranks
     (('owner', 'A'), (2,))
     """
-    if jobs is None:
-        jobs = default_jobs()
-    if type(jobs) is not int or jobs < 1:
-        fail("jobs", "an int of at least 1, or None (as many as help)", jobs)
+    halves = _halves(runs, jobs=jobs, progress=progress)
     collecting = gc.isenabled()
     gc.disable()  # many small records and no cycles: collections would only re-walk them
     try:
-        if (jobs > 1 and progress is None and type(runs) is dict and can_fork()
-                and _DICTS_ONLY.issuperset(map(type, runs.values()))
-                and sum(map(len, runs.values())) >= PARALLEL_RUNS):
-            listed = list(runs.items())
-            halves = dict(listed[:len(listed) // 2]), dict(listed[len(listed) // 2:])
+        if halves is not None:
             first, second = (partial(_count_all, corpus, cases, half, rules=rules, **options)
                              for half in halves)
             mine, theirs = in_two(first, second, encode=counts_columns,
                                   decode=counts_from_columns)
             counts = mine + theirs
-            keys = [(case_name, system) for case_name, systems in listed for system in systems]
-            counted_runs = [run for _, systems in listed for run in systems.values()]
+            keys = _keys(runs)
+            counted_runs = chain.from_iterable(map(dict.values, runs.values()))
         else:
             keys, counts, counted_runs = [], [], []
             for case_name, system, run, one in _iter_runs(corpus, cases, runs, rules=rules,
@@ -256,21 +249,94 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=None, *
                 keys.append((case_name, system))
                 counts.append(one)
                 counted_runs.append(run)
-        ops = {}
-        if _DICTS_ONLY.issuperset(map(type, counted_runs)) and not any(
-                map(_OPS_SET.intersection, counted_runs)):
-            counted_runs = ()  # no run records an operation (checked at C speed)
-        for key, run in zip(keys, counted_runs):
-            for trial in trial_runs(run):
-                recorded = {name: trial[name] for name in OPS_KEYS if name in trial}
-                if recorded:
-                    ops.setdefault(key, []).append(recorded)
+        ops = _ops(keys, counted_runs)
     finally:
         if collecting:
             gc.enable()
     return CountedRuns(keys, counts, rules, (), features_of(
-        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops or None,
+        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops,
         case_attributes(cases))
+
+
+def _halves(runs, *, jobs, progress):
+    """The two halves of ``runs`` (by case) when ``jobs`` asks for two processes and the
+    batch is large enough to gain from them, else ``None`` (count in this process)."""
+    if jobs is None:
+        jobs = default_jobs()
+    if type(jobs) is not int or jobs < 1:
+        fail("jobs", "an int of at least 1, or None (as many as help)", jobs)
+    if (jobs < 2 or progress is not None or type(runs) is not dict or not can_fork()
+            or not _DICTS_ONLY.issuperset(map(type, runs.values()))
+            or sum(map(len, runs.values())) < PARALLEL_RUNS):
+        return None
+    middle = len(runs) // 2
+    return dict(islice(runs.items(), middle)), dict(islice(runs.items(), middle, None))
+
+
+def _keys(runs):
+    """``(case, system)`` of every run in ``runs`` (a dict of dicts), in input order."""
+    return [(case_name, system) for case_name, systems in runs.items() for system in systems]
+
+
+def _ops(keys, counted_runs):
+    """``{(case, system): [operation record per trial]}`` for the runs that record any
+    operation (latency, tokens, cost, retries, failed), or ``None`` when none does."""
+    counted_runs = tuple(counted_runs)
+    if _DICTS_ONLY.issuperset(map(type, counted_runs)) and all(
+            map(_OPS_SET.isdisjoint, counted_runs)):
+        return None  # no run records an operation (checked at C speed)
+    ops = {}
+    for key, run in zip(keys, counted_runs):
+        for trial in trial_runs(run):
+            recorded = {name: trial[name] for name in OPS_KEYS if name in trial}
+            if recorded:
+                ops.setdefault(key, []).append(recorded)
+    return ops or None
+
+
+def score_columns(corpus, cases, runs, *, k, metrics, rules=COURSE, progress=None, jobs=None,
+                  **options):
+    """``(keys, columns)``: the ``(case, system)`` of every run in input order and
+    ``{name: values}`` of each of ``metrics`` (registered metrics) at cutoff ``k``.
+
+    The same as :func:`count_runs` followed by :func:`metric_columns`, for a caller that
+    needs only the values: with two processes, each half's values are computed where it
+    was counted, and only the values cross the pipe. ``options`` are those of
+    :func:`count_runs`.
+
+    >>> from ragscore.io.course import load_course
+    >>> course = load_course()
+    >>> keys, columns = score_columns(course.corpus, course.cases, course.runs, k=2,
+    ...                               metrics=select(("recall",)))
+    >>> keys[2], columns["recall"][2]
+    (('rollback', 'A'), 0.5)
+    """
+    halves = _halves(runs, jobs=jobs, progress=progress)
+    collecting = gc.isenabled()
+    gc.disable()  # as in count_runs: the values are plain floats, nothing to collect
+    try:
+        if halves is None:
+            counted = count_runs(corpus, cases, runs, rules=rules, progress=progress, jobs=1,
+                                 **options)
+            return counted.keys, metric_columns(counted, k=k, metrics=metrics)
+        first, second = (partial(_columns_of, corpus, cases, half, k=k, metrics=metrics,
+                                 rules=rules, **options) for half in halves)
+        mine, theirs = in_two(first, second, encode=_same, decode=_same)
+    finally:
+        if collecting:
+            gc.enable()
+    return _keys(runs), {name: values + theirs[name] for name, values in mine.items()}
+
+
+def _same(value):
+    return value
+
+
+def _columns_of(corpus, cases, runs, *, k, metrics, rules, **options):
+    """The metric columns of ``runs``, counted in this process."""
+    counts = _count_all(corpus, cases, runs, rules=rules, **options)
+    return metric_columns(CountedRuns((), counts, rules, (), features_of(counts)), k=k,
+                          metrics=metrics)
 
 
 def _count_all(corpus, cases, runs, *, rules, **options):

@@ -12,7 +12,7 @@ import pandas as pd
 from ..core.metrics import CONTRACT, COUNT, RATE, REGISTRY, select
 from ..core.rules import COURSE, RULES, InvalidInputError, check_k, show
 from ..core.scoring import FEATURE_METRICS, CountedRuns, count_runs, default_metrics, \
-    metric_columns
+    metric_columns, score_columns
 
 
 def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
@@ -93,8 +93,14 @@ def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     columns = metric_columns(counted, k=k, metrics=chosen, na_as_zero=na_as_zero)
+    return _frame(counted.keys, columns, chosen, k=k, na_as_zero=na_as_zero)
+
+
+def _frame(keys, columns, chosen, *, k, na_as_zero):
+    """The table of ``columns`` (``{name: values}`` of the ``chosen`` metrics), indexed by
+    ``keys``."""
     data = {metric.name: nullable_column(columns[metric.name], metric.kind) for metric in chosen}
-    frame = pd.DataFrame(data, index=key_index(counted.keys), copy=False)
+    frame = pd.DataFrame(data, index=key_index(keys), copy=False)
     frame.attrs["k"] = k
     frame.attrs["na_as_zero"] = bool(na_as_zero)
     return frame
@@ -123,11 +129,11 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
     if type(ids) is not str or ids not in RULES:
         raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
     check_k(k, rules=RULES[ids])
-    select(metrics)
-    counted = count_runs(corpus, cases, runs, progress=progress, rules=RULES[ids],
-                         min_relevance=min_relevance, unit=unit, dedupe=dedupe,
-                         sources=sources, jobs=jobs)
-    return scores_frame(counted, k=k, metrics=metrics)
+    chosen = select(metrics)
+    keys, columns = score_columns(corpus, cases, runs, k=k, metrics=chosen, progress=progress,
+                                  rules=RULES[ids], min_relevance=min_relevance, unit=unit,
+                                  dedupe=dedupe, sources=sources, jobs=jobs)
+    return _frame(keys, columns, chosen, k=k, na_as_zero=False)
 
 
 def question_table(dataset, *, k=2, metrics=None, na_as_zero=False):

@@ -5,6 +5,7 @@ import pytest
 
 from ragscore.core import parallel, scoring
 from ragscore.core.counts import Counts, count
+from ragscore.core.metrics import CONTRACT, select
 from ragscore.core.rules import InvalidInputError
 from ragscore.core.scoring import count_runs
 from ragscore.core.trials import Trials
@@ -134,3 +135,46 @@ def test_by_default_two_processes_on_linux_with_two_cpus(monkeypatch, spy):
     assert parallel.default_jobs() == 1
     monkeypatch.setattr(parallel.sys, "platform", "darwin")
     assert parallel.default_jobs() == 1
+
+
+def test_operations_and_trials_are_kept_by_two_processes(spy):
+    corpus, cases, runs = _course_times(2)
+    first, last = list(runs)[0], list(runs)[-1]
+    runs[first]["A0"] = dict(runs[first]["A0"], latency_ms=120)
+    runs[last]["T"] = [dict(runs[last]["A0"], tokens=7), runs[last]["B0"]]
+    one = count_runs(corpus, cases, runs, jobs=1)
+    two = count_runs(corpus, cases, runs, jobs=2)
+    assert spy == [1] and two == one
+    assert two.ops == {(first, "A0"): [{"latency_ms": 120}], (last, "T"): [{"tokens": 7}]}
+    assert "trials" in two.features and type(two.counts[-1]) is Trials
+
+
+def test_score_columns_in_two_processes_give_what_one_does(spy):
+    corpus, cases, runs = _course_times(3)
+    last = list(runs)[-1]
+    runs[last]["T"] = [runs[last]["A0"], runs[last]["B0"]]  # trials: values combined
+    chosen = select(CONTRACT)
+    keys, two = scoring.score_columns(corpus, cases, runs, k=2, metrics=chosen, jobs=2)
+    assert spy == [1]
+    counted = count_runs(corpus, cases, runs, jobs=1)
+    assert keys == counted.keys
+    assert two == scoring.metric_columns(counted, k=2, metrics=chosen)
+    assert scoring.score_columns(corpus, cases, runs, k=2, metrics=chosen, jobs=1) == (keys, two)
+    # by hand (the seed's table): rollback by A finds 1 of its 2 relevant documents in the
+    # top 2; on the unanswerable "region" A answers (wrong) and B abstains (right)
+    row = keys.index(("rollback", "A0"))
+    assert two["recall"][row] == 0.5 and two["abstention_correct"][row] is None
+    assert two["abstention_correct"][keys.index(("region", "A0"))] is False
+    assert two["abstention_correct"][keys.index(("region", "B0"))] is True
+    assert two["precision"][keys.index(("region", "B0"))] is None
+
+
+def test_score_columns_report_the_first_error_as_one_process(spy):
+    corpus, cases, runs = _course_times(2)
+    last = list(runs)[-1]
+    _break(runs, last, "B1")
+    with pytest.raises(InvalidInputError) as single:
+        scoring.score_columns(corpus, cases, runs, k=2, metrics=select(CONTRACT), jobs=1)
+    with pytest.raises(InvalidInputError) as double:
+        scoring.score_columns(corpus, cases, runs, k=2, metrics=select(CONTRACT), jobs=2)
+    assert spy == [1] and str(double.value) == str(single.value)
