@@ -139,6 +139,9 @@ def _removed(counted):
     return removed
 
 
+_PRINTABLE_ASCII = bytes(range(32, 127)) + b"\n"  # in ASCII, what str.isprintable passes, and \n
+
+
 def terminal_safe(text):
     """``text`` with every unprintable character but the line break escaped (``\\x1b``,
     ``\\u202e``), so what a data file holds cannot move the cursor or forge a line.
@@ -146,6 +149,8 @@ def terminal_safe(text):
     >>> terminal_safe("ok\\n\\x1b[2J")
     'ok\\n\\\\x1b[2J'
     """
+    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
+        return text  # the common case, checked at C speed
     lines = text.split("\n")
     if all(map(str.isprintable, lines)):
         return text
@@ -314,24 +319,21 @@ def _compare(args, out):
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
-    if not args.stats and args.format != "json":  # text straight from the counts: no pandas
+    if args.format != "json":  # the text straight from the counts: no pandas table
         from .core.metrics import select
-        from .core.paired import paired_rows
+        from .core.paired import pair_up
         from .core.scoring import default_metrics, metric_columns
         from .render.formats import comparison_text
 
         chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-        rows = paired_rows(counted.keys, metric_columns(counted, k=k, metrics=chosen),
-                           baseline=args.baseline, candidate=args.candidate, metrics=chosen)
-        out.write(comparison_text(rows, baseline=args.baseline, candidate=args.candidate, k=k))
-        _notes(counted, _Escaping(sys.stderr))
-        return OK
-    from .render.formats import render_comparison
-    from .tables.compare import compare
-    from .tables.scores import question_table
+        paired = pair_up(counted.keys, metric_columns(counted, k=k, metrics=chosen),
+                         baseline=args.baseline, candidate=args.candidate, metrics=chosen)
+        out.write(comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
+                                  k=k))
+    if args.stats or args.format == "json":
+        from .tables.scores import question_table
 
-    table = question_table(counted, k=k, metrics=args.metrics)
-    rows = compare(table, baseline=args.baseline, candidate=args.candidate)
+        table = question_table(counted, k=k, metrics=args.metrics)
     if args.stats:
         from .tables.stats import RESAMPLES, stats_table
 
@@ -339,18 +341,16 @@ def _compare(args, out):
                             confidence=args.confidence, seed=args.seed)
     if args.format == "json":
         from .render.stats import comparison_records, stats_records, to_json
+        from .tables.compare import compare
 
-        out.write(to_json(stats_records(stats) if args.stats else comparison_records(rows)))
-    else:
-        out.write(render_comparison(rows, baseline=args.baseline, candidate=args.candidate,
-                                    k=k))
-        if args.stats:
-            from .render.stats import render_stats
+        out.write(to_json(stats_records(stats) if args.stats else comparison_records(
+            compare(table, baseline=args.baseline, candidate=args.candidate))))
+    elif args.stats:
+        from .render.stats import render_stats
 
-            out.write("\n" + render_stats(stats, baseline=args.baseline,
-                                          candidate=args.candidate,
-                                          confidence=args.confidence, seed=args.seed,
-                                          resamples=RESAMPLES))
+        out.write("\n" + render_stats(stats, baseline=args.baseline, candidate=args.candidate,
+                                      confidence=args.confidence, seed=args.seed,
+                                      resamples=RESAMPLES))
     _notes(counted, _Escaping(sys.stderr))
     return OK
 

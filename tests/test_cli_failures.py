@@ -242,3 +242,13 @@ def test_ids_that_reorder_text_are_escaped_in_text_reports(tmp_path):
         result = _run(*command)
         assert result.returncode == 0, result.stderr
         assert "\u202e" not in result.stdout and "\\u202eB" in result.stdout
+
+
+@pytest.mark.parametrize("char", [chr(code) for code in (*range(0, 10), *range(11, 32), 127)])
+def test_every_ascii_control_character_but_the_line_break_is_escaped(char):
+    from ragscore.cli import terminal_safe
+
+    text = f"ok\ncase{char}x\n"
+    assert terminal_safe(text) == "ok\ncase" + repr(char)[1:-1] + "x\n"
+    assert terminal_safe("plain ASCII ~ text\n" * 3) == "plain ASCII ~ text\n" * 3
+    assert terminal_safe(f"caf\u00e9{char}") == "caf\u00e9" + repr(char)[1:-1]

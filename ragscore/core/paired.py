@@ -3,8 +3,9 @@
 The table form (:func:`ragscore.tables.compare.compare`) and the command line's text both
 read these rows, so a verdict is decided in one place.
 """
-from itertools import chain, repeat
-from operator import itemgetter
+from collections import namedtuple
+from itertools import chain, compress, repeat
+from operator import eq, floordiv, itemgetter
 
 from .rules import InvalidInputError, show
 
@@ -34,7 +35,7 @@ def verdict(before, after, *, lower_is_better=False):
 def systems_in(keys, *names):
     """The systems of ``keys`` (``(case, system)`` pairs) in order of appearance; each of
     ``names`` must be among them."""
-    present = list(dict.fromkeys(system for _, system in keys))
+    present = list(dict.fromkeys(map(_SYSTEM, keys)))
     for name in names:
         if name not in present:
             raise InvalidInputError(
@@ -43,47 +44,92 @@ def systems_in(keys, *names):
     return present
 
 
+class Paired(namedtuple("Paired", "cases outcomes codes")):
+    """A paired comparison in compact form (see :func:`pair_up`).
+
+    ``cases``: the questions both systems ran, in the baseline's order. ``outcomes``: the
+    distinct ``(metric, before, after, delta, verdict)`` found. ``codes``: for each case in
+    turn and each metric in order, the position of its outcome in ``outcomes``; a test set
+    repeats a handful of outcomes, so each is decided once."""
+
+    __slots__ = ()
+
+
+def pair_up(keys, columns, *, baseline, candidate, metrics):
+    """The :class:`Paired` comparison of ``candidate`` against ``baseline``.
+
+    ``columns`` maps a metric's name to its value for each of ``keys`` (``(case, system)``
+    pairs); ``metrics`` are registered metrics. Values are floats (yes 1.0, no 0.0) or
+    ``None`` (n/a); ``delta`` = after - before, ``None`` when either is n/a.
+
+    >>> from ragscore.core.metrics import select
+    >>> pair_up([("q1", "A"), ("q1", "B")], {"rr": [1.0, 0.5]}, baseline="A",
+    ...         candidate="B", metrics=select(("rr",)))
+    Paired(cases=['q1'], outcomes=[('rr', 1.0, 0.5, -0.5, 'regressed')], codes=[0])
+    """
+    systems_in(keys, baseline, candidate)
+    systems, everywhere = list(map(_SYSTEM, keys)), range(len(keys))
+    firsts, seconds = (list(compress(everywhere, map(eq, systems, repeat(name))))
+                       for name in (baseline, candidate))
+    cases = list(map(_CASE, map(keys.__getitem__, firsts)))
+    others = list(map(_CASE, map(keys.__getitem__, seconds)))
+    if cases != others:  # not the usual layout (both ran the same questions, in order)
+        after_at = dict(zip(others, seconds))
+        firsts = [position for case, position in zip(cases, firsts) if case in after_at]
+        cases = list(filter(after_at.__contains__, cases))
+        seconds = list(map(after_at.__getitem__, cases))
+    outcomes, per_metric = [], []
+    for metric in metrics:  # column by column, each distinct (before, after) decided once
+        values = columns[metric.name]
+        pairs = list(zip(map(values.__getitem__, firsts), map(values.__getitem__, seconds)))
+        code_of = {}
+        for pair in dict.fromkeys(pairs):
+            code_of[pair] = len(outcomes)
+            outcomes.append((metric.name, *_decide(*pair, metric.lower_is_better)))
+        per_metric.append(map(code_of.__getitem__, pairs))
+    return Paired(cases, outcomes, list(chain.from_iterable(zip(*per_metric))))
+
+
+def verdict_order(paired):
+    """The positions of ``paired.codes`` in report order: regressions first, then the other
+    verdicts in :data:`VERDICTS` order; within a verdict, question order, then metric order.
+
+    >>> verdict_order(Paired(["q1"], [("rr", 1.0, 1.0, 0.0, "unchanged"),
+    ...                               ("p", 1.0, 0.5, -0.5, "regressed")], [0, 1]))
+    [1, 0]
+    """
+    rank_of = [_RANK[outcome[4]] for outcome in paired.outcomes]
+    ranks = list(map(rank_of.__getitem__, paired.codes))
+    everywhere = range(len(ranks))
+    return list(chain.from_iterable(compress(everywhere, map(eq, ranks, repeat(rank)))
+                                    for rank in sorted(set(ranks))))
+
+
+def case_of(paired, positions):
+    """The case of each of ``positions`` (positions in ``paired.codes``)."""
+    per_case = len(paired.codes) // len(paired.cases) if paired.cases else 1
+    return list(map(paired.cases.__getitem__, map(floordiv, positions, repeat(per_case))))
+
+
 def paired_rows(keys, columns, *, baseline, candidate, metrics):
     """``(case, metric, before, after, delta, verdict)`` for each question both systems
-    ran (in the baseline's order) and each of ``metrics`` (registered metrics).
-
-    ``columns`` maps a metric's name to its value for each of ``keys``. Values are floats
-    (yes 1.0, no 0.0) or ``None`` (n/a); ``delta`` = after - before, ``None`` when either
-    is n/a. Regressions come first, then the other verdicts in :data:`VERDICTS` order;
-    within a verdict, question order, then metric order.
+    ran and each of ``metrics``, in report order (:func:`verdict_order`); see
+    :func:`pair_up`.
 
     >>> keys = [("q1", "A"), ("q1", "B")]
     >>> from ragscore.core.metrics import select
     >>> paired_rows(keys, {"rr": [1.0, 0.5]}, baseline="A", candidate="B", metrics=select(("rr",)))
     [('q1', 'rr', 1.0, 0.5, -0.5, 'regressed')]
     """
-    systems_in(keys, baseline, candidate)
-    before_at, after_at = {}, {}
-    for position, (case, system) in enumerate(keys):
-        if system == baseline:
-            before_at[case] = position
-        elif system == candidate:
-            after_at[case] = position
-    cases = [case for case in before_at if case in after_at]
-    firsts = [before_at[case] for case in cases]
-    seconds = [after_at[case] for case in cases]
-    # Column by column, each distinct (before, after) pair of a metric decided once (a test
-    # set repeats a handful of values), then rows put together at C speed.
-    suffixes = []
-    for metric in metrics:
-        values = columns[metric.name]
-        pairs = list(zip(map(values.__getitem__, firsts), map(values.__getitem__, seconds)))
-        decided = {pair: (metric.name, *_decide(*pair, metric.lower_is_better))
-                   for pair in set(pairs)}
-        suffixes.append(list(map(decided.__getitem__, pairs)))
-    flat = list(chain.from_iterable(zip(*suffixes)))  # question by question, metric order
-    heads = chain.from_iterable(map(repeat, [(case,) for case in cases], repeat(len(metrics))))
-    rows = list(map(tuple.__add__, heads, flat))
-    rank = list(map(_RANK.__getitem__, map(itemgetter(4), flat)))
-    return list(map(rows.__getitem__, sorted(range(len(rows)), key=rank.__getitem__)))
+    paired = pair_up(keys, columns, baseline=baseline, candidate=candidate, metrics=metrics)
+    order = verdict_order(paired)
+    heads = [(case,) for case in case_of(paired, order)]
+    outcomes = map(paired.outcomes.__getitem__, map(paired.codes.__getitem__, order))
+    return list(map(tuple.__add__, heads, outcomes))
 
 
 _RANK = {name: order for order, name in enumerate(VERDICTS)}
+_CASE, _SYSTEM = itemgetter(0), itemgetter(1)
 
 
 def _decide(before, after, lower_is_better):

@@ -8,10 +8,12 @@ import csv
 import html
 import io
 import json
-from operator import itemgetter
+from collections import Counter
+from itertools import chain, repeat
+from operator import floordiv
 
 from ..core.metrics import REGISTRY
-from ..core.paired import VERDICTS
+from ..core.paired import VERDICTS, verdict_order
 from ..core.rules import InvalidInputError, show
 from .text import FORMATS, format_delta, format_value, is_na, text_table
 
@@ -138,31 +140,30 @@ def _html(rows, labels, names):
             + "\n".join(body) + "\n</tbody>\n</table>\n")
 
 
-def render_comparison(rows, *, baseline, candidate, k):
-    """The text of a paired comparison table (from :func:`ragscore.tables.compare.compare`);
-    see :func:`comparison_text`."""
-    names = ("case", "metric", "baseline", "candidate", "delta", "verdict")
-    columns = [rows[name].astype(object).tolist() for name in names]
-    plain = [[None if is_na(value) else value for value in column] for column in columns[2:5]]
-    return comparison_text(list(zip(*columns[:2], *plain, columns[5])), baseline=baseline,
-                           candidate=candidate, k=k)
+def comparison_text(paired, *, baseline, candidate, k):
+    """The text of a :class:`~ragscore.core.paired.Paired` comparison: a summary line of
+    verdict counts, then one aligned line per (case, metric) in report order
+    (:func:`~ragscore.core.paired.verdict_order`: regressions first); a yes/no metric shows
+    yes and no rather than 1.00 and 0.00.
 
-
-_CASE, _AFTER_CASE, _VERDICT = itemgetter(0), itemgetter(slice(1, None)), itemgetter(5)
-
-
-def comparison_text(rows, *, baseline, candidate, k):
-    """The text of a paired comparison (rows of :func:`ragscore.core.paired.paired_rows`):
-    a summary line of verdict counts, then one aligned line per (case, metric),
-    regressions first; a yes/no metric shows yes and no rather than 1.00 and 0.00."""
-    verdicts = list(map(_VERDICT, rows))
-    tally = {verdict: verdicts.count(verdict) for verdict in VERDICTS}
+    >>> from ragscore.core.paired import Paired
+    >>> print(comparison_text(Paired(["q1", "q2"], [("rr", 1.0, 1.0, 0.0, "unchanged"),
+    ...                                             ("rr", 1.0, 0.5, -0.5, "regressed")],
+    ...                              [0, 1]), baseline="A", candidate="B", k=2), end="")
+    B (candidate) against A (baseline) at k=2, 2 questions: 1 regressed, 1 unchanged
+    case         metric              baseline candidate  delta  verdict
+    q2           rr                      1.00      0.50  -0.50  regressed
+    q1           rr                      1.00      1.00  +0.00  unchanged
+    """
+    outcomes, codes = paired.outcomes, paired.codes
+    tally = dict.fromkeys(VERDICTS, 0)
+    for code, times in Counter(codes).items():
+        tally[outcomes[code][4]] += times
     summary = ", ".join(f"{tally[v]} {v}" for v in VERDICTS if tally[v])
-    questions = len(set(map(_CASE, rows)))
-    lines = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
-             f"{questions} questions: {summary}",
-             f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
-             "verdict"]
+    head = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
+            f"{len(paired.cases) if codes else 0} questions: {summary}",
+            f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
+            "verdict"]
     kinds = {name: metric.kind for name, metric in REGISTRY.items()}
 
     def cell(value, kind):
@@ -175,14 +176,17 @@ def comparison_text(rows, *, baseline, candidate, k):
     def rest_of_line(metric, before, after, change, verdict):
         kind = kinds.get(metric, "rate")
         return (f"{metric:<19} {cell(before, kind):>8} {cell(after, kind):>9} "
-                f"{'n/a' if change is None else format_delta(change):>6}  {verdict}")
+                f"{'n/a' if change is None else format_delta(change):>6}  {verdict}\n")
 
-    # A report repeats a handful of (metric, values, verdict) combinations: format each
-    # once (the metric fixes the kind, so 1 and 1.0 never meet under one key).
-    keys = list(map(_AFTER_CASE, rows))
-    texts = {key: rest_of_line(*key) for key in set(keys)}
-    lines += map("{:<12} {}".format, map(_CASE, rows), map(texts.__getitem__, keys))
-    return "\n".join(lines) + "\n"
+    # Each outcome and each question is formatted once; the lines are then put together
+    # from those pieces at C speed (a report has hundreds of thousands of them).
+    order = verdict_order(paired)
+    per_case = len(codes) // len(paired.cases) if codes else 1
+    questions = [f"{case:<12} " for case in paired.cases]
+    texts = [rest_of_line(*outcome) for outcome in outcomes]
+    pieces = zip(map(questions.__getitem__, map(floordiv, order, repeat(per_case))),
+                 map(texts.__getitem__, map(codes.__getitem__, order)))
+    return "\n".join(head) + "\n" + "".join(chain.from_iterable(pieces))
 
 
 def render_frame(frame, *, fmt="text"):

@@ -2,7 +2,7 @@
 import pytest
 
 from ragscore.core.metrics import select
-from ragscore.core.paired import VERDICTS, paired_rows, verdict
+from ragscore.core.paired import VERDICTS, pair_up, paired_rows, verdict
 from ragscore.core.rules import InvalidInputError
 
 
@@ -46,3 +46,16 @@ def test_an_unknown_system_names_the_known_ones():
     with pytest.raises(InvalidInputError, match=r"system must be one of 'A', 'B'; got 'C'"):
         paired_rows([("q1", "A"), ("q1", "B")], {"rr": [1.0, 0.5]}, baseline="A",
                     candidate="C", metrics=select(("rr",)))
+
+
+def test_questions_follow_the_baseline_order_whatever_the_candidate_order():
+    # B ran q2 before q1 and also q3, which A never ran; A ran q1, then q2, then q4
+    keys = [("q2", "B"), ("q1", "A"), ("q1", "B"), ("q2", "A"), ("q3", "B"), ("q4", "A")]
+    columns = {"rr": [1.0, 0.5, 0.5, 1.0, 1.0, 0.25]}
+    paired = pair_up(keys, columns, baseline="A", candidate="B", metrics=select(("rr",)))
+    assert paired.cases == ["q1", "q2"]  # by hand: the questions both ran, A's order
+    assert [paired.outcomes[code][1:] for code in paired.codes] == [
+        (0.5, 0.5, 0.0, "unchanged"), (1.0, 1.0, 0.0, "unchanged")]
+    assert paired_rows(keys, columns, baseline="A", candidate="B",
+                       metrics=select(("rr",))) == [("q1", "rr", 0.5, 0.5, 0.0, "unchanged"),
+                                                    ("q2", "rr", 1.0, 1.0, 0.0, "unchanged")]
