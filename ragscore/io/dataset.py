@@ -393,8 +393,10 @@ class _Reader:
         _case_extras(record, case, place)
         return name, case
 
-    def cases(self, path, handle, check, plain=None):
-        """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``.
+    def cases(self, path, handle, check, plain=None, span=None):
+        """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``
+        (only the lines of ``span``, as :func:`~ragscore.io.jsonl.records` reads it, when
+        given).
 
         ``plain(record)``, when given, returns the labels of a case record in its common
         shape straight from its JSON values, or ``None`` for this path to take it (see
@@ -403,7 +405,7 @@ class _Reader:
         """
         cases, labels = {}, {}
         self.cases_file = Path(path).name
-        for number, record in records(handle, path, self.max_bytes, _case_keys):
+        for number, record in records(handle, path, self.max_bytes, _case_keys, span):
             if plain is not None:
                 name = record.get("id")
                 if type(name) is str and name not in cases and self.names_ok(name):
@@ -736,32 +738,46 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
             counter = Counter(frozenset(corpus), rules=reader.rules, min_relevance=minimum,
                               unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
                               superseded=reader.superseded)
-            cases, labels = reader.cases(*opened["cases"], counter.labels,
-                                         plain_labels(counter))
+            cases_path, cases_handle = opened["cases"]
             runs_path, runs_handle = opened["runs"]
+            plain_cases = plain_labels(counter)
 
-            def check(case_name, run):
-                return counter.count(labels[case_name], run)
+            def counted_runs(cases, labels, span=None, handle=runs_handle):
+                def check(case_name, run):
+                    return counter.count(labels[case_name], run)
 
-            plain = plain_counter(counter, labels)
-
-            def counted_runs(span=None, handle=runs_handle):
                 for number, case_name, system, run, counts in reader.runs(
-                        runs_path, handle, cases, check, span, plain):
+                        runs_path, handle, cases, check, span, plain_counter(counter, labels)):
                     if run is None:  # counted from its JSON values: no trial, no operations
                         yield number, case_name, system, None, None, counts
                         continue
                     ops = {key: run[key] for key in OPS_KEYS if key in run} or None
                     yield number, case_name, system, run.get("trial"), ops, counts
 
-            rows = (_in_two(runs_path, runs_handle, counted_runs) if jobs > 1
-                    else list(counted_runs()))
+            def read_part(cases_span, runs_span, handles):
+                """``(cases, rows)`` of one part: its cases, then the runs naming them."""
+                cases, labels = reader.cases(cases_path, handles[0], counter.labels,
+                                             plain_cases, cases_span)
+                return cases, list(counted_runs(cases, labels, runs_span, handles[1]))
+
+            parts = _in_two_parts(opened, read_part) if jobs > 1 else None
+            if parts is not None:
+                rows, attributes = parts
+            else:  # the runs' cases read first, the runs in one or two processes
+                cases_handle.seek(0)
+                runs_handle.seek(0)
+                cases, labels = reader.cases(cases_path, cases_handle, counter.labels,
+                                             plain_cases)
+                count_all = partial(counted_runs, cases, labels)
+                rows = (_in_two(runs_path, runs_handle, count_all) if jobs > 1
+                        else list(count_all()))
+                attributes = case_attributes(cases)
             keys, counted, ops = _merge_trials(rows)
             keys, counted = _grouped_by_case(keys, counted)
+            features = features_of(counted, groups=reader.groups,
+                                   superseded=reader.superseded)
             return CountedRuns(keys, counted, reader.rules, tuple(index.get("notes", ())),
-                               features_of(counted, groups=reader.groups,
-                                           superseded=reader.superseded), ops or None,
-                               case_attributes(cases))
+                               features, ops or None, attributes)
     finally:
         _close(opened)
 
@@ -947,6 +963,138 @@ def _in_two(path, handle, counted_runs):
                                    f"{show(system)}: key 'trial' is given on some of its runs "
                                    "and not on others (number every trial)")
     return mine + theirs
+
+
+class _Misaligned(InvalidInputError):
+    """A part of the files named a case of the other part, or held a problem: the files
+    are read the ordinary way, which names the problem as a single pass does."""
+
+
+#: How many run lines past the middle are looked at for the next case's first run.
+_LOOKAHEAD = 10_000
+
+
+def _in_two_parts(opened, read_part):
+    """``(rows, case attributes)`` of the cases and runs files read in two parts by two
+    processes, or ``None`` for the ordinary reading.
+
+    Taken when the runs file is large and its runs follow the cases' order (as
+    :func:`save_dataset` writes them): the files are cut where the runs of one case start
+    and at that case's line, so each process reads half the cases and the runs naming
+    them. Any surprise (a run naming a case of the other part, a case in both parts, any
+    problem at all) sends the caller back to the ordinary reading; the result is then the
+    same, and so is the first error reported.
+    """
+    cases_path, cases_handle = opened["cases"]
+    runs_path, runs_handle = opened["runs"]
+    size = os.fstat(runs_handle.fileno()).st_size
+    if size < PARALLEL_BYTES or not can_fork():
+        return None
+    cut = _aligned_cut(cases_handle, runs_handle, size)
+    if cut is None:
+        return None
+    cases_spans, runs_spans = cut
+    try:  # second opens of the same files (their own offsets)
+        seconds = [open(f"/proc/self/fd/{handle.fileno()}", "rb")
+                   for handle in (cases_handle, runs_handle)]
+    except OSError:
+        return None
+
+    def part(number, handles):
+        try:
+            cases, rows = read_part(cases_spans[number], runs_spans[number], handles)
+        except InvalidInputError:
+            raise _Misaligned() from None
+        return {"names": list(cases), "attributes": case_attributes(cases), "rows": rows}
+
+    def encode(result):
+        return dict(result, rows=_rows_columns(result["rows"]))
+
+    def decode(payload):
+        return dict(payload, rows=_rows_from_columns(payload["rows"]))
+
+    try:
+        mine, theirs = in_two(partial(part, 0, (cases_handle, runs_handle)),
+                              partial(part, 1, seconds), encode=encode, decode=decode,
+                              error=_Misaligned)
+    except _Misaligned:
+        return None
+    finally:
+        for handle in seconds:
+            handle.close()
+    if not set(mine["names"]).isdisjoint(theirs["names"]):
+        return None  # a case in both parts: the ordinary reading refuses it
+    return mine["rows"] + theirs["rows"], _merged_attributes(mine, theirs)
+
+
+def _merged_attributes(*parts):
+    """The :func:`~ragscore.core.scoring.case_attributes` of the cases of every part."""
+    if all(part["attributes"] is None for part in parts):
+        return None
+    merged = {}
+    for part in parts:
+        attributes = part["attributes"] or {}
+        for name in part["names"]:
+            found = attributes.get(name)
+            merged[name] = ({"tags": (), "split": None} if found is None else
+                            {"tags": tuple(found["tags"]), "split": found["split"]})
+    return merged
+
+
+def _aligned_cut(cases_handle, runs_handle, size):
+    """``(cases spans, runs spans)``: the runs file cut where the runs of one case start,
+    past its middle, and the cases file cut at that case's line; ``None`` when that case's
+    line is not found where the runs' order says (the files are then read the ordinary
+    way). Spans are those :func:`~ragscore.io.jsonl.records` takes."""
+    runs_handle.seek(size // 2)
+    runs_handle.readline()  # finish the line the middle falls in
+    start, line = runs_handle.tell(), runs_handle.readline()
+    before = _case_of(line)
+    for _ in range(_LOOKAHEAD):  # past the runs of the case the middle falls in
+        start, line = runs_handle.tell(), runs_handle.readline()
+        pivot = _case_of(line)
+        if pivot is None or pivot != before:
+            break
+    else:
+        pivot = None
+    if pivot is None or before is None:
+        return None
+    cases_handle.seek(0)
+    data = cases_handle.read()
+    head = b'{"id": ' + json.dumps(pivot, ensure_ascii=False).encode("utf-8") + b","
+    found = data.find(b"\n" + head)
+    if found < 0 or data.startswith(head):
+        return None
+    middle = found + 1
+    cases_lines = data.count(b"\n", 0, middle)
+    runs_lines = _lines_before(runs_handle, start)
+    cases_handle.seek(0)
+    runs_handle.seek(0)
+    return (((0, middle, 1), (middle, len(data), cases_lines + 1)),
+            ((0, start, 1), (start, size, runs_lines + 1)))
+
+
+def _case_of(line):
+    """The ``case`` of a run line, or ``None`` (not a plain run line)."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    name = record.get("case") if type(record) is dict else None
+    return name if type(name) is str else None
+
+
+def _lines_before(handle, offset):
+    """The number of line breaks in the first ``offset`` bytes of ``handle``."""
+    handle.seek(0)
+    newlines, left = 0, offset
+    while left:
+        block = handle.read(min(left, 1 << 22))
+        if not block:
+            break
+        newlines += block.count(b"\n")
+        left -= len(block)
+    return newlines
 
 
 def _rows_columns(rows):
