@@ -970,7 +970,11 @@ class _Misaligned(InvalidInputError):
     are read the ordinary way, which names the problem as a single pass does."""
 
 
-#: How many run lines past the middle are looked at for the next case's first run.
+#: The share of the runs file this process reads when two parts are read (the rest is the
+#: child's, which also encodes its rows for the pipe while this process decodes them).
+PARENT_SHARE = 0.55
+
+#: How many run lines past the cut are looked at for the next case's first run.
 _LOOKAHEAD = 10_000
 
 
@@ -1046,8 +1050,8 @@ def _aligned_cut(cases_handle, runs_handle, size):
     past its middle, and the cases file cut at that case's line; ``None`` when that case's
     line is not found where the runs' order says (the files are then read the ordinary
     way). Spans are those :func:`~ragscore.io.jsonl.records` takes."""
-    runs_handle.seek(size // 2)
-    runs_handle.readline()  # finish the line the middle falls in
+    runs_handle.seek(int(size * PARENT_SHARE))
+    runs_handle.readline()  # finish the line the cut falls in
     start, line = runs_handle.tell(), runs_handle.readline()
     before = _case_of(line)
     for _ in range(_LOOKAHEAD):  # past the runs of the case the middle falls in
