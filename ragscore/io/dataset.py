@@ -970,7 +970,7 @@ class _Misaligned(InvalidInputError):
     are read the ordinary way, which names the problem as a single pass does."""
 
 
-#: The share of the runs file this process reads when two parts are read (the rest is the
+#: The share of the runs file this process reads when two processes read it (the rest is the
 #: child's, which also encodes its rows for the pipe while this process decodes them).
 PARENT_SHARE = 0.55
 
@@ -1116,9 +1116,10 @@ def _rows_from_columns(columns):
 
 
 def _halves(handle, size):
-    """Two ``(start, stop, first line number)`` spans of a file, split at a line break."""
-    handle.seek(size // 2)
-    handle.readline()  # finish the line the middle falls in
+    """Two ``(start, stop, first line number)`` spans of a file, split at a line break
+    (the first :data:`PARENT_SHARE` of it for this process)."""
+    handle.seek(int(size * PARENT_SHARE))
+    handle.readline()  # finish the line the cut falls in
     middle = handle.tell()
     handle.seek(0)
     newlines, left = 0, middle
