@@ -29,7 +29,7 @@ import re
 from collections import namedtuple
 from functools import partial
 from itertools import islice, repeat
-from operator import itemgetter
+from operator import itemgetter, ne
 from pathlib import Path
 from types import MappingProxyType
 
@@ -902,10 +902,15 @@ def plain_counter(counter, labels):
     return plain
 
 
+_CASE, _SYSTEM, _TRIAL, _OPS, _COUNTS = (itemgetter(position) for position in range(1, 6))
+
+
 def _merge_trials(rows):
     """``(keys, counts, ops)`` from counted rows: the trials of one case and system become
     one :class:`~ragscore.core.trials.Trials`, in trial order; ``ops`` maps ``(case,
     system)`` to the operation records (latency, tokens, ...) of its trials."""
+    if not any(map(_TRIAL, rows)) and not any(map(_OPS, rows)):  # the common case, at C speed
+        return list(zip(map(_CASE, rows), map(_SYSTEM, rows))), list(map(_COUNTS, rows)), {}
     keys, counted, ops, trials = [], [], {}, {}
     for _, case_name, system, trial, extra, counts in rows:
         key = (case_name, system)
@@ -1133,17 +1138,14 @@ def _halves(handle, size):
     return (0, middle, 1), (middle, size, newlines + 1)
 
 
+_FIRST = itemgetter(0)
+
+
 def _grouped_by_case(keys, counted):
     """Reorder ``keys`` and ``counts`` so each case's runs sit together, cases in order of
     first appearance (the order :func:`load_dataset` gives ``runs``)."""
-    closed, previous = set(), None
-    for case_name, _ in keys:
-        if case_name != previous:
-            if case_name in closed:
-                break  # a case comes back after another: regroup
-            closed.add(case_name)
-            previous = case_name
-    else:
+    cases = list(map(_FIRST, keys))
+    if sum(map(ne, cases[1:], cases)) + 1 <= len(set(cases)):  # no case comes back later
         return keys, counted
     order = {}
     for position, (case_name, _) in enumerate(keys):
