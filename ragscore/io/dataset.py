@@ -1126,14 +1126,7 @@ def _halves(handle, size):
     handle.seek(int(size * PARENT_SHARE))
     handle.readline()  # finish the line the cut falls in
     middle = handle.tell()
-    handle.seek(0)
-    newlines, left = 0, middle
-    while left:
-        block = handle.read(min(left, 1 << 22))
-        if not block:
-            break
-        newlines += block.count(b"\n")
-        left -= len(block)
+    newlines = _lines_before(handle, middle)
     handle.seek(0)
     return (0, middle, 1), (middle, size, newlines + 1)
 
