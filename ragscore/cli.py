@@ -418,11 +418,16 @@ def _sweep(args, out):
     return OK
 
 
-def _save_imported(result, args, out):
-    """Save an importer's dataset at ``--out``; say what was written and dropped."""
+def _save_imported(result, args, out, *, valid_records=False):
+    """Save an importer's dataset at ``--out``; say what was written and dropped.
+
+    ``valid_records``: the importer's corpus, cases and runs are valid by construction and
+    are not checked again (see :func:`~ragscore.io.dataset.save_dataset`). ``result`` is
+    ``(dataset, notes)``, or ``(dataset, notes, encoded)`` with the runs already encoded
+    (:func:`~ragscore.io.importers.trec.import_trec_encoded`)."""
     from .io.dataset import save_dataset
 
-    dataset, notes = result
+    dataset, notes, *encoded = result
     sentences = []
     for what, value in notes.items():
         if type(value) is dict:
@@ -439,24 +444,35 @@ def _save_imported(result, args, out):
                                       *sentences))
     if args.name:
         dataset = dataset._replace(name=args.name)
-    folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
-    runs = sum(len(per_case) for per_case in dataset.runs.values())
-    systems = len(dataset.systems)
+    if encoded:
+        folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
+                              valid_records=valid_records, runs_file=encoded[0].file)
+        runs, names = encoded[0].count, encoded[0].systems
+    else:
+        folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
+                              valid_records=valid_records)
+        runs = sum(len(per_case) for per_case in dataset.runs.values())
+        names = dataset.systems
+    systems = len(names)
     lines = [f"wrote {folder}: {len(dataset.corpus):,} documents, {len(dataset.cases):,} "
              f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
-             f"({', '.join(dataset.systems) or 'none'})"]
+             f"({', '.join(names) or 'none'})"]
     lines += [f"  {sentence}" for sentence in sentences]
     out.write("\n".join(lines) + "\n")
     return OK
 
 
 def _import_trec(args, out):
-    from .io.importers import import_trec
+    from .io.importers.trec import import_trec_encoded
 
     if not args.run:
         raise InvalidInputError("import trec needs at least one --run file")
-    return _save_imported(import_trec(args.qrels, args.run, min_relevance=args.min_relevance,
-                                      missing_run=args.missing_run, name=args.name), args, out)
+    # the TREC importer's records are valid by construction (tests/io/importers/
+    # test_trec_valid.py): checking them again would take about a fifth of a large import;
+    # its runs are written as encoded, some by the child process that read them
+    imported = import_trec_encoded(args.qrels, args.run, min_relevance=args.min_relevance,
+                                   missing_run=args.missing_run, name=args.name)
+    return _save_imported(imported, args, out, valid_records=True)
 
 
 def _import_beir(args, out):

@@ -341,3 +341,32 @@ def test_audit_refuses_a_bad_k_clearly():
     assert "ragscore: error: k must be a whole number from 1 to 100; got '0'" in result.stderr
     assert "Traceback" not in result.stderr
     assert "usage: ragscore audit" in _run("audit", "--help").stdout
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_import_trec_writes_what_saving_import_trec_s_dataset_writes(tmp_path, monkeypatch,
+                                                                     missing):
+    """``import trec`` writes its runs encoded (some by the child process) and skips the
+    check of its valid records: the folder and the summary are those of the checked path
+    from ``import_trec``'s dataset, byte for byte."""
+    import io
+
+    from ragscore import cli
+    from ragscore.io.importers import import_trec, trec
+
+    monkeypatch.setattr(trec, "PARALLEL_BYTES", 1)  # the later run file read by a child
+    empty = tmp_path / "empty.run"  # a system that ran no judged question
+    empty.write_text("q-other Q0 harbour 1 1.0 none\n")
+    runs = [IMPORTS / "trec" / "bm25.run", IMPORTS / "trec" / "dense.run", empty]
+    argv = ["import", "trec", "--qrels", str(IMPORTS / "trec" / "qrels.txt"),
+            *(item for run in runs for item in ("--run", str(run))), "--missing-run", missing]
+    fast, careful = io.StringIO(), io.StringIO()
+    assert cli.main([*argv, "--out", str(tmp_path / "fast")], out=fast) == 0
+    args = cli.build_parser().parse_args([*argv, "--out", str(tmp_path / "careful")])
+    cli._save_imported(import_trec(args.qrels, args.run, missing_run=missing), args, careful)
+    assert fast.getvalue().replace("fast", "careful") == careful.getvalue()
+    files = sorted(path.name for path in (tmp_path / "careful").iterdir())
+    assert sorted(path.name for path in (tmp_path / "fast").iterdir()) == files
+    for name in files:
+        assert (tmp_path / "fast" / name).read_bytes() == \
+            (tmp_path / "careful" / name).read_bytes()

@@ -75,3 +75,15 @@ def test_escaped_ids_load_back_unchanged(tmp_path):
     loaded = load_dataset(tmp_path / "saved")
     assert list(loaded.corpus) == ESCAPED
     assert loaded.runs == runs
+
+
+@pytest.mark.parametrize("rankings", [
+    [("plain", "café"), (), ("d-2#7",)],
+    [("plain",), ('say "hi"', "café")],          # a quote: the encoder's path
+    [("back\\slash",), ("plain",)],              # a backslash
+    [("tab\there",)], [("x\u2028y", "\x7f")],     # below U+0020; others are written as they are
+    [(1, "plain")],                              # not all str
+])
+def test_encoded_rankings_are_the_encoder_s(rankings):
+    assert files.encoded_rankings(rankings) == [files._ENCODE(ranking).encode("utf-8")
+                                                for ranking in rankings]

@@ -44,26 +44,37 @@ def open_input(path, max_bytes):
 def blocks(path, handle, max_bytes, size=BLOCK_BYTES):
     """Yield ``(first line number, bytes, text)`` for successive blocks of whole lines.
 
-    Each block is decoded as UTF-8 at once; a decoding error names its line. A byte-order
-    mark opening the file is dropped from the text.
+    The file is read ``size`` bytes at a time and each read cut after its last line ending
+    (what follows starts the next block; a line longer than ``size`` makes a longer block):
+    one ``bytes`` object per block, not one per line. Each block is decoded as UTF-8 at
+    once (a line ending is never inside a UTF-8 character); a decoding error names its
+    line. A byte-order mark opening the file is dropped from the text.
     """
-    number, read = 1, 0
+    number, read, pending = 1, 0, []
     while True:
-        raw = handle.readlines(size)
-        if not raw:
-            return
-        data = b"".join(raw)
-        read += len(data)
+        chunk = handle.read(size)
+        read += len(chunk)
         if read > max_bytes:
             raise too_big(path, max_bytes)
+        if chunk:
+            cut = chunk.rfind(b"\n") + 1
+            if not cut:
+                pending.append(chunk)  # no line ends here yet
+                continue
+            data = b"".join(pending) + chunk[:cut] if pending else chunk[:cut]
+            pending = [chunk[cut:]] if cut < len(chunk) else []
+        elif pending:
+            data, pending = b"".join(pending), []  # the last line, without its ending
+        else:
+            return
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            _undecodable(path, number, raw)
+            _undecodable(path, number, data.split(b"\n"))
         if number == 1 and text[:1] == "\ufeff":
             text = text[1:]
         yield number, data, text
-        number += len(raw)
+        number += data.count(b"\n") + (data[-1:] != b"\n")
 
 
 def _undecodable(path, number, raw):

@@ -19,24 +19,27 @@ reported with its line. Per question only the docnos (one shared ``str`` per doc
 
 Large run files are shared between two processes (:func:`read_runs`): the later files are
 read by a forked child, whose rankings come back as JSON and keep their own ``str`` per
-ranked docno (about 70 bytes each: more memory, less time).
+ranked docno (about 70 bytes each: more memory, less time). For ``ragscore import trec``,
+which only saves them, they come back already encoded as the runs file writes them
+(:func:`import_trec_encoded`).
 """
 import json
 import os
 import re
 from array import array
+from collections import namedtuple
 from itertools import islice
 from math import isfinite
 from operator import itemgetter
 
 from ...core.parallel import can_fork
 from ...core.rules import OPEN, show
-from ..dataset import Dataset
+from ..dataset import Dataset, encoded_ranking, encoded_rankings, encoded_runs_chunks
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
 from ._common import (NoCollection, assemble_runs, blocks, check_id, check_options, fail_at,
                       file_names, is_grade, lines, open_input, paths_of, stem)
 
-__all__ = ["RunReader", "import_trec", "read_qrels"]
+__all__ = ["EncodedRuns", "RunReader", "import_trec", "import_trec_encoded", "read_qrels"]
 
 RUN_FIELDS = "qid Q0 docno rank score tag"
 QRELS_FIELDS = "qid iter docno rel"
@@ -121,6 +124,7 @@ class RunReader:
         self.keep, self.documents, self.known_as = keep, documents, known_as
         self.max_bytes, self.max_ids = max_bytes, max_ids
         self.rankings, self.unjudged, self.origin = {}, {}, {}
+        self.encoded = set()  # systems whose rankings are held encoded (see read_runs)
 
     def read(self, path):
         """Read one run file (it may hold several tags, each a system)."""
@@ -277,9 +281,17 @@ def _tag_of(text):
 
 # ---- two processes --------------------------------------------------------------------------
 
-def read_runs(reader, paths):
+def read_runs(reader, paths, *, encoded=False):
     """``reader.read(path)`` for each of ``paths``, in order, with the later files read by a
     forked child meanwhile when the files are large (reading is most of an import's time).
+
+    ``encoded=True``: the rankings the child read come back as the JSON text the runs file
+    writes (:func:`~ragscore.io.dataset.encoded_ranking`, bytes) instead of tuples, for a
+    caller that only writes them (``ragscore import trec``): taking in 10,000,000 docnos as
+    ``str`` takes the parent several seconds, while the child encodes them as it would
+    have sent them. This process's own rankings are encoded too (while it would otherwise
+    wait for the child's), and so are all rankings when no child is used or its result is
+    not. The systems held encoded are listed in ``reader.encoded``.
 
     The child sends what it read back as JSON over a pipe (plain data: no pickle), a line
     at a time so that the parent takes in one part while the child writes the next. Its
@@ -293,6 +305,8 @@ def read_runs(reader, paths):
     if split is None:
         for path in paths:
             reader.read(path)
+        if encoded:
+            _encode(reader)
         return
     mine, theirs = paths[:split], paths[split:]
     known = len(reader.documents)
@@ -304,7 +318,7 @@ def read_runs(reader, paths):
             try:
                 for path in theirs:
                     reader.read(path)
-                for line in _sent(reader, theirs, known):
+                for line in _sent(reader, theirs, known, encoded):
                     pipe.write(line)
             except BaseException:  # the parent reads these files again and raises the error
                 try:
@@ -317,7 +331,9 @@ def read_runs(reader, paths):
         try:
             for path in mine:
                 reader.read(path)
-            taken = _take(reader, theirs, pipe)
+            if encoded:  # while the child encodes its own (this process would wait)
+                _encode(reader)
+            taken = _take(reader, theirs, pipe, encoded)
         except BaseException:
             os.kill(child, 9)
             os.waitpid(child, 0)
@@ -328,6 +344,22 @@ def read_runs(reader, paths):
     if not taken:
         for path in theirs:
             reader.read(path)
+        if encoded:
+            _encode(reader)
+
+
+def _encode(reader):
+    """Hold each ranking read so far as :func:`~ragscore.io.dataset.encoded_ranking` gives
+    it (see :func:`read_runs`), a batch at a time (:func:`~ragscore.io.dataset.
+    encoded_rankings`)."""
+    for tag, ranked in reader.rankings.items():
+        if tag in reader.encoded:
+            continue
+        rankings, encoded = iter(ranked.values()), []
+        for _ in range(0, len(ranked), _SENT_RANKINGS):
+            encoded += encoded_rankings(islice(rankings, _SENT_RANKINGS))
+        reader.rankings[tag] = dict(zip(ranked, encoded))
+        reader.encoded.add(tag)
 
 
 def _split_point(paths):
@@ -353,11 +385,15 @@ def _split_point(paths):
 _SENT_RANKINGS = 4000
 
 
-def _sent(reader, paths, known):
+def _sent(reader, paths, known, encoded=False):
     """What the child read, as lines of JSON: first the docnos it added to ``documents``
     and per system its file and line, dropped questions and question count; then the
     rankings, a line of ``[qids, rankings]`` at a time, each ranking's docnos joined by
-    spaces (a docno holds no whitespace); last ``"end"``."""
+    spaces (a docno holds no whitespace); last ``"end"``.
+
+    ``encoded``: each batch of rankings is instead a line of JSON ``[qids, size]`` and then
+    ``size`` bytes: each ranking's :func:`~ragscore.io.dataset.encoded_ranking` on a line
+    of its own (JSON text holds no line break)."""
     systems = []
     for tag, ranked in reader.rankings.items():
         path, line = reader.origin[tag]
@@ -368,8 +404,13 @@ def _sent(reader, paths, known):
     for ranked in reader.rankings.values():
         qids, rankings = iter(ranked), iter(ranked.values())
         for _ in range(0, len(ranked), _SENT_RANKINGS):
-            yield _json_line([list(islice(qids, _SENT_RANKINGS)),
-                              list(map(" ".join, islice(rankings, _SENT_RANKINGS)))])
+            batch = list(islice(qids, _SENT_RANKINGS))
+            if encoded:
+                data = b"\n".join(encoded_rankings(islice(rankings, _SENT_RANKINGS))) + b"\n"
+                yield _json_line([batch, len(data)])
+                yield data
+            else:
+                yield _json_line([batch, list(map(" ".join, islice(rankings, _SENT_RANKINGS)))])
     yield _json_line("end")
 
 
@@ -385,10 +426,11 @@ def _received(pipe):
         return None
 
 
-def _take(reader, paths, pipe):
+def _take(reader, paths, pipe, encoded=False):
     """Add what the child sends on ``pipe`` to ``reader``, as if this process had read
     ``paths`` next; return False (``reader`` unchanged) when the child failed or one of its
-    systems is also in this process's files.
+    systems is also in this process's files. ``encoded``: as :func:`_sent`; each ranking
+    is kept as the bytes received, its systems added to ``reader.encoded``.
 
     The docnos of the child's rankings are not looked up in ``documents`` to share one
     ``str`` per docno (as when reading): each lookup is a cache miss, 10 million of them
@@ -403,21 +445,45 @@ def _take(reader, paths, pipe):
             ranked = received[tag] = {}
             while len(ranked) < count:
                 part = _received(pipe)
-                if type(part) is not list or not part[0]:
+                if type(part) is not list or len(part) != 2 or not part[0]:
                     return False
+                if encoded:
+                    rankings = _encoded_batch(pipe, part)
+                    if rankings is None:
+                        return False
+                    ranked.update(zip(part[0], rankings))
+                    continue
                 ranked.update(zip(part[0], [tuple(ranking.split(" ")) if ranking else ()
                                             for ranking in part[1]]))
         if _received(pipe) != "end":
             return False
-        documents = reader.documents
-        added = head["documents"]
-        for docno in (added.split(" ") if added else ()):
-            documents.setdefault(docno, docno)
+        added = head["documents"].split(" ") if head["documents"] else ()
+        # new docnos at the end in the child's order; one met here first keeps its place
+        # (dict.update, in C; its value becomes the child's equal str, which only a later
+        # read would share)
+        reader.documents.update(zip(added, added))
         for tag, index, line, unjudged, _ in head["systems"]:
             reader.origin[tag] = (paths[index], line)
             reader.unjudged[tag] = set(unjudged)
             reader.rankings[tag] = received[tag]
+            if encoded:
+                reader.encoded.add(tag)
     return True
+
+
+def _encoded_batch(pipe, head):
+    """The encoded rankings of one batch (``head`` is ``[qids, size]``), or ``None`` when
+    what arrives is not ``size`` bytes of as many lines, each a JSON list (a failed
+    child)."""
+    qids, size = head
+    if type(size) is not int or size < 0:
+        return None
+    data = pipe.read(size)
+    rankings = data.split(b"\n")
+    if len(data) != size or rankings.pop() != b"" or len(rankings) != len(qids) or not all(
+            ranking[:1] == b"[" and ranking[-1:] == b"]" for ranking in rankings):
+        return None
+    return rankings
 
 
 # ---- the importer ---------------------------------------------------------------------------
@@ -452,6 +518,52 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
     ({'bm25': 1}, {'bm25': 1})
     >>> shutil.rmtree(folder)
     """
+    return _import(qrels, runs, min_relevance=min_relevance, missing_run=missing_run,
+                   name=name, max_bytes=max_bytes)
+
+
+class EncodedRuns(namedtuple("EncodedRuns", "file count systems")):
+    """The runs of :func:`import_trec_encoded`: ``file()`` gives the runs file as bytes (a
+    fresh iterable on each call), ``count`` the number of runs, ``systems`` the names of
+    the systems with runs (as ``Dataset.systems``)."""
+
+    __slots__ = ()
+
+
+def import_trec_encoded(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
+                        max_bytes=MAX_FILE_BYTES):
+    """:func:`import_trec` for a caller that only saves what it imports (``ragscore import
+    trec``): return ``(dataset, notes, encoded)``, ``dataset.runs`` empty and ``encoded`` an
+    :class:`EncodedRuns` whose file is exactly the runs file :func:`save_dataset` writes for
+    :func:`import_trec`'s dataset. Save with ``save_dataset(dataset, path,
+    valid_records=True, runs_file=encoded.file)``.
+
+    The rankings read by the forked child (see :func:`read_runs`) stay the JSON text the
+    child encoded; they are never taken apart into ``str`` here (several seconds and about
+    700 MB for 10,000,000 ranked docnos).
+    """
+    dataset, notes = _import(qrels, runs, min_relevance=min_relevance,
+                             missing_run=missing_run, name=name, max_bytes=max_bytes,
+                             encoded=True)
+    imported = dataset.runs
+
+    def file():
+        return encoded_runs_chunks(
+            (case, system, ranking if type(ranking) is bytes else encoded_ranking(ranking))
+            for case, per_case in imported.items()
+            for system, ranking in zip(per_case, map(_RETRIEVED, per_case.values())))
+
+    count = sum(map(len, imported.values()))
+    return dataset._replace(runs={}), notes, EncodedRuns(file, count, dataset.systems)
+
+
+_RETRIEVED = itemgetter("retrieved")
+
+
+def _import(qrels, runs, *, min_relevance, missing_run, name, max_bytes, encoded=False):
+    """``(dataset, notes)`` as :func:`import_trec` returns them; with ``encoded``, the
+    rankings read by the forked child are bytes in ``dataset.runs`` (see
+    :func:`read_runs`): for :func:`import_trec_encoded` only, never returned to a caller."""
     name = check_options(name=name, default_name=stem(qrels), missing_run=missing_run,
                          min_relevance=min_relevance)
     run_paths = paths_of(runs, "runs")
@@ -459,7 +571,7 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
     with NoCollection():
         judged = read_qrels(qrels, documents, max_bytes=max_bytes)
         reader = RunReader(judged, documents, max_bytes=max_bytes)
-        read_runs(reader, run_paths)
+        read_runs(reader, run_paths, encoded=encoded)
         cases = {qid: {"question": "", "relevant": grades} for qid, grades in judged.items()}
         imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
         corpus = dict.fromkeys(documents)
