@@ -1040,14 +1040,8 @@ def _merged_attributes(*parts):
     """The :func:`~ragscore.core.scoring.case_attributes` of the cases of every part."""
     if all(part["attributes"] is None for part in parts):
         return None
-    merged = {}
-    for part in parts:
-        attributes = part["attributes"] or {}
-        for name in part["names"]:
-            found = attributes.get(name)
-            merged[name] = ({"tags": (), "split": None} if found is None else
-                            {"tags": tuple(found["tags"]), "split": found["split"]})
-    return merged
+    return case_attributes({name: (part["attributes"] or {}).get(name, {})
+                            for part in parts for name in part["names"]})
 
 
 def _aligned_cut(cases_handle, runs_handle, size):
