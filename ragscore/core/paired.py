@@ -105,10 +105,11 @@ def verdict_order(paired):
                                     for rank in sorted(set(ranks))))
 
 
-def case_of(paired, positions):
-    """The case of each of ``positions`` (positions in ``paired.codes``)."""
+def case_indices(paired, positions):
+    """For each of ``positions`` (positions in ``paired.codes``), the index of its question
+    in ``paired.cases``."""
     per_case = len(paired.codes) // len(paired.cases) if paired.cases else 1
-    return list(map(paired.cases.__getitem__, map(floordiv, positions, repeat(per_case))))
+    return map(floordiv, positions, repeat(per_case))
 
 
 def paired_rows(keys, columns, *, baseline, candidate, metrics):
@@ -123,7 +124,7 @@ def paired_rows(keys, columns, *, baseline, candidate, metrics):
     """
     paired = pair_up(keys, columns, baseline=baseline, candidate=candidate, metrics=metrics)
     order = verdict_order(paired)
-    heads = [(case,) for case in case_of(paired, order)]
+    heads = [(paired.cases[index],) for index in case_indices(paired, order)]
     outcomes = map(paired.outcomes.__getitem__, map(paired.codes.__getitem__, order))
     return list(map(tuple.__add__, heads, outcomes))
 

@@ -9,11 +9,10 @@ import html
 import io
 import json
 from collections import Counter
-from itertools import chain, repeat
-from operator import floordiv
+from itertools import chain
 
 from ..core.metrics import REGISTRY
-from ..core.paired import VERDICTS, verdict_order
+from ..core.paired import VERDICTS, case_indices, verdict_order
 from ..core.rules import InvalidInputError, show
 from .text import FORMATS, format_delta, format_value, is_na, text_table
 
@@ -181,10 +180,9 @@ def comparison_text(paired, *, baseline, candidate, k):
     # Each outcome and each question is formatted once; the lines are then put together
     # from those pieces at C speed (a report has hundreds of thousands of them).
     order = verdict_order(paired)
-    per_case = len(codes) // len(paired.cases) if codes else 1
     questions = [f"{case:<12} " for case in paired.cases]
     texts = [rest_of_line(*outcome) for outcome in outcomes]
-    pieces = zip(map(questions.__getitem__, map(floordiv, order, repeat(per_case))),
+    pieces = zip(map(questions.__getitem__, case_indices(paired, order)),
                  map(texts.__getitem__, map(codes.__getitem__, order)))
     return "\n".join(head) + "\n" + "".join(chain.from_iterable(pieces))
 
