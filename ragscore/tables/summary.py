@@ -9,7 +9,6 @@ import pandas as pd
 from ..core import aggregate as core
 from ..core.counts import hits, supported
 from ..core.metrics import select
-from ..core.paired import split_mix  # noqa: F401  (kept importable here)
 from ..core.rules import InvalidInputError, check_k, show
 from ..core.trials import Trials, first_trial
 from .scores import count_dataset, default_metrics, key_index

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from ragscore.cli import main
+from ragscore.core.paired import split_mix
 from ragscore.core.rules import InvalidInputError
 from ragscore.io.course import load_course
 from ragscore.io.dataset import load_dataset
-from ragscore.tables.summary import sliced_aggregates, split_mix
+from ragscore.tables.summary import sliced_aggregates
 from ragscore.tables.scores import count_dataset
 
 RUNS = Path(__file__).resolve().parents[2] / "fixtures" / "course-runs"
