@@ -444,13 +444,12 @@ def _save_imported(result, args, out, *, valid_records=False):
                                       *sentences))
     if args.name:
         dataset = dataset._replace(name=args.name)
+    folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
+                          valid_records=valid_records,
+                          runs_file=encoded[0].file if encoded else None)
     if encoded:
-        folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
-                              valid_records=valid_records, runs_file=encoded[0].file)
         runs, names = encoded[0].count, encoded[0].systems
     else:
-        folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
-                              valid_records=valid_records)
         runs = sum(len(per_case) for per_case in dataset.runs.values())
         names = dataset.systems
     systems = len(names)
