@@ -15,7 +15,9 @@ per line and, for each stretch of lines of one question, a few passes in C (``fl
 interning docnos); any block that looks wrong (a control character, a field count, a score that is not a finite
 number, an ID too long or unknown) is read again line by line, and the first problem is
 reported with its line. Per question only the docnos (one shared ``str`` per docno) and an
-``array`` of scores are kept until the file ends, then each question is sorted once.
+``array`` of scores are kept until the file ends, then each question is sorted once; for
+``ragscore import trec`` each question is sorted and encoded as soon as its lines end (see
+:class:`RunReader`).
 
 Large run files are shared between two processes (:func:`read_runs`): the later files are
 read by a forked child, whose rankings come back as JSON and keep their own ``str`` per
@@ -27,7 +29,7 @@ import json
 import os
 import re
 from array import array
-from collections import namedtuple
+from collections import deque, namedtuple
 from itertools import islice
 from math import isfinite
 from operator import itemgetter
@@ -36,8 +38,9 @@ from ...core.parallel import can_fork
 from ...core.rules import OPEN, show
 from ..dataset import Dataset, encoded_ranking, encoded_rankings, encoded_runs_chunks
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
-from ._common import (NoCollection, assemble_runs, blocks, check_id, check_options, fail_at,
-                      file_names, is_grade, lines, open_input, paths_of, stem)
+from ._common import (BLOCK_BYTES, NoCollection, assemble_runs, blocks, check_id,
+                      check_options, fail_at, file_names, is_grade, lines, open_input, paths_of,
+                      stem)
 
 __all__ = ["EncodedRuns", "RunReader", "import_trec", "import_trec_encoded", "read_qrels"]
 
@@ -101,6 +104,18 @@ class _Suspect(Exception):
     """A block of a run file needs to be read again line by line to name its problem."""
 
 
+class _Scattered(Exception):
+    """A run file read with each question's ranking encoded as its lines end (see
+    :class:`RunReader`) needs reading again the ordinary way: a question's lines are not
+    all together, or a ranking is too long or ranks a docno twice (which the ordinary
+    reading reports in its order)."""
+
+
+_ENCODED = False  # the store of a question whose ranking is already encoded
+#: The bytes read from a run file at a time (whole lines; see ``_common.blocks``).
+READ_BYTES = BLOCK_BYTES
+
+
 class RunReader:
     """Reads TREC run files into rankings ordered as trec_eval orders them.
 
@@ -117,25 +132,52 @@ class RunReader:
     Problems within a line are reported in file order as blocks are read; a docno ranked
     twice or a ranking over ``max_ids`` is found when the file has been read (its lines are
     then looked up again to be named).
+
+    ``encode=True`` (``ragscore import trec``, which only writes the rankings): each
+    ranking is held as the JSON text the runs file writes
+    (:func:`~ragscore.io.dataset.encoded_ranking`, bytes) and its systems are listed in
+    ``encoded``. When each question's lines come together, as run files write them, a
+    ranking is sorted and encoded as soon as its last line is read, while its docnos are
+    still in the CPU cache, and the file is read once. Otherwise (a question's lines
+    apart, a docno ranked twice, a ranking too long) the file is read again the ordinary
+    way and its rankings encoded at the end, so the result and any error are the same.
     """
 
     def __init__(self, keep, documents, *, known_as=None, max_bytes=MAX_FILE_BYTES,
-                 max_ids=OPEN.max_ids):
+                 max_ids=OPEN.max_ids, encode=False):
         self.keep, self.documents, self.known_as = keep, documents, known_as
-        self.max_bytes, self.max_ids = max_bytes, max_ids
+        self.max_bytes, self.max_ids, self.encode = max_bytes, max_ids, encode
         self.rankings, self.unjudged, self.origin = {}, {}, {}
         self.encoded = set()  # systems whose rankings are held encoded (see read_runs)
+        self._open_key = None  # (tag, qid) whose lines are being read, when encoding early
+        self._early = False
 
     def read(self, path):
         """Read one run file (it may hold several tags, each a system)."""
+        if self.encode:
+            before = set(self.origin)
+            try:
+                return self._read(path, early=True)
+            except _Scattered:
+                for tag in set(self.origin) - before:  # forget what this file began
+                    del self.origin[tag], self.rankings[tag], self.unjudged[tag]
+                    self.encoded.discard(tag)
+        self._read(path, early=False)
+        if self.encode:
+            _encode(self)
+
+    def _read(self, path, *, early):
+        """Read one run file; ``early``: encode each ranking as its lines end, or raise
+        :class:`_Scattered` (see the class)."""
         stores = {}  # (tag, qid) -> [docnos, scores] until the file ends; None: dropped
         tags = set()
+        self._open_key, self._early = None, early
         with NoCollection(), open_input(path, self.max_bytes) as handle:
-            for number, data, text in blocks(path, handle, self.max_bytes):
+            for number, data, text in blocks(path, handle, self.max_bytes, READ_BYTES):
                 block = text.split("\n")
                 plain = not data.translate(None, _PLAIN_BYTES) or not _CONTROL(text)
                 try:
-                    self._block(path, number, block, stores, tags, plain)
+                    self._block(path, number, block, stores, tags, plain, early)
                 except _Suspect:
                     for _ in self._checked(path, number, block):
                         pass
@@ -143,11 +185,16 @@ class RunReader:
                         f"{where(path, number)}: a block was suspected but no line is wrong")
             if not tags:
                 raise DatasetFileError(f"{where(path)}: holds no run lines")
-            self._finish(path, stores)
+            if not early:
+                self._finish(path, stores)
+                return
+            if self._open_key is not None:
+                self._encoded(stores, self._open_key)
+            self.encoded.update(tags)
 
-    def _block(self, path, number, block, stores, tags, plain):
+    def _block(self, path, number, block, stores, tags, plain, early=False):
         """Add one block of lines to ``stores``: one ``split`` per line, then per question a
-        few passes in C (see :meth:`_flush`)."""
+        few passes in C (see :meth:`_flush`); ``early``: as :meth:`_read`."""
         fields_of = map(str.split, block) if plain else self._checked(path, number, block)
         current_qid = current_tag = pending = add = None
         for fields in fields_of:
@@ -164,6 +211,8 @@ class RunReader:
                 continue  # a comment that happens to have six fields
             if pending:
                 self._flush(stores[current_tag, current_qid], pending)
+            if early:
+                self._next_question(stores, (tag, qid))
             if (tag, qid) not in stores:
                 self._open(path, number, block, stores, tags, tag, qid)
             current_qid, current_tag = qid, tag
@@ -171,6 +220,30 @@ class RunReader:
             add = pending.append
         if pending:
             self._flush(stores[current_tag, current_qid], pending)
+
+    def _next_question(self, stores, key):
+        """Reading early-encoded rankings: lines of ``key`` (tag, qid) come next, so the
+        ranking being read, if another, is complete; a ranking already complete may not
+        go on."""
+        if key != self._open_key:
+            if self._open_key is not None:
+                self._encoded(stores, self._open_key)
+            if stores.get(key) is _ENCODED:
+                raise _Scattered
+            self._open_key = key
+
+    def _encoded(self, stores, key):
+        """Sort and encode the complete ranking of ``key`` (tag, qid), unless dropped."""
+        store = stores[key]
+        if store is None:
+            return
+        docnos, scores = store
+        if len(docnos) > self.max_ids or len(set(docnos)) != len(docnos):
+            raise _Scattered  # the ordinary reading names the line
+        tag, qid = key
+        self.rankings[tag][qid] = encoded_rankings(
+            (list(map(_SECOND, sorted(zip(scores, docnos), reverse=True))),))[0]
+        stores[key] = _ENCODED
 
     def _open(self, path, number, block, stores, tags, tag, qid):
         """Start the ranking of ``qid`` by ``tag`` (or mark it dropped)."""
@@ -206,7 +279,12 @@ class RunReader:
             raise _Suspect
         if store is None:
             return  # a question without labels: checked, not kept
-        if self.known_as is None:
+        if self.known_as is None and self._early:
+            # the corpus gains the new docnos; the ranking keeps the docnos just read, still
+            # in the CPU cache when it is sorted and encoded (the corpus's are not)
+            store[0].extend(docnos)
+            deque(map(self.documents.setdefault, docnos, docnos), 0)
+        elif self.known_as is None:
             store[0].extend(map(self.documents.setdefault, docnos, docnos))
         else:
             names = list(map(self.documents.get, docnos))
@@ -281,17 +359,15 @@ def _tag_of(text):
 
 # ---- two processes --------------------------------------------------------------------------
 
-def read_runs(reader, paths, *, encoded=False):
+def read_runs(reader, paths):
     """``reader.read(path)`` for each of ``paths``, in order, with the later files read by a
     forked child meanwhile when the files are large (reading is most of an import's time).
 
-    ``encoded=True``: the rankings the child read come back as the JSON text the runs file
-    writes (:func:`~ragscore.io.dataset.encoded_ranking`, bytes) instead of tuples, for a
-    caller that only writes them (``ragscore import trec``): taking in 10,000,000 docnos as
-    ``str`` takes the parent several seconds, while the child encodes them as it would
-    have sent them. This process's own rankings are encoded too (while it would otherwise
-    wait for the child's), and so are all rankings when no child is used or its result is
-    not. The systems held encoded are listed in ``reader.encoded``.
+    A reader made with ``encode=True`` (for a caller that only writes the rankings:
+    ``ragscore import trec``) holds its rankings as the JSON text the runs file writes
+    (:func:`~ragscore.io.dataset.encoded_ranking`, bytes; see :class:`RunReader`), and the
+    child sends them so: taking in 10,000,000 docnos as ``str`` would take the parent
+    several seconds. The systems held encoded are listed in ``reader.encoded``.
 
     The child sends what it read back as JSON over a pipe (plain data: no pickle), a line
     at a time so that the parent takes in one part while the child writes the next. Its
@@ -300,13 +376,11 @@ def read_runs(reader, paths, *, encoded=False):
     same result; otherwise (a bad line, a tag in two files, a failed child) the parent reads
     the child's files itself, in order, so every error is the one a single pass raises.
     """
-    paths = list(paths)
+    paths, encoded = list(paths), reader.encode
     split = _split_point(paths)
     if split is None:
         for path in paths:
             reader.read(path)
-        if encoded:
-            _encode(reader)
         return
     mine, theirs = paths[:split], paths[split:]
     known = len(reader.documents)
@@ -331,8 +405,6 @@ def read_runs(reader, paths, *, encoded=False):
         try:
             for path in mine:
                 reader.read(path)
-            if encoded:  # while the child encodes its own (this process would wait)
-                _encode(reader)
             taken = _take(reader, theirs, pipe, encoded)
         except BaseException:
             os.kill(child, 9)
@@ -344,8 +416,6 @@ def read_runs(reader, paths, *, encoded=False):
     if not taken:
         for path in theirs:
             reader.read(path)
-        if encoded:
-            _encode(reader)
 
 
 def _encode(reader):
@@ -401,12 +471,15 @@ def _sent(reader, paths, known, encoded=False):
                         len(ranked)])
     yield _json_line({"documents": " ".join(islice(reader.documents, known, None)),
                       "systems": systems})
-    for ranked in reader.rankings.values():
+    for tag, ranked in reader.rankings.items():
         qids, rankings = iter(ranked), iter(ranked.values())
         for _ in range(0, len(ranked), _SENT_RANKINGS):
             batch = list(islice(qids, _SENT_RANKINGS))
             if encoded:
-                data = b"\n".join(encoded_rankings(islice(rankings, _SENT_RANKINGS))) + b"\n"
+                batch_rankings = islice(rankings, _SENT_RANKINGS)
+                if tag not in reader.encoded:
+                    batch_rankings = encoded_rankings(batch_rankings)
+                data = b"\n".join(batch_rankings) + b"\n"
                 yield _json_line([batch, len(data)])
                 yield data
             else:
@@ -570,8 +643,8 @@ def _import(qrels, runs, *, min_relevance, missing_run, name, max_bytes, encoded
     documents = {}
     with NoCollection():
         judged = read_qrels(qrels, documents, max_bytes=max_bytes)
-        reader = RunReader(judged, documents, max_bytes=max_bytes)
-        read_runs(reader, run_paths, encoded=encoded)
+        reader = RunReader(judged, documents, max_bytes=max_bytes, encode=encoded)
+        read_runs(reader, run_paths)
         cases = {qid: {"question": "", "relevant": grades} for qid, grades in judged.items()}
         imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
         corpus = dict.fromkeys(documents)

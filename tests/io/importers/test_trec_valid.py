@@ -254,13 +254,16 @@ def _expected(qrels, runs, folder, **options):
                        sum(map(len, dataset.runs.values())), dataset.systems)
 
 
-@pytest.mark.parametrize("in_two", [False, True])
-def test_encoded_runs_save_as_import_trec_s_dataset_does(tmp_path, monkeypatch, in_two):
+@pytest.mark.parametrize("in_two, block", [(False, None), (True, None), (False, 40)])
+def test_encoded_runs_save_as_import_trec_s_dataset_does(tmp_path, monkeypatch, in_two, block):
     """Same files byte for byte (or the same error), in one process and in two, on
-    generated inputs valid and malformed, with missing runs zero and skipped."""
+    generated inputs valid and malformed, with missing runs zero and skipped; and with
+    blocks of about one line, so that a question's lines span blocks."""
     if in_two:
         monkeypatch.setattr(trec, "PARALLEL_BYTES", 1)
         monkeypatch.setattr(trec, "_SENT_RANKINGS", 2)  # several batches per system
+    if block:
+        monkeypatch.setattr(trec, "READ_BYTES", block)
     kinds = set()
     for seed in range(120):
         folder = tmp_path / str(seed)
@@ -331,3 +334,48 @@ def test_encoded_runs_when_the_child_s_result_is_not_used(tmp_path, monkeypatch)
         {tag: set(map(type, ranked.values())) for tag, ranked in reader.rankings.items()}))
     assert _encoded_outcome(qrels, runs, tmp_path / "refused") == expected
     assert held == [{"bm25": {bytes}}]
+
+
+def _early_reads(monkeypatch, tmp_path, text):
+    """Read ``text`` as a run file with an encoding reader; return ``(early flags of each
+    reading, rankings or the error)``."""
+    path = tmp_path / "a.run"
+    path.write_text(text)
+    flags, read = [], trec.RunReader._read
+    monkeypatch.setattr(trec.RunReader, "_read",
+                        lambda self, path, *, early: flags.append(early) or read(
+                            self, path, early=early))
+    reader = trec.RunReader({"q1", "q2"}, {}, encode=True)
+    try:
+        reader.read(path)
+    except DatasetFileError as error:
+        return flags, str(error).replace(str(tmp_path), "")
+    assert reader.encoded == {"a"}
+    return flags, reader.rankings
+
+
+def test_a_question_s_lines_together_are_encoded_as_they_end(tmp_path, monkeypatch):
+    # trec_eval's order, worked by hand: d2 (score 3), then the tie at 2.5 by docno
+    # descending (d3 before d1); q2 alone; q9 has no labels and is dropped
+    text = ("q1 Q0 d1 1 2.5 a\nq1 Q0 d3 2 2.5 a\nq1 Q0 d2 3 3 a\nq9 Q0 d1 1 1 a\n"
+            "q2 Q0 d4 1 0.5 a\n")
+    assert _early_reads(monkeypatch, tmp_path, text) == (
+        [True], {"a": {"q1": b'["d2", "d3", "d1"]', "q2": b'["d4"]'}})
+
+
+def test_a_question_s_lines_apart_are_read_again_the_ordinary_way(tmp_path, monkeypatch):
+    text = "q1 Q0 d1 1 2 a\nq2 Q0 d4 1 1 a\nq1 Q0 d2 2 3 a\n"
+    assert _early_reads(monkeypatch, tmp_path, text) == (
+        [True, False], {"a": {"q1": b'["d2", "d1"]', "q2": b'["d4"]'}})
+
+
+def test_a_docno_ranked_twice_is_reported_as_the_ordinary_reading_does(tmp_path, monkeypatch):
+    # the repeated docno (line 2) comes before a bad score (line 4): the ordinary reading
+    # reports the bad score first, as it checks every line before it sorts
+    text = "q1 Q0 d1 1 2 a\nq1 Q0 d1 2 1 a\nq2 Q0 d4 1 1 a\nq2 Q0 d5 2 high a\n"
+    assert _early_reads(monkeypatch, tmp_path, text) == (
+        [True, False], "/a.run, line 4: score must be a number; got 'high'")
+    text = "q1 Q0 d1 1 2 a\nq1 Q0 d1 2 1 a\nq2 Q0 d4 1 1 a\n"
+    assert _early_reads(monkeypatch, tmp_path, text) == (
+        [True, False], "/a.run, line 2: document 'd1' is ranked twice for question 'q1' by "
+                       "system 'a' (first on line 1)")
