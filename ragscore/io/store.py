@@ -77,6 +77,24 @@ def snapshot(folder, max_bytes):
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def unchanged(opened):
+    """True when every opened data file still holds the bytes it was written with: its
+    name is its content name (``{kind}.{the first 16 hex digits of its SHA-256}.jsonl``,
+    as :func:`write_dataset_folder` names it) and its content hashes to that name again.
+    Each file is read once and left at its start."""
+    for kind, (path, handle) in opened.items():
+        if CONTENT_NAME.fullmatch(path.name) is None or not path.name.startswith(kind + "."):
+            return False
+        digest = hashlib.sha256()
+        handle.seek(0)
+        for block in iter(lambda: handle.read(1 << 22), b""):
+            digest.update(block)
+        handle.seek(0)
+        if path.name.split(".")[1] != digest.hexdigest()[:16]:
+            return False
+    return True
+
+
 def _names(index, folder):
     """The data file names an index points to (version 1: the plain names)."""
     files = index.get("files")
