@@ -10,6 +10,7 @@ import argparse
 import gc
 import os
 import sys
+from functools import partial
 from operator import attrgetter
 
 from .core.metrics import CONTRACT, REGISTRY
@@ -418,14 +419,14 @@ def _sweep(args, out):
     return OK
 
 
-def _save_imported(result, args, out, *, valid_records=False):
+def _save_imported(result, args, out):
     """Save an importer's dataset at ``--out``; say what was written and dropped.
 
-    ``valid_records``: the importer's corpus, cases and runs are valid by construction and
-    are not checked again (see :func:`~ragscore.io.dataset.save_dataset`). ``result`` is
-    ``(dataset, notes)``, or ``(dataset, notes, encoded)`` with the runs already encoded
-    (:func:`~ragscore.io.importers.trec.import_trec_encoded`)."""
-    from .io.dataset import save_dataset
+    ``result`` is ``(dataset, notes)``, or ``(dataset, notes, encoded)`` with the runs
+    already encoded (:func:`~ragscore.io.importers.trec.import_trec_encoded`), records
+    valid by construction, which are not checked again
+    (:func:`~ragscore.io.dataset.save_valid_by_construction`)."""
+    from .io.dataset import save_dataset, save_valid_by_construction
 
     dataset, notes, *encoded = result
     sentences = []
@@ -444,9 +445,9 @@ def _save_imported(result, args, out, *, valid_records=False):
                                       *sentences))
     if args.name:
         dataset = dataset._replace(name=args.name)
-    folder = save_dataset(dataset, args.out, overwrite=args.overwrite,
-                          valid_records=valid_records,
-                          runs_file=encoded[0].file if encoded else None)
+    save = (partial(save_valid_by_construction, runs_file=encoded[0].file) if encoded
+            else save_dataset)
+    folder = save(dataset, args.out, overwrite=args.overwrite)
     if encoded:
         runs, names = encoded[0].count, encoded[0].systems
     else:
@@ -471,7 +472,7 @@ def _import_trec(args, out):
     # its runs are written as encoded, some by the child process that read them
     imported = import_trec_encoded(args.qrels, args.run, min_relevance=args.min_relevance,
                                    missing_run=args.missing_run, name=args.name)
-    return _save_imported(imported, args, out, valid_records=True)
+    return _save_imported(imported, args, out)
 
 
 def _import_beir(args, out):

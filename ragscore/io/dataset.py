@@ -1583,34 +1583,38 @@ def _check_chunks(dataset, rules):
                                         f"{show(value)}")
 
 
-def save_dataset(dataset, path, *, overwrite=False, valid_records=False, runs_file=None):
+def save_dataset(dataset, path, *, overwrite=False):
     """Write ``dataset`` as a dataset folder at ``path`` (format version 2); return the path.
 
     The dataset is validated before anything is written (:func:`check_dataset`). The write
     is atomic (see :mod:`ragscore.io.store`): a reader never sees half a dataset, a failed
     or killed save leaves the old version intact, and ``overwrite=True`` replaces only a
-    ragscore dataset.
-
-    ``valid_records=True`` skips checking the corpus, cases and runs again (the index's
-    fields are still checked). Only for records valid by construction, that is built under
-    the same rules as :func:`check_dataset` applies: the TREC importer's
-    (:func:`~ragscore.io.importers.import_trec`; ``tests/io/importers/test_trec_valid.py``
-    shows that what it returns always passes :func:`check_dataset`). At 100,000 questions
-    and 20,000,000 ranked documents the check takes about 8 seconds.
-
-    ``runs_file`` (with ``valid_records=True`` only): a function giving, on each call, the
-    runs file as an iterable of bytes, written instead of ``dataset.runs`` (which is then
-    empty): the TREC importer's way of writing rankings it holds already encoded
-    (:func:`encoded_runs_chunks`). The dataset's index must not need format version 3.
+    ragscore dataset. A report trusts what this wrote: it reads a folder whose files still
+    hash to their names without looking up each ID in the corpus again (:func:`read_counts`).
     """
-    if valid_records:
-        _check_index_fields(dataset)
-    else:
-        check_dataset(dataset)
-    files = lambda: dataset_chunks(dataset)  # noqa: E731
-    if runs_file is not None:
-        if not valid_records or dataset.runs or uses_version_3(dataset):
-            raise InvalidInputError("runs_file is for valid_records=True and a dataset of "
-                                    "format version 2 without runs of its own")
-        files = lambda: dict(dataset_chunks(dataset), runs=runs_file())  # noqa: E731
-    return write_dataset_folder(files, dataset_index(dataset), path, overwrite=overwrite)
+    check_dataset(dataset)
+    return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
+                                overwrite=overwrite)
+
+
+def save_valid_by_construction(dataset, path, *, runs_file, overwrite=False):
+    """:func:`save_dataset` without checking the corpus, cases and runs again (the index's
+    fields are still checked), for the TREC importer alone
+    (:func:`~ragscore.io.importers.trec.import_trec_encoded`), whose records are valid by
+    construction: built under the rules :func:`check_dataset` applies
+    (``tests/io/importers/test_trec_valid.py`` shows that what it returns always passes
+    :func:`check_dataset`). At 100,000 questions and 20,000,000 ranked documents the check
+    takes about 8 seconds. Records that are not valid must never come here: a report
+    trusts the folder (see :func:`save_dataset`).
+
+    ``runs_file``: a function giving, on each call, the runs file as an iterable of bytes,
+    written instead of ``dataset.runs`` (which must be empty): the rankings the importer
+    holds already encoded (:func:`encoded_runs_chunks`). The dataset's index must not need
+    format version 3.
+    """
+    _check_index_fields(dataset)
+    if dataset.runs or uses_version_3(dataset):
+        raise InvalidInputError("save_valid_by_construction takes a dataset of format version "
+                                "2 without runs of its own (they come in runs_file)")
+    return write_dataset_folder(lambda: dict(dataset_chunks(dataset), runs=runs_file()),
+                                dataset_index(dataset), path, overwrite=overwrite)

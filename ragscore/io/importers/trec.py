@@ -608,8 +608,9 @@ def import_trec_encoded(qrels, runs, *, min_relevance=1, missing_run="zero", nam
     """:func:`import_trec` for a caller that only saves what it imports (``ragscore import
     trec``): return ``(dataset, notes, encoded)``, ``dataset.runs`` empty and ``encoded`` an
     :class:`EncodedRuns` whose file is exactly the runs file :func:`save_dataset` writes for
-    :func:`import_trec`'s dataset. Save with ``save_dataset(dataset, path,
-    valid_records=True, runs_file=encoded.file)``.
+    :func:`import_trec`'s dataset. Save with
+    ``save_valid_by_construction(dataset, path, runs_file=encoded.file)``
+    (:func:`~ragscore.io.dataset.save_valid_by_construction`).
 
     The rankings read by the forked child (see :func:`read_runs`) stay the JSON text the
     child encoded; they are never taken apart into ``str`` here (several seconds and about

@@ -1,5 +1,5 @@
 """The TREC importer's dataset is valid by construction, so ``ragscore import trec`` saves it
-without checking its records again (``save_dataset(..., valid_records=True)``), and its fast
+without checking its records again (``save_valid_by_construction``), and its fast
 reading agrees with the careful one.
 
 Over generated qrels and run files with odd cases (ties, duplicate lines, unjudged documents,
@@ -16,7 +16,8 @@ import shutil
 import pytest
 
 from ragscore import DatasetFileError, load_dataset, save_dataset
-from ragscore.io.dataset import check_dataset, dataset_files
+from ragscore.io.dataset import (check_dataset, dataset_files, encoded_ranking,
+                                  encoded_runs_chunks, save_valid_by_construction)
 from ragscore.io.importers import import_trec
 from ragscore.io.importers import trec
 
@@ -142,6 +143,14 @@ def test_an_import_is_valid_or_names_its_problem(tmp_path, monkeypatch, seed):
     assert _outcome(qrels, runs, missing_run=missing_run) == (kind, result)
 
 
+def _saved_unchecked(dataset, path):
+    """``dataset`` saved as ``ragscore import trec`` saves, its runs given as a runs file."""
+    runs = [(case, system, encoded_ranking(run["retrieved"]))
+            for case, per_case in dataset.runs.items() for system, run in per_case.items()]
+    return save_valid_by_construction(dataset._replace(runs={}), path,
+                                      runs_file=lambda: encoded_runs_chunks(iter(runs)))
+
+
 def _valid_imports(folder, count):
     """The first ``count`` generated inputs that import without an error."""
     found = []
@@ -160,7 +169,7 @@ def test_saved_without_the_check_byte_for_byte_as_with_it(tmp_path):
     for number, dataset in enumerate(_valid_imports(tmp_path, 25)):
         dataset = dataset._replace(notes=("imported",))
         checked = save_dataset(dataset, tmp_path / f"checked-{number}")
-        trusted = save_dataset(dataset, tmp_path / f"trusted-{number}", valid_records=True)
+        trusted = _saved_unchecked(dataset, tmp_path / f"trusted-{number}")
         assert sorted(p.name for p in checked.iterdir()) == \
             sorted(p.name for p in trusted.iterdir())
         for path in checked.iterdir():
@@ -199,7 +208,14 @@ def test_the_generated_inputs_cover_the_odd_cases(tmp_path):
 def test_the_index_fields_are_still_checked(tmp_path):
     dataset = _valid_imports(tmp_path, 1)[0]
     with pytest.raises(ValueError, match="dataset.notes must be a tuple of str"):
-        save_dataset(dataset._replace(notes="one"), tmp_path / "out", valid_records=True)
+        _saved_unchecked(dataset._replace(notes="one"), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_only_runs_given_as_a_runs_file_are_saved_unchecked(tmp_path):
+    dataset = _valid_imports(tmp_path, 1)[0]
+    with pytest.raises(ValueError, match="without runs of its own"):
+        save_valid_by_construction(dataset, tmp_path / "out", runs_file=lambda: iter(()))
     assert not (tmp_path / "out").exists()
 
 
@@ -211,7 +227,7 @@ def test_the_shipped_fixture_saves_the_same_either_way(tmp_path):
                                                      fixture / "dense.run"])
     check_dataset(dataset)
     assert dataset_files(dataset) == dataset_files(
-        load_dataset(save_dataset(dataset, tmp_path / "out", valid_records=True)))
+        load_dataset(_saved_unchecked(dataset, tmp_path / "out")))
 
 
 def test_the_careful_path_checks_every_line(tmp_path, monkeypatch):
@@ -238,8 +254,8 @@ def _encoded_outcome(qrels, runs, folder, **options):
         dataset, notes, encoded = trec.import_trec_encoded(qrels, runs, **options)
     except DatasetFileError as error:
         return "error", str(error)
-    saved = save_dataset(dataset._replace(notes=("imported",)), folder, valid_records=True,
-                         runs_file=encoded.file)
+    saved = save_valid_by_construction(dataset._replace(notes=("imported",)), folder,
+                                       runs_file=encoded.file)
     return "dataset", ({path.name: path.read_bytes() for path in saved.iterdir()}, notes,
                        encoded.count, encoded.systems)
 
