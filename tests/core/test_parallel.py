@@ -32,6 +32,19 @@ def test_counts_of_every_shape_survive_the_trip():
     assert _through_json([]) == []
 
 
+def test_metric_values_of_every_kind_survive_the_trip():
+    columns = {"recall": [0.5, None, 1 / 3, 0.0], "abstention_correct": [True, None, False, None],
+               "disclosures": [0, 3, None, 1]}
+    kinds = {"recall": "rate", "abstention_correct": "yes/no", "disclosures": "count"}
+    back = parallel.unpacked_values(json.loads(json.dumps(
+        parallel.packed_values(columns, kinds=kinds))))
+    assert back == columns  # 1/3 exactly: doubles go through as their eight bytes
+    none = type(None)
+    assert [type(value) for value in back["recall"]] == [float, none, float, float]
+    assert [type(value) for value in back["abstention_correct"]] == [bool, none, bool, none]
+    assert [type(value) for value in back["disclosures"]] == [int, int, none, int]
+
+
 def _course_times(copies):
     """The course's runs under ``copies`` system names per case (4 cases x 2 x copies runs)."""
     course = load_course()
