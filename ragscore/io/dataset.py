@@ -75,7 +75,7 @@ REVIEW_KEYS = frozenset({"reviewer", "doc", "system", "claim", "decision", "note
 DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported")}
 INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
-                            "min_relevance", "files", "notes"})}
+                            "min_relevance", "files", "notes", "checked"})}
 INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
 
 
@@ -117,6 +117,9 @@ def _rules(ids):
 
 # ---- the index ------------------------------------------------------------------------------
 
+_HEX16 = re.compile("[0-9a-f]{16}")
+
+
 def _check_index(index, path):
     """The declared options of a parsed ``dataset.json``: ``(version, rules, min_relevance)``."""
     if index.get("format") != FORMAT:
@@ -151,6 +154,10 @@ def _check_index(index, path):
             check_manifests(index["manifests"], where(path))
         except InvalidInputError as error:
             raise DatasetFileError(str(error)) from None
+    checked = index.get("checked", "0" * 16)
+    if type(checked) is not str or not _HEX16.fullmatch(checked):
+        raise DatasetFileError(f"{where(path)}: key 'checked' must be 16 hex digits (written "
+                               f"by a ragscore save); got {show(checked)}")
     minimum = index.get("min_relevance", 1)
     if type(minimum) is not int or minimum < 1:
         raise DatasetFileError(f"{where(path)}: key 'min_relevance' must be an int of at "
@@ -722,8 +729,10 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
     ``dedupe`` are those of :class:`~ragscore.core.scoring.Counter`. With ``jobs=2`` (what
     the command line uses) a large runs file is read in two halves by two processes on
     systems that can fork; the result and the first error reported are the same. A version 2
-    folder whose files still hash to their names (:func:`~ragscore.io.store.unchanged`) is
-    read without its corpus (:data:`ANY_ID`; see ``docs/dataset-format.md``).
+    folder exactly as a ragscore save wrote and checked it
+    (:func:`~ragscore.io.store.unchanged`) is read without parsing its corpus or looking
+    its IDs up again (:data:`ANY_ID`; see ``docs/dataset-format.md``): its errors were
+    found when it was saved.
 
     >>> from ragscore.io.course import COURSE_PATH
     >>> read_counts(COURSE_PATH).keys[:2]
@@ -732,9 +741,10 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
     folder, index, opened, reader, minimum = _open_version(path, max_bytes)
     try:
         with _NoCollection():
-            if (reader.version == 2 and unit == "chunk" and not dedupe and unchanged(opened)
-                    and not _may_name_sources(opened["corpus"][1])):
-                known, sources = ANY_ID, {}  # checked against its corpus when written
+            if (reader.version == 2 and unit == "chunk" and not dedupe
+                    and not _may_name_sources(opened["corpus"][1])
+                    and unchanged(index, opened)):
+                known, sources = ANY_ID, {}  # checked against its corpus when saved
             else:
                 corpus, sources = set(), {}
                 for doc, _, source, _ in reader.corpus(*opened["corpus"]):
@@ -790,11 +800,12 @@ def read_counts(path, *, max_bytes=MAX_FILE_BYTES, jobs=1, unit="chunk", dedupe=
 
 
 class _AnyId:
-    """The corpus IDs of a dataset folder whose files are as :func:`save_dataset` wrote
-    them (:func:`~ragscore.io.store.unchanged`): every ID its cases and runs name was
-    found in its corpus then, so a reading for a report need not look each one up again
-    (10,000,000 lookups in a corpus of 1,000,000 IDs take seconds). Answers the questions
-    the checks ask of a set of IDs: every ID is in it."""
+    """The corpus IDs of a dataset folder exactly as a ragscore save wrote and checked it
+    (:func:`~ragscore.io.store.unchanged`): every ID its cases and runs had to find in
+    its corpus was found there, and every ID met the rules, so a reading for a report need
+    not look each one up again (10,000,000 lookups in a corpus of 1,000,000 IDs take
+    seconds). Answers the questions the checks ask of a set of IDs (``in``, ``<=``,
+    ``issuperset``, ``-``): every ID is in it."""
 
     __slots__ = ()
 
@@ -903,7 +914,8 @@ def plain_counter(counter, labels):
 
     Values from the JSON decoder have exact types, so a member of the corpus IDs (a set of
     ``str``) is an exact ``str`` ID; a list or object member makes ``set()`` fail and falls
-    back. Taken only when the counter scores rankings as recorded (chunk unit, no dedupe,
+    back. (For a folder as saved, the corpus IDs are :data:`ANY_ID`: its IDs were checked
+    when it was saved.) Taken only when the counter scores rankings as recorded (chunk unit, no dedupe,
     no access groups). Accepted: ``retrieved`` a list of unique corpus IDs; ``claims`` a
     list of ``{"claim", "citations"}`` objects with unique well-formed claim IDs and
     citations lists of unique corpus IDs, within the rules' limits. Anything else,

@@ -224,4 +224,5 @@ def test_manifest_text_is_kept(tmp_path):
     assert "fictional" in course.description
     manifest = json.loads((save_dataset(course, tmp_path / "c") / "dataset.json").read_text())
     assert manifest == {"format": "ragscore-dataset", "version": 2, "name": "course",
-                        "description": course.description, "files": manifest["files"]}
+                        "description": course.description, "files": manifest["files"],
+                        "checked": manifest["checked"]}

@@ -1,5 +1,7 @@
-"""A folder whose files are as ``save_dataset`` wrote them is read for a report without
-looking up every ID in its corpus again; any change to a file brings every check back."""
+"""A folder whose files are as ``save_dataset`` wrote and checked them is read for a report
+without looking up every ID in its corpus again; any change to a file or to the file names
+of its index brings every check back."""
+import hashlib
 import json
 
 import pytest
@@ -35,9 +37,9 @@ def _corpus_reads(monkeypatch):
 
 
 def _unchanged_of(folder):
-    _, opened = snapshot(folder, 1 << 20)
+    index, opened = snapshot(folder, 1 << 20)
     try:
-        return unchanged(opened)
+        return unchanged(index, opened)
     finally:
         for _, handle in opened.values():
             handle.close()
@@ -51,6 +53,41 @@ def test_a_saved_folder_is_unchanged_until_a_byte_changes(tmp_path):
     assert not _unchanged_of(folder)
 
 
+def test_the_index_of_a_save_marks_the_files_it_checked(tmp_path):
+    folder = _saved(tmp_path)
+    index = json.loads((folder / "dataset.json").read_text())
+    names = index["files"]
+    text = f"ragscore checked {names['corpus']} {names['cases']} {names['runs']}"
+    assert index["checked"] == hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_a_file_renamed_by_its_content_is_not_trusted(tmp_path):
+    """Edited, renamed by the content rule and named in the index: the files hash to their
+    names, but the index's mark was for the names the save checked."""
+    folder = _saved(tmp_path)
+    index = json.loads((folder / "dataset.json").read_text())
+    runs = folder / index["files"]["runs"]
+    data = runs.read_bytes().replace(b'"d3"', b'"not-in-corpus"')
+    name = f"runs.{hashlib.sha256(data).hexdigest()[:16]}.jsonl"
+    (folder / name).write_bytes(data)
+    index["files"]["runs"] = name
+    (folder / "dataset.json").write_text(json.dumps(index))
+    assert not _unchanged_of(folder)
+    with pytest.raises(DatasetFileError, match="an ID in the corpus; got 'not-in-corpus'"):
+        read_counts(folder)
+    del index["checked"]  # an index written by hand carries no mark
+    (folder / "dataset.json").write_text(json.dumps(index))
+    assert not _unchanged_of(folder)
+
+
+def test_a_mark_that_is_not_sixteen_hex_digits_is_refused(tmp_path):
+    folder = _saved(tmp_path)
+    index = json.loads((folder / "dataset.json").read_text())
+    (folder / "dataset.json").write_text(json.dumps(dict(index, checked="yes")))
+    with pytest.raises(DatasetFileError, match="key 'checked' must be 16 hex digits"):
+        read_counts(folder)
+
+
 def test_files_not_named_by_their_content_are_not_unchanged(tmp_path):
     from ragscore.io.course import COURSE_PATH  # version 1: corpus.jsonl, cases.jsonl, ...
 
@@ -62,7 +99,7 @@ def test_an_unchanged_folder_gives_the_counts_every_check_gives(tmp_path, monkey
     reads = _corpus_reads(monkeypatch)
     trusted = read_counts(folder)
     assert reads == []  # the corpus was not read
-    monkeypatch.setattr(files, "unchanged", lambda opened: False)
+    monkeypatch.setattr(files, "unchanged", lambda index, opened: False)
     checked = read_counts(folder)
     assert reads == [1] and trusted == checked
     # by hand: q1's ranking d3 (grade 0), FR94-1 (grade 2) puts its one relevant at rank 2
