@@ -11,7 +11,6 @@ otherwise the child's error is raised here, as the same class and message.
 import json
 import os
 import sys
-from array import array
 from functools import partial
 
 from .counts import Counts
@@ -103,6 +102,8 @@ def packed_values(columns, *, kinds):
     >>> unpacked_values(json.loads(json.dumps(packed)))
     {'rr': [0.5, None]}
     """
+    from array import array  # here, not at import: ``import ragscore`` stays light
+
     return {name: [kinds[name], array("d", [_NAN if value is None else value
                                             for value in values]).tobytes().hex()]
             for name, values in columns.items()}
@@ -111,6 +112,8 @@ def packed_values(columns, *, kinds):
 def unpacked_values(packed):
     """The columns :func:`packed_values` was given: a rate as a ``float``, a yes/no as a
     ``bool``, a count as an ``int``, NaN as ``None``."""
+    from array import array
+
     columns = {}
     for name, (kind, text) in packed.items():
         values = array("d", bytes.fromhex(text)).tolist()
