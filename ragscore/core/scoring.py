@@ -75,6 +75,8 @@ class Counter:
                           if unit == "document" else known)
         self.groups, self.superseded = groups or {}, frozenset(superseded)
         self._restricted = {}
+        # rankings scored as recorded: no dedupe, no projection, no access groups
+        self._as_recorded = not dedupe and unit == "chunk" and not self.groups
 
     def restricted(self, callers):
         """The chunks a caller in ``callers`` (a frozenset, or ``None``: no groups) may not
@@ -108,6 +110,11 @@ class Counter:
     def count(self, labels, run):
         """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``; a list or
         tuple of runs (repeated trials, in order) gives :class:`~ragscore.core.trials.Trials`."""
+        if self._as_recorded and type(run) is dict and "delivered" not in run:
+            retrieved, claims = validate_run(run, self.known, rules=self.rules)
+            return count(labels.relevant, labels.support, retrieved, claims,
+                         grades=labels.grades, losers=labels.losers,
+                         superseded=self.superseded)
         if type(run) is list or type(run) is tuple:
             if not run or not all(type(one) is dict for one in run):
                 fail("run", "a dict, or a non-empty list of dicts (one per trial)", run)

@@ -98,10 +98,13 @@ def _members_within(value, allowed, limit):
     can pose as an ID, and a deeply nested tuple is never hashed). ``None`` sends the
     caller to the checks that explain the problem. Members of ``allowed`` are valid IDs.
     """
-    if type(value) is not tuple or len(value) > limit:
+    if type(value) is not tuple:
         return None
-    if not _STR_ONLY.issuperset(map(type, value)):  # exactly str: no subclass, no look-alike
-        return None
+    if len(value) == 1:  # one source or citation, the usual case, in fewer steps
+        item = value[0]
+        return {item} if type(item) is str and item in allowed else None
+    if len(value) > limit or not _STR_ONLY.issuperset(map(type, value)):  # exactly str: no
+        return None                                                      # subclass either
     members = set(value)
     if len(members) == len(value) and members <= allowed:
         return members
@@ -184,7 +187,7 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
         fail("case['support']", f"at most {rules.max_claims} claims", f"{len(labels)} claims")
     judged = relevant if grades is None else {doc for doc, grade in grades.items() if grade > 0}
     support = {}
-    fullmatch, limit = rules.fullmatch, rules.max_ids
+    fullmatch, limit = rules.claim_match, rules.max_ids
     for claim, sources in labels.items():
         if type(claim) is not str or not fullmatch(claim):
             fail("case['support'] key", rules.expected_claim, claim)
@@ -284,7 +287,7 @@ def validate_run(run, known, *, rules=COURSE):
         fail("run['claims']", f"a tuple of at most {rules.max_claims} (claim, citations) pairs",
              claims if type(claims) is not tuple else f"{len(claims)} pairs")
     seen = set()
-    fullmatch, limit = rules.fullmatch, rules.max_ids
+    fullmatch, limit = rules.claim_match, rules.max_ids
     for position, pair in enumerate(claims):
         if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str \
                 or pair[0] in seen or not fullmatch(pair[0]):

@@ -65,3 +65,14 @@ def test_show_survives_broken_reprs_and_deep_nesting():
     for _ in range(1_000_000):
         deep = (deep,)
     assert show(deep) == "(((((...),),),),)"
+
+
+def test_claim_ids_are_matched_by_each_rule_set_s_own_pattern():
+    import re
+
+    from ragscore.core.rules import COURSE
+
+    upper = COURSE._replace(pattern=re.compile("[A-Z]+"))  # the same name, its own pattern
+    for _ in range(2):  # asked again, the remembered answers are the same
+        assert COURSE.claim_match("launch") and not COURSE.claim_match("Launch")
+        assert upper.claim_match("LAUNCH") and not upper.claim_match("launch")
