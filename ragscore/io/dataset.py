@@ -154,8 +154,8 @@ def _check_index(index, path):
             check_manifests(index["manifests"], where(path))
         except InvalidInputError as error:
             raise DatasetFileError(str(error)) from None
-    checked = index.get("checked", "0" * 16)
-    if type(checked) is not str or not _HEX16.fullmatch(checked):
+    checked = index.get("checked")
+    if checked is not None and (type(checked) is not str or not _HEX16.fullmatch(checked)):
         raise DatasetFileError(f"{where(path)}: key 'checked' must be 16 hex digits (written "
                                f"by a ragscore save); got {show(checked)}")
     minimum = index.get("min_relevance", 1)
@@ -915,8 +915,8 @@ def plain_counter(counter, labels):
     Values from the JSON decoder have exact types, so a member of the corpus IDs (a set of
     ``str``) is an exact ``str`` ID; a list or object member makes ``set()`` fail and falls
     back. (For a folder as saved, the corpus IDs are :data:`ANY_ID`: its IDs were checked
-    when it was saved.) Taken only when the counter scores rankings as recorded (chunk unit, no dedupe,
-    no access groups). Accepted: ``retrieved`` a list of unique corpus IDs; ``claims`` a
+    when it was saved.) Taken only when the counter scores rankings as recorded (chunk
+    unit, no dedupe, no access groups). Accepted: ``retrieved`` a list of unique corpus IDs; ``claims`` a
     list of ``{"claim", "citations"}`` objects with unique well-formed claim IDs and
     citations lists of unique corpus IDs, within the rules' limits. Anything else,
     including a citation outside the corpus (valid or not), goes the full way.

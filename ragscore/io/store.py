@@ -97,16 +97,20 @@ def unchanged(index, opened):
             index.get("checked") != checked_mark(files):
         return False
     for kind, (path, handle) in opened.items():
-        if CONTENT_NAME.fullmatch(path.name) is None or not path.name.startswith(kind + "."):
-            return False
         digest = hashlib.sha256()
         handle.seek(0)
         for block in iter(lambda: handle.read(1 << 22), b""):
             digest.update(block)
         handle.seek(0)
-        if path.name.split(".")[1] != digest.hexdigest()[:16]:
+        if path.name != content_name(kind, digest):
             return False
     return True
+
+
+def content_name(kind, digest):
+    """The name of a data file of ``kind`` whose content hashed to ``digest`` (a SHA-256
+    object): ``{kind}.{its first 16 hex digits}.jsonl``."""
+    return f"{kind}.{digest.hexdigest()[:16]}.jsonl"
 
 
 def _names(index, folder):
@@ -180,7 +184,7 @@ def _write_content(folder, kind, chunks):
             handle.write(chunk)
         handle.flush()
         os.fsync(handle.fileno())
-    name = f"{kind}.{digest.hexdigest()[:16]}.jsonl"
+    name = content_name(kind, digest)
     if (folder / name).exists():
         os.unlink(scratch)
     else:

@@ -150,7 +150,7 @@ class RunReader:
         self.rankings, self.unjudged, self.origin = {}, {}, {}
         self.encoded = set()  # systems whose rankings are held encoded (see read_runs)
         self._open_key = None  # (tag, qid) whose lines are being read, when encoding early
-        self._early = False
+        self._early = False  # this file's rankings are encoded as their lines end
 
     def read(self, path):
         """Read one run file (it may hold several tags, each a system)."""
@@ -177,7 +177,7 @@ class RunReader:
                 block = text.split("\n")
                 plain = not data.translate(None, _PLAIN_BYTES) or not _CONTROL(text)
                 try:
-                    self._block(path, number, block, stores, tags, plain, early)
+                    self._block(path, number, block, stores, tags, plain)
                 except _Suspect:
                     for _ in self._checked(path, number, block):
                         pass
@@ -192,9 +192,9 @@ class RunReader:
                 self._encoded(stores, self._open_key)
             self.encoded.update(tags)
 
-    def _block(self, path, number, block, stores, tags, plain, early=False):
+    def _block(self, path, number, block, stores, tags, plain):
         """Add one block of lines to ``stores``: one ``split`` per line, then per question a
-        few passes in C (see :meth:`_flush`); ``early``: as :meth:`_read`."""
+        few passes in C (see :meth:`_flush`); encoding early as :meth:`_read` was asked."""
         fields_of = map(str.split, block) if plain else self._checked(path, number, block)
         current_qid = current_tag = pending = add = None
         for fields in fields_of:
@@ -211,7 +211,7 @@ class RunReader:
                 continue  # a comment that happens to have six fields
             if pending:
                 self._flush(stores[current_tag, current_qid], pending)
-            if early:
+            if self._early:
                 self._next_question(stores, (tag, qid))
             if (tag, qid) not in stores:
                 self._open(path, number, block, stores, tags, tag, qid)
