@@ -14,9 +14,9 @@ then over all N x repeat timings.
 
 Tools:
 - ragscore score_runs: full validation, all six metrics, a pandas DataFrame, as called
-  by default (on Linux with two CPUs the second half of the cases is counted and scored by
-  a forked child process; the memory column is then the parent's alone).
-- ragscore score_runs, jobs=1: the same in one process.
+  by default (the default engine).
+- ragscore score_runs, engine=reference: the same with the reference engine (the plain
+  per-record counter).
 - ragscore iter_scores: the same validation and metrics as plain Python dicts.
 - pytrec_eval, run cut to 10: P_10, recall_10 and recip_rank; the cut makes its recip_rank
   equal RR@10 (its recip_rank otherwise looks past rank 10). Building its dict inputs counts.
@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE))
 from synthetic import make_synthetic  # noqa: E402
 
 K = 10
-TOOLS = ("ragscore score_runs", "ragscore score_runs, jobs=1", "ragscore iter_scores",
+TOOLS = ("ragscore score_runs", "ragscore score_runs, engine=reference", "ragscore iter_scores",
          "pytrec_eval, run cut to 10", "pytrec_eval, whole run")
 PEERS = TOOLS[3:]
 
@@ -72,8 +72,8 @@ def _run_tool(tool, corpus, cases, runs):
 
     if tool == "ragscore score_runs":
         return ragscore.score_runs(corpus, cases, runs, k=K)
-    if tool == "ragscore score_runs, jobs=1":
-        return ragscore.score_runs(corpus, cases, runs, k=K, jobs=1)
+    if tool == "ragscore score_runs, engine=reference":
+        return ragscore.score_runs(corpus, cases, runs, k=K, engine="reference")
     if tool == "ragscore iter_scores":
         return list(ragscore.iter_scores(corpus, cases, runs, k=K))
     return _pytrec(cases, runs, cut=tool.endswith("cut to 10"))

@@ -7,15 +7,12 @@ traceback), 141 when the reader of its output went away (``ragscore report DIR |
 (``--debug`` shows the traceback).
 """
 import argparse
-import gc
 import os
 import sys
-from functools import partial
-from operator import attrgetter
 
-from .core.metrics import CONTRACT, REGISTRY
+from .core.metrics import REGISTRY
 from .core.rules import COURSE, InvalidInputError, check_k, show
-from .core.trials import Trials
+from .engine import DEFAULT_ENGINE, ENGINES
 from .io.course import COURSE_PATH
 from .render.text import FORMATS, format_value, text_table
 
@@ -82,6 +79,14 @@ def _scoring_options(parser, *, k=True):
                              "question) instead of refusing the run")
     parser.add_argument("--split", default=None, metavar="NAME",
                         help="score only the questions of one split (dev or heldout)")
+    _engine_option(parser)
+
+
+def _engine_option(parser):
+    parser.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
+                        help="the scoring engine: reference (the plain per-record counter, "
+                             f"the specification) or columnar (arrays; default "
+                             f"{DEFAULT_ENGINE}); both give the same numbers")
 
 
 def _no_runs(folder):
@@ -93,10 +98,11 @@ def _no_runs(folder):
 
 
 def _read(args):
-    """The counted runs of ``args.dataset`` (before pandas loads: the reader may fork)."""
-    from .io.dataset import read_counts
+    """The counted runs of ``args.dataset``, read and checked by the chosen engine."""
+    from .engine import count_folder
 
-    counted = read_counts(args.dataset, jobs=2, unit=args.unit, dedupe=args.dedupe)
+    counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
+                           dedupe=args.dedupe)
     if not counted.keys:
         raise _no_runs(args.dataset)
     if getattr(args, "split", None) is not None:
@@ -122,22 +128,11 @@ def _demo(args, out):
     return OK
 
 
-_DROPPED, _COLLAPSED = attrgetter("dropped"), attrgetter("collapsed")
-
-
 def _removed(counted):
     """``(case, system, dropped, collapsed)`` for every run a dedupe or projection changed."""
-    removed = []
-    if "trials" not in counted.features and not any(map(_DROPPED, counted.counts)) \
-            and not any(map(_COLLAPSED, counted.counts)):
-        return removed  # the common case, checked at C speed
-    for (case, system), counts in zip(counted.keys, counted.counts):
-        trials = counts if type(counts) is Trials else (counts,)
-        dropped = sum(one.dropped for one in trials)
-        collapsed = sum(one.collapsed for one in trials)
-        if dropped or collapsed:
-            removed.append((case, system, dropped, collapsed))
-    return removed
+    return [(case, system, dropped, collapsed) for (case, system), dropped, collapsed
+            in zip(counted.keys, counted.field("dropped"), counted.field("collapsed"))
+            if dropped or collapsed]
 
 
 _PRINTABLE_ASCII = bytes(range(32, 127)) + b"\n"  # in ASCII, what str.isprintable passes, and \n
@@ -237,7 +232,8 @@ def _report(args, out):
             from .io.dataset import load_dataset
             from .tables.reviews import disputed_slice
 
-            frame = disputed_slice(load_dataset(args.dataset), k=k, metrics=args.metrics)
+            frame = disputed_slice(load_dataset(args.dataset), k=k, metrics=args.metrics,
+                                   engine=args.engine)
         else:
             from .tables.summary import sliced_aggregates
 
@@ -247,11 +243,12 @@ def _report(args, out):
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build
         from .core.metrics import select
-        from .core.scoring import default_metrics, metric_columns
+        from .engine import default_metrics
         from .render.formats import csv_text
 
         chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-        columns = metric_columns(counted, k=k, metrics=chosen, na_as_zero=args.na_as_zero)
+        columns = {metric.name: counted.column(metric, k, na_as_zero=args.na_as_zero)
+                   for metric in chosen}
         text = csv_text([case for case, _ in counted.keys],
                         [system for _, system in counted.keys], columns)
     else:
@@ -323,11 +320,12 @@ def _compare(args, out):
     if args.format != "json":  # the text straight from the counts: no pandas table
         from .core.metrics import select
         from .core.paired import pair_up
-        from .core.scoring import default_metrics, metric_columns
+        from .engine import default_metrics
         from .render.formats import comparison_text
 
         chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-        paired = pair_up(counted.keys, metric_columns(counted, k=k, metrics=chosen),
+        paired = pair_up(counted.keys, {metric.name: counted.values(metric, k)
+                                        for metric in chosen},
                          baseline=args.baseline, candidate=args.candidate, metrics=chosen)
         out.write(comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
                                   k=k))
@@ -420,15 +418,11 @@ def _sweep(args, out):
 
 
 def _save_imported(result, args, out):
-    """Save an importer's dataset at ``--out``; say what was written and dropped.
+    """Save an importer's ``(dataset, notes)`` at ``--out``; say what was written and
+    dropped."""
+    from .io.dataset import save_dataset
 
-    ``result`` is ``(dataset, notes)``, or ``(dataset, notes, encoded)`` with the runs
-    already encoded (:func:`~ragscore.io.importers.trec.import_trec_encoded`), records
-    valid by construction, which are not checked again
-    (:func:`~ragscore.io.dataset.save_valid_by_construction`)."""
-    from .io.dataset import save_dataset, save_valid_by_construction
-
-    dataset, notes, *encoded = result
+    dataset, notes = result
     sentences = []
     for what, value in notes.items():
         if type(value) is dict:
@@ -439,20 +433,18 @@ def _save_imported(result, args, out):
                              "(--missing-run zero, as trec_eval -c)" if value == "zero" else
                              "a judged question missing from a run was left out of that "
                              "system's results (--missing-run skip)")
+        elif what == "max_depth":
+            sentences.append(f"each ranking cut to its best {value:,} (--max-depth, as "
+                             "trec_eval -M)")
         else:
             sentences.append(f"{what}: {value}")
     dataset = dataset._replace(notes=(f"imported with 'ragscore import {args.kind}'",
                                       *sentences))
     if args.name:
         dataset = dataset._replace(name=args.name)
-    save = (partial(save_valid_by_construction, runs_file=encoded[0].file) if encoded
-            else save_dataset)
-    folder = save(dataset, args.out, overwrite=args.overwrite)
-    if encoded:
-        runs, names = encoded[0].count, encoded[0].systems
-    else:
-        runs = sum(len(per_case) for per_case in dataset.runs.values())
-        names = dataset.systems
+    folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
+    runs = sum(len(per_case) for per_case in dataset.runs.values())
+    names = dataset.systems
     systems = len(names)
     lines = [f"wrote {folder}: {len(dataset.corpus):,} documents, {len(dataset.cases):,} "
              f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
@@ -463,16 +455,13 @@ def _save_imported(result, args, out):
 
 
 def _import_trec(args, out):
-    from .io.importers.trec import import_trec_encoded
+    from .io.importers.trec import import_trec
 
     if not args.run:
         raise InvalidInputError("import trec needs at least one --run file")
-    # the TREC importer's records are valid by construction (tests/io/importers/
-    # test_trec_valid.py): checking them again would take about a fifth of a large import;
-    # its runs are written as encoded, some by the child process that read them
-    imported = import_trec_encoded(args.qrels, args.run, min_relevance=args.min_relevance,
-                                   missing_run=args.missing_run, name=args.name)
-    return _save_imported(imported, args, out)
+    return _save_imported(import_trec(args.qrels, args.run, min_relevance=args.min_relevance,
+                                      missing_run=args.missing_run, name=args.name,
+                                      max_depth=args.max_depth), args, out)
 
 
 def _import_beir(args, out):
@@ -516,6 +505,18 @@ def _export_trec(args, out):
     return OK
 
 
+def _depth(text):
+    """A ranking depth: a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--max-depth must be a whole number of at least 1; "
+                                         f"got {text!r}")
+    return value
+
+
 def _import_options(parser, *, runs=True, graded=True):
     parser.add_argument("--out", required=True, help="the dataset folder to write")
     parser.add_argument("--overwrite", action="store_true",
@@ -544,6 +545,8 @@ def _add_import_commands(commands):
                                         "score tag', the tag naming the system, ordered as "
                                         "trec_eval orders them.")
     trec.add_argument("--qrels", required=True, help="the qrels file")
+    trec.add_argument("--max-depth", type=_depth, default=None, metavar="N",
+                      help="keep each ranking's best N documents (trec_eval -M N)")
     _import_options(trec)
     trec.set_defaults(handler=_import_trec)
     beir = kinds.add_parser("beir", help="a BEIR folder plus TREC run files",
@@ -689,7 +692,7 @@ def build_parser():
     sweeping.set_defaults(handler=_sweep)
     _add_import_commands(commands)
     from .cli_release import add_release_commands
-    add_release_commands(commands, _dataset_argument)
+    add_release_commands(commands, _dataset_argument, _engine_option)
     return parser
 
 
@@ -724,8 +727,6 @@ def main(argv=None, *, out=None):
     args = build_parser().parse_args(argv)
     if getattr(args, "format", "text") in ("text", "markdown"):  # read by people: escaped
         out = _Escaping(out)
-    collecting = gc.isenabled()
-    gc.disable()  # a report builds millions of acyclic objects: the collector would re-walk them
     try:
         code = args.handler(args, out)
         out.flush()
@@ -750,6 +751,3 @@ def main(argv=None, *, out=None):
               f"this is a bug, please report it at {ISSUES} (run with --debug for the "
               "details)", file=sys.stderr)
         return INTERNAL
-    finally:
-        if collecting:
-            gc.enable()

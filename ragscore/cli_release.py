@@ -21,7 +21,7 @@ def _manifest(args, out):
 
 
 def _validate(args, out):
-    from .io.manifest import validate_folder
+    from .io.check import validate_folder
 
     checked = validate_folder(args.dataset)
     out.write(f"{args.dataset}: valid against the shipped JSON Schemas and the reader: "
@@ -29,14 +29,11 @@ def _validate(args, out):
     return PASSED
 
 
-def _counted_by_system(dataset):
-    from .tables.scores import count_dataset
+def _counted_by_system(dataset, engine):
+    from .engine import count_dataset
 
-    counted = count_dataset(dataset)
-    systems = {}
-    for (case, system), counts in zip(counted.keys, counted.counts):
-        systems.setdefault(system, {})[case] = counts
-    return counted, systems
+    counted = count_dataset(dataset, engine=engine)
+    return counted, counted.by_system()
 
 
 def _system(systems, name, role):
@@ -52,7 +49,7 @@ def _baseline_save(args, out):
     from .io.manifest import fingerprint
 
     dataset = load_dataset(args.dataset)
-    counted, systems = _counted_by_system(dataset)
+    counted, systems = _counted_by_system(dataset, args.engine)
     _system(systems, args.system, "baseline")
     record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
                              manifest=(dataset.manifests or {}).get(args.system))
@@ -71,6 +68,10 @@ def _mismatch(dataset, args, candidate):
         from .io.baseline import load_baseline
 
         system, stored, _, questions = load_baseline(args.baseline_file)
+        from .engine.reference import ReferenceCounted
+
+        questions = ReferenceCounted([(case, system) for case in questions],
+                                     list(questions.values()))
         current = fingerprint(dataset)
         for key in ("corpus_sha256", "questions_sha256", "rubric"):
             if stored.get(key) != current.get(key):
@@ -94,7 +95,7 @@ def _gate(args, out):
     has_baseline = bool(args.baseline or args.baseline_file)
     check_policy_rules(policy, args.policy, has_baseline=has_baseline)
     dataset = load_dataset(args.dataset)
-    _, systems = _counted_by_system(dataset)
+    _, systems = _counted_by_system(dataset, args.engine)
     candidate = _system(systems, args.candidate, "candidate")
     lines, baseline, against = [], None, ""
     if has_baseline:
@@ -134,8 +135,8 @@ def _gate(args, out):
     return FAILED if failed else PASSED
 
 
-def add_release_commands(commands, dataset_argument):
-    """Add ``manifest``, ``baseline`` and ``gate`` to the sub-command parser."""
+def add_release_commands(commands, dataset_argument, engine_option):
+    """Add ``manifest``, ``validate``, ``baseline`` and ``gate`` to the sub-command parser."""
     manifest = commands.add_parser(
         "manifest", help="the test set's fingerprint and each run's manifest, as JSON",
         description="Print the test set's fingerprint (corpus_sha256, questions_sha256: "
@@ -159,6 +160,7 @@ def add_release_commands(commands, dataset_argument):
     dataset_argument(save)
     save.add_argument("--system", required=True, help="the system whose results to keep")
     save.add_argument("--out", required=True, help="the baseline file to write (JSON)")
+    engine_option(save)
     save.set_defaults(handler=_baseline_save)
 
     gate = commands.add_parser(
@@ -177,4 +179,5 @@ def add_release_commands(commands, dataset_argument):
                            "output says so on its first line)")
     gate.add_argument("--show", type=int, default=10,
                       help="questions listed per failed rule (default 10)")
+    engine_option(gate)
     gate.set_defaults(handler=_gate)

@@ -160,12 +160,12 @@ def test_corpus_errors_name_the_line(folder):
 
 
 def test_an_internal_error_is_one_line_asking_for_a_report(monkeypatch, capsys):
-    import ragscore.io.dataset
+    import ragscore.engine
 
     def broken(*args, **kwargs):
         raise KeyError("\x1b[2J")
 
-    monkeypatch.setattr(ragscore.io.dataset, "read_counts", broken)
+    monkeypatch.setattr(ragscore.engine, "count_folder", broken)
     assert main(["report", str(COURSE_PATH)]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("ragscore: internal error (KeyError): ")
@@ -201,12 +201,12 @@ def test_a_huge_argument_gives_a_bounded_message(args):
 
 
 def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
-    import ragscore.io.dataset
+    import ragscore.engine
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(ragscore.io.dataset, "read_counts", interrupted)
+    monkeypatch.setattr(ragscore.engine, "count_folder", interrupted)
     assert main(["report", str(COURSE_PATH)]) == 130
     assert capsys.readouterr().err == "ragscore: interrupted\n"
 

@@ -1,9 +1,10 @@
 """The package's layers and the one direction of their imports, read from the source with ast.
 
-    core (standard library only) <- io <- tables (pandas) <- render <- workbook <- cli
+    core (standard library only) <- io <- engine <- tables (pandas) <- render <- workbook <- cli
 
 A module may import from its own layer and the layers below it, never from a layer above;
-the core imports nothing outside the standard library.
+the core imports nothing outside the standard library; and no module imports, however
+indirectly and even inside a function, a module that imports it back (no import circle).
 """
 import ast
 import sys
@@ -12,15 +13,16 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
-LAYERS = ["ragscore.core", "ragscore.io", "ragscore.tables", "ragscore.render",
-          "ragscore.workbook", "ragscore.top"]
+LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
+          "ragscore.render", "ragscore.workbook", "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_release", "ragscore.reports",
        "ragscore.plots"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
-    "ragscore.io": {"jsonschema", "referencing"},
+    "ragscore.io": {"jsonschema", "referencing", "numpy", "pyarrow", "duckdb"},
+    "ragscore.engine": {"numpy", "pyarrow", "duckdb", "dask", "pandas"},
     "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
@@ -104,3 +106,63 @@ def test_the_checker_notices_an_upward_import_and_a_third_party_one(tmp_path):
     assert violations(fake, "ragscore.core.counts") == [
         "ragscore.core.counts -> ragscore.tables.scores (up a layer)",
         "ragscore.core.counts -> pandas (not allowed in ragscore.core)"]
+
+
+def import_graph():
+    """``{module: set of ragscore modules it imports}`` over the whole package (imports
+    inside functions included)."""
+    names = {module_name(path): path for path in MODULES}
+    graph = {}
+    for name, path in names.items():
+        targets = set()
+        for target in imports_of(path, name):
+            while target and target not in names:  # "from .x import name": the module x
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("ragscore"):
+                targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def circles(graph):
+    """The import circles of ``graph``: each a sorted list of the modules in it (strongly
+    connected components of more than one module)."""
+    index, low, stack, on_stack, found, counter = {}, {}, [], set(), [], [0]
+
+    def visit(node):
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_is_in_an_import_circle():
+    graph = import_graph()
+    graph.pop("ragscore", None)  # the package's entry point only re-exports
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

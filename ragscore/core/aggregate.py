@@ -1,4 +1,4 @@
-"""Declared aggregates over per-question counts: every one names its method, denominator,
+"""Declared aggregates over per-question values: every one names its method, denominator,
 how many questions it used and how many it left out as n/a.
 
 - **macro**: the mean of a metric over the questions of a slice where it is defined (each
@@ -14,11 +14,15 @@ A question with repeated trials is one question: its value is its trials' combin
 
 Answerable questions (something labelled relevant or some claim expected) and unanswerable
 ones are separate slices: an abstention is never counted as a retrieval success.
+
+The functions read a *view* of counted runs: any object with the methods ``values(metric,
+k)``, ``pooled_parts(metric, k)``, ``reasons(metric, k)``, ``answerable()`` and
+``take(positions)`` (each engine's :class:`~ragscore.engine.counted.Counted` has them), so
+both engines are aggregated by this one code.
 """
 from collections import namedtuple
 
-from .metrics import COUNT, RATE, na_reason
-from .trials import Trials, value_of
+from .metrics import COUNT, RATE
 
 ANSWERABLE = "answerable"
 UNANSWERABLE = "unanswerable"
@@ -42,28 +46,30 @@ def is_answerable(counts):
     return bool(counts.n_relevant or counts.n_expected)
 
 
-def split_slices(counts_list):
-    """``{"answerable": [...], "unanswerable": [...], "all": [...]}``, each keeping the input
-    order."""
-    slices = {ANSWERABLE: [], UNANSWERABLE: [], ALL: list(counts_list)}
-    for counts in counts_list:
-        slices[ANSWERABLE if is_answerable(counts) else UNANSWERABLE].append(counts)
-    return slices
+def split_slices(view):
+    """``{"answerable": view, "unanswerable": view, "all": view}``: the rows of each slice,
+    each keeping the input order."""
+    flags = view.answerable()
+    return {ANSWERABLE: view.take([p for p, flag in enumerate(flags) if flag]),
+            UNANSWERABLE: view.take([p for p, flag in enumerate(flags) if not flag]),
+            ALL: view}
 
 
 NA_AS_ZERO = "n/a counted as 0 (trec_eval's convention)"
 
 
-def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
-    """The mean of ``metric`` over the questions where it is defined.
+def macro(metric, view, *, k, slice_name, na_as_zero=False):
+    """The mean of ``metric`` over the questions of ``view`` where it is defined.
 
     >>> from ragscore.core.counts import retrieval_counts
     >>> from ragscore.core.metrics import REGISTRY
-    >>> rows = [retrieval_counts(("a",), {"a"}), retrieval_counts(("b",), {"a", "c"})]
+    >>> from ragscore.engine.reference import ReferenceCounted
+    >>> rows = ReferenceCounted([("q1", "A"), ("q2", "A")], [retrieval_counts(("a",), {"a"}),
+    ...                          retrieval_counts(("b",), {"a", "c"})])
     >>> macro(REGISTRY["recall"], rows, k=2, slice_name="answerable").value
     0.5
     """
-    values = [value_of(metric, counts, k) for counts in counts_list]
+    values = view.values(metric, k)
     if na_as_zero:
         values = [0.0 if value is None else value for value in values]
     defined = [value for value in values if value is not None]
@@ -74,8 +80,7 @@ def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
         description = (f"mean {metric.label_at(k)} over all {len(defined)} questions; "
                        f"{NA_AS_ZERO}")
     elif left_out:
-        reasons = sorted({na_reason(metric, counts, k) for counts, value
-                          in zip(counts_list, values) if value is None})
+        reasons = sorted({reason for reason in view.reasons(metric, k) if reason is not None})
         description += f" ({'; '.join(reasons)})"
     return Aggregate(
         metric=metric.name, slice=slice_name, method="macro",
@@ -84,25 +89,23 @@ def macro(metric, counts_list, *, k, slice_name, na_as_zero=False):
         description=description)
 
 
-def pooled(metric, counts_list, *, k, slice_name):
+def pooled(metric, view, *, k, slice_name):
     """Summed numerators over summed denominators of ``metric``'s pooling counts."""
     rule = metric.pooled
-    members = [one for counts in counts_list
-               for one in (counts if type(counts) is Trials else (counts,))]
-    numerator = sum(rule.numerator(counts, k) for counts in members)
-    denominator = sum(rule.denominator(counts, k) for counts in members)
+    numerators, denominators = view.pooled_parts(metric, k)
+    numerator, denominator = sum(numerators), sum(denominators)
     return Aggregate(
         metric=metric.name, slice=slice_name, method="pooled",
         value=numerator / denominator if denominator else None, numerator=numerator,
-        denominator=denominator, used=len(counts_list), left_out=0,
+        denominator=denominator, used=len(numerators), left_out=0,
         description=(f"{numerator} {rule.numerator_name} of {denominator} "
-                     f"{rule.denominator_name}, summed over {len(counts_list)} {slice_name} "
+                     f"{rule.denominator_name}, summed over {len(numerators)} {slice_name} "
                      "questions"))
 
 
-def count_yes(metric, counts_list, *, k, slice_name):
+def count_yes(metric, view, *, k, slice_name):
     """How many defined values of a yes/no ``metric`` are yes, out of how many."""
-    values = [value_of(metric, counts, k) for counts in counts_list]
+    values = view.values(metric, k)
     defined = [value for value in values if value is not None]
     yes = sum(1 for value in defined if value)
     left_out = len(values) - len(defined)
@@ -116,10 +119,10 @@ def count_yes(metric, counts_list, *, k, slice_name):
                      f"{metric.yes_means}{note}"))
 
 
-def total(metric, counts_list, *, k, slice_name):
+def total(metric, view, *, k, slice_name):
     """The sum of a count ``metric`` over the questions where it is defined, and how many
     questions have any."""
-    values = [value_of(metric, counts, k) for counts in counts_list]
+    values = view.values(metric, k)
     defined = [value for value in values if value is not None]
     summed, having = sum(defined), sum(1 for value in defined if value)
     left_out = len(values) - len(defined)
@@ -136,21 +139,21 @@ def zeroed(metric, na_as_zero):
     return na_as_zero and metric.stage == "retrieval" and metric.kind == RATE
 
 
-def aggregates(counts_list, *, k, metrics, na_as_zero=False):
-    """Every declared aggregate of ``metrics`` over one system's counts, slice by slice.
+def aggregates(view, *, k, metrics, na_as_zero=False):
+    """Every declared aggregate of ``metrics`` over one system's rows, slice by slice.
 
     Rates over the answerable slice: macro, then pooled where the metric pools. Yes/no
     metrics over their own slice: a count. With ``na_as_zero``, retrieval rates are
     averaged over every question with n/a counted as 0, as trec_eval's means are.
     """
-    slices = split_slices(counts_list)
+    slices = split_slices(view)
     rows = []
     for metric in metrics:
         if zeroed(metric, na_as_zero):
-            rows.append(macro(metric, counts_list, k=k, slice_name="all", na_as_zero=True))
+            rows.append(macro(metric, view, k=k, slice_name="all", na_as_zero=True))
         elif metric.kind == RATE:
             row = macro(metric, slices[metric.slice], k=k, slice_name=metric.slice)
-            outside = len(counts_list) - len(slices[metric.slice])
+            outside = len(view) - len(slices[metric.slice])
             if outside and metric.slice == ANSWERABLE:
                 row = row._replace(description=(
                     f"{row.description}; {outside} question{'s' * (outside != 1)} with nothing "
@@ -167,18 +170,18 @@ def aggregates(counts_list, *, k, metrics, na_as_zero=False):
     return rows
 
 
-def sweep_means(counts_list, *, max_k, metrics, na_as_zero=False):
-    """For k = 1 .. ``max_k``: ``{metric: mean over its slice where defined}``, one pass of
+def sweep_means(view, *, max_k, metrics, na_as_zero=False):
+    """For k = 1 .. ``max_k``: ``{metric: mean over its slice where defined}``, the same
     counts read at every k (a yes/no metric's mean is its share of yes)."""
-    slices = split_slices(counts_list)
+    slices = split_slices(view)
     table = []
     for k in range(1, max_k + 1):
         row = {}
         for metric in metrics:
             if zeroed(metric, na_as_zero):
-                values = [value_of(metric, counts, k) or 0.0 for counts in counts_list]
+                values = [value or 0.0 for value in view.values(metric, k)]
             else:
-                values = [value_of(metric, counts, k) for counts in slices[metric.slice]]
+                values = slices[metric.slice].values(metric, k)
             defined = [float(value) for value in values if value is not None]
             row[metric.name] = sum(defined) / len(defined) if defined else None
         table.append(row)

@@ -14,6 +14,7 @@ relevant, document is not enough; one good citation does not cancel a bad extra 
 """
 from bisect import bisect_right
 from collections import namedtuple
+from math import log2
 
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
@@ -45,55 +46,131 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     __slots__ = ()
 
 
-def hits(counts, k):
-    """Relevant IDs within the top k.
+_INF = float("inf")
 
-    >>> hits(Counts((1, 3), 2, (), 0, 1, 4), 2)
-    1
+
+class At:
+    """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
+    metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
+    names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
+    is a field of :class:`Counts`, a property here and one kernel there.
+
+    >>> at = At(count({"a", "b"}, {"x": {"a"}}, ("c", "a"), (("x", ("a",)),)), 2)
+    >>> at.hits, at.first_rank, at.supported, at.n_claims
+    (1, 2, 1, 1)
     """
-    return bisect_right(counts.relevant_ranks, k)
 
+    __slots__ = ("counts", "k")
 
-def supported(counts, k):
-    """Generated claims supported at cutoff k.
+    def __init__(self, counts, k):
+        self.counts, self.k = counts, k
 
-    >>> supported(Counts((1, 2), 2, (1, 2), 3, 2, 2), 1)
-    1
-    """
-    return bisect_right(counts.claim_cutoffs, k)
+    @property
+    def n_relevant(self):
+        """IDs judged relevant."""
+        return self.counts.n_relevant
 
+    @property
+    def n_retrieved(self):
+        """Length of the ranked list."""
+        return self.counts.n_retrieved
 
-def stale(counts, k):
-    """Generated claims supported at cutoff k only by superseded chunks.
+    @property
+    def assessed(self):
+        """True when the answer stage was recorded (its claims were assessed)."""
+        return self.counts.n_claims is not None
 
-    >>> stale(Counts((1,), 1, (), 2, 1, 1, stale_cutoffs=(1,)), 1)
-    1
-    """
-    return bisect_right(counts.stale_cutoffs, k)
+    @property
+    def n_claims(self):
+        """Generated claims (0 when the answer was not assessed: see :attr:`assessed`)."""
+        return self.counts.n_claims or 0
 
+    @property
+    def labelled(self):
+        """True when the question carries answer labels (expected claims)."""
+        return self.counts.n_expected is not None
 
-def exposures(counts, k):
-    """Restricted chunks exposed to a caller outside their groups at cutoff k.
+    @property
+    def n_expected(self):
+        """Expected claims (0 when the question carries no answer labels)."""
+        return self.counts.n_expected or 0
 
-    >>> exposures(Counts((), 0, (), 0, 0, 3, exposed=(1, 3)), 2)
-    1
-    """
-    return bisect_right(counts.exposed, k)
+    @property
+    def returned(self):
+        """IDs returned within the top k: the length of the ranked list, at most k."""
+        return min(self.k, self.counts.n_retrieved)
 
+    @property
+    def hits(self):
+        """Relevant IDs within the top k."""
+        return bisect_right(self.counts.relevant_ranks, self.k)
 
-def delivered_differs(counts, k):
-    """True when the recorded delivered context is not the top k retrieved (as a set);
-    ``None`` when no delivered context was recorded.
+    @property
+    def first_rank(self):
+        """The 1-based rank of the first relevant ID retrieved (infinite when none is)."""
+        ranks = self.counts.relevant_ranks
+        return ranks[0] if ranks else _INF
 
-    >>> delivered_differs(Counts((), 0, (), 0, 0, 3, delivered_span=(2, 2)), 2)
-    False
-    >>> delivered_differs(Counts((), 0, (), 0, 0, 3, delivered_span=(2, 2)), 3)
-    True
-    """
-    if counts.delivered_span is None:
-        return None
-    low, high = counts.delivered_span
-    return not (low and low <= k and (high == -1 or k <= high))
+    @property
+    def precision_sum(self):
+        """The sum of P@r over the ranks r <= k where a relevant ID was retrieved."""
+        total = 0.0
+        for found, rank in enumerate(self.counts.relevant_ranks, 1):
+            if rank > self.k:
+                break
+            total += found / rank
+        return total
+
+    @property
+    def dcg(self):
+        """DCG@k: grade / log2(rank + 1) summed over the graded IDs within the top k, in rank
+        order (binary labels: grade 1 at each relevant rank)."""
+        counts = self.counts
+        if counts.ideal is None:
+            return sum(1 / log2(rank + 1) for rank in counts.relevant_ranks if rank <= self.k)
+        return sum(grade / log2(rank + 1) for rank, grade in counts.gains if rank <= self.k)
+
+    @property
+    def ideal_dcg(self):
+        """The ideal DCG@k: every ID graded above 0, largest grade first, cut at k (binary
+        labels: every relevant ID, grade 1)."""
+        counts = self.counts
+        if counts.ideal is None:
+            return sum(1 / log2(rank + 1) for rank in range(1, min(self.k, counts.n_relevant) + 1))
+        return sum(grade / log2(rank + 1) for rank, grade in enumerate(counts.ideal[:self.k], 1))
+
+    @property
+    def supported(self):
+        """Generated claims supported at cutoff k (:func:`claim_cutoff`)."""
+        return bisect_right(self.counts.claim_cutoffs, self.k)
+
+    @property
+    def stale(self):
+        """Generated claims supported at cutoff k only by superseded chunks."""
+        return bisect_right(self.counts.stale_cutoffs, self.k)
+
+    @property
+    def exposures(self):
+        """Restricted chunks exposed to a caller outside their groups at cutoff k."""
+        return bisect_right(self.counts.exposed, self.k)
+
+    @property
+    def context_recorded(self):
+        """True when the delivered context was recorded."""
+        return self.counts.delivered_span is not None
+
+    @property
+    def context_low(self):
+        """The smallest k whose top k equals the delivered context (0: none does, or no
+        delivered context was recorded)."""
+        span = self.counts.delivered_span
+        return 0 if span is None else span[0]
+
+    @property
+    def context_high(self):
+        """The largest such k (-1: every k from :attr:`context_low`)."""
+        span = self.counts.delivered_span
+        return 0 if span is None else span[1]
 
 
 def delivered_span(delivered, retrieved):

@@ -16,12 +16,15 @@ applies (a question tag, a list of cases, or every question). The checks, declar
 A rule with no defined value in scope fails: nothing was shown to pass. The questions that
 broke a rule are listed worst first. Repeated trials are one question (their combined value,
 :mod:`ragscore.core.trials`).
+
+The candidate and the baseline are *views* of one system's counted runs: objects with
+``keys`` (``(case, system)`` pairs) and ``values_by_case(metric, k)`` (each engine's
+:class:`~ragscore.engine.counted.Counted` has them).
 """
 from collections import namedtuple
 
 from .metrics import COUNT, RATE, get
 from .rules import InvalidInputError, show
-from .trials import value_of
 
 CHECKS = ("min_mean", "min_each", "max_count", "no_regression")
 SEVERITIES = ("critical", "major", "minor")
@@ -93,18 +96,21 @@ def _number(value):
 
 
 def judge(rule, candidate, *, k, tags, baseline=None):
-    """The :class:`Outcome` of ``rule`` for the ``candidate``'s counts, ``{case: counts}``
-    (``baseline`` likewise, for ``no_regression``). ``tags`` maps a case to its tags.
+    """The :class:`Outcome` of ``rule`` for the ``candidate``'s counted runs (``baseline``
+    likewise, for ``no_regression``). ``tags`` maps a case to its tags.
 
     >>> from ragscore.core.counts import count
-    >>> runs = {"q1": count({"a"}, {}, ("a",), ()), "q2": count({"a"}, {}, ("b",), ())}
+    >>> from ragscore.engine.reference import ReferenceCounted
+    >>> runs = ReferenceCounted([("q1", "S"), ("q2", "S")], [count({"a"}, {}, ("a",), ()),
+    ...                                                      count({"a"}, {}, ("b",), ())])
     >>> judge(Rule("recall", "recall", "min_each", 1.0), runs, k=1, tags={}).failures
     [('q2', 0.0, None)]
     """
     metric = check_rule(rule, has_baseline=baseline is not None)
     k = rule.k or k
-    scope = in_scope(rule, candidate, tags)
-    raw = {name: value_of(metric, candidate[name], k) for name in scope}
+    found = candidate.values_by_case(metric, k)
+    scope = in_scope(rule, found, tags)
+    raw = {name: found[name] for name in scope}
     values = {name: _number(value) for name, value in raw.items()}
     defined = {name: value for name, value in values.items() if value is not None}
     left_out = len(scope) - len(defined)
@@ -142,8 +148,9 @@ def judge(rule, candidate, *, k, tags, baseline=None):
 def _no_regression(rule, metric, values, baseline, k, label, where):
     tolerance = rule.tolerance or 0.0
     failures, compared, left_out = [], 0, 0
+    earlier = baseline.values_by_case(metric, k)
     for name, value in values.items():
-        before = value_of(metric, baseline[name], k) if name in baseline else None
+        before = earlier.get(name)
         if before is None or value is None:
             left_out += 1
             continue

@@ -5,19 +5,10 @@
 path for a whole test set: the corpus is validated once, each case once however many
 systems ran it, and every error names the case and the system.
 """
-import gc
-from collections import namedtuple
-from functools import partial
-from itertools import chain, islice, repeat
-from operator import attrgetter, is_not
-
-from .aggregate import zeroed
-from .counts import Counts, count
-from .parallel import can_fork, counts_columns, counts_from_columns, default_jobs, in_two, \
-    packed_values, unpacked_values
-from .trials import Trials, first_trial, trial_runs, value_of
+from .counts import count
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
+from .trials import Trials
 from .units import dedupe_ranking, project_claims, project_ranking
 from .validation import validate, validate_context, validate_corpus, validate_delivered, \
     validate_labels, validate_reviews, validate_run
@@ -75,8 +66,6 @@ class Counter:
                           if unit == "document" else known)
         self.groups, self.superseded = groups or {}, frozenset(superseded)
         self._restricted = {}
-        # rankings scored as recorded: no dedupe, no projection, no access groups
-        self._as_recorded = not dedupe and unit == "chunk" and not self.groups
 
     def restricted(self, callers):
         """The chunks a caller in ``callers`` (a frozenset, or ``None``: no groups) may not
@@ -110,11 +99,6 @@ class Counter:
     def count(self, labels, run):
         """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``; a list or
         tuple of runs (repeated trials, in order) gives :class:`~ragscore.core.trials.Trials`."""
-        if self._as_recorded and type(run) is dict and "delivered" not in run:
-            retrieved, claims = validate_run(run, self.known, rules=self.rules)
-            return count(labels.relevant, labels.support, retrieved, claims,
-                         grades=labels.grades, losers=labels.losers,
-                         superseded=self.superseded)
         if type(run) is list or type(run) is tuple:
             if not run or not all(type(one) is dict for one in run):
                 fail("run", "a dict, or a non-empty list of dicts (one per trial)", run)
@@ -156,12 +140,12 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     ``superseded``) are those of :class:`Counter`. A run given as a list of runs is a
     question's repeated trials: its counts are :class:`~ragscore.core.trials.Trials`.
     """
-    for case_name, system, _, counts in _iter_runs(corpus, cases, runs, rules=rules,
+    for case_name, system, _, counts in iter_runs(corpus, cases, runs, rules=rules,
                                                    progress=progress, **options):
         yield case_name, system, counts
 
 
-def _iter_runs(corpus, cases, runs, *, rules, progress, **options):
+def iter_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     """:func:`iter_counts`, each row with the run it counted: ``(case, system, run,
     counts)``."""
     counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
@@ -199,200 +183,6 @@ def _iter_runs(corpus, cases, runs, *, rules, progress, **options):
 
 #: What a run record may say about its operation, beside its quality.
 OPS_KEYS = ("latency_ms", "tokens", "cost", "retries", "failed")
-_OPS_SET = frozenset(OPS_KEYS)
-
-
-class CountedRuns(namedtuple("CountedRuns", "keys counts rules notes features ops attributes",
-                             defaults=(COURSE, (), frozenset(), None, None))):
-    """The counts of every run of a test set: ``keys[i]`` is ``(case, system)`` of
-    ``counts[i]``, in input order. Tables, aggregates and sweeps all read from one of these,
-    so a report counts each run once. ``rules`` are the ID rules the runs were read under
-    (they bound k); ``notes`` are the dataset's sentences every report repeats;
-    ``features`` names what the data records beyond the basics (``delivered``, ``groups``,
-    ``superseded``, ``trials``), so reports show the columns that say something; ``ops``
-    maps ``(case, system)`` to the operation records of its trials (latency, tokens, cost,
-    retries, failed), when any were recorded; ``attributes`` maps a case to its ``tags`` and
-    ``split`` (:func:`case_attributes`), when any case has them."""
-
-    __slots__ = ()
-
-
-#: Batches of at least this many runs are counted by two processes when ``jobs=2``.
-PARALLEL_RUNS = 20_000
-_DICTS_ONLY = frozenset({dict})
-
-
-def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, jobs=None, **options):
-    """Validate and count every run once; return :class:`CountedRuns` (see :func:`iter_counts`).
-
-    With ``jobs=2``, a batch of at least :data:`PARALLEL_RUNS` runs without a ``progress``
-    callback is split in two halves of its cases, the second counted by a forked child
-    process where that is safe (:func:`~ragscore.core.parallel.can_fork`); the result and
-    the first error reported are those of one process. ``jobs=None`` (the default) is
-    :func:`~ragscore.core.parallel.default_jobs`: 2 on Linux with two CPUs, else 1;
-    ``jobs=1`` keeps everything in this process.
-
-    >>> from ragscore.io.course import load_course
-    >>> course = load_course()
-    >>> counted = count_runs(course.corpus, course.cases, course.runs)
-    >>> counted.keys[4], counted.counts[4].relevant_ranks
-    (('owner', 'A'), (2,))
-    """
-    halves = _halves(runs, jobs=jobs, progress=progress)
-    collecting = gc.isenabled()
-    gc.disable()  # many small records and no cycles: collections would only re-walk them
-    try:
-        if halves is not None:
-            first, second = (partial(_count_all, corpus, cases, half, rules=rules, **options)
-                             for half in halves)
-            mine, theirs = in_two(first, second, encode=counts_columns,
-                                  decode=counts_from_columns)
-            counts = mine + theirs
-            keys = _keys(runs)
-            counted_runs = chain.from_iterable(map(dict.values, runs.values()))
-        else:
-            keys, counts, counted_runs = [], [], []
-            for case_name, system, run, one in _iter_runs(corpus, cases, runs, rules=rules,
-                                                          progress=progress, **options):
-                keys.append((case_name, system))
-                counts.append(one)
-                counted_runs.append(run)
-        ops = _ops(keys, counted_runs)
-    finally:
-        if collecting:
-            gc.enable()
-    return CountedRuns(keys, counts, rules, (), features_of(
-        counts, groups=options.get("groups"), superseded=options.get("superseded")), ops,
-        case_attributes(cases))
-
-
-def _halves(runs, *, jobs, progress):
-    """The two halves of ``runs`` (by case) when ``jobs`` asks for two processes and the
-    batch is large enough to gain from them, else ``None`` (count in this process)."""
-    if jobs is None:
-        jobs = default_jobs()
-    if type(jobs) is not int or jobs < 1:
-        fail("jobs", "an int of at least 1, or None (as many as help)", jobs)
-    if (jobs < 2 or progress is not None or type(runs) is not dict or not can_fork()
-            or not _DICTS_ONLY.issuperset(map(type, runs.values()))
-            or sum(map(len, runs.values())) < PARALLEL_RUNS):
-        return None
-    middle = len(runs) // 2
-    return dict(islice(runs.items(), middle)), dict(islice(runs.items(), middle, None))
-
-
-def _keys(runs):
-    """``(case, system)`` of every run in ``runs`` (a dict of dicts), in input order."""
-    return [(case_name, system) for case_name, systems in runs.items() for system in systems]
-
-
-def _ops(keys, counted_runs):
-    """``{(case, system): [operation record per trial]}`` for the runs that record any
-    operation (latency, tokens, cost, retries, failed), or ``None`` when none does."""
-    counted_runs = tuple(counted_runs)
-    if _DICTS_ONLY.issuperset(map(type, counted_runs)) and all(
-            map(_OPS_SET.isdisjoint, counted_runs)):
-        return None  # no run records an operation (checked at C speed)
-    ops = {}
-    for key, run in zip(keys, counted_runs):
-        for trial in trial_runs(run):
-            recorded = {name: trial[name] for name in OPS_KEYS if name in trial}
-            if recorded:
-                ops.setdefault(key, []).append(recorded)
-    return ops or None
-
-
-def score_columns(corpus, cases, runs, *, k, metrics, rules=COURSE, progress=None, jobs=None,
-                  **options):
-    """``(keys, columns)``: the ``(case, system)`` of every run in input order and
-    ``{name: values}`` of each of ``metrics`` (registered metrics) at cutoff ``k``.
-
-    The same as :func:`count_runs` followed by :func:`metric_columns`, for a caller that
-    needs only the values: with two processes, each half's values are computed where it
-    was counted, and only the values cross the pipe. ``options`` are those of
-    :func:`count_runs`.
-
-    >>> from ragscore.io.course import load_course
-    >>> course = load_course()
-    >>> keys, columns = score_columns(course.corpus, course.cases, course.runs, k=2,
-    ...                               metrics=select(("recall",)))
-    >>> keys[2], columns["recall"][2]
-    (('rollback', 'A'), 0.5)
-    """
-    halves = _halves(runs, jobs=jobs, progress=progress)
-    collecting = gc.isenabled()
-    gc.disable()  # as in count_runs: the values are plain floats, nothing to collect
-    try:
-        if halves is None:
-            counted = count_runs(corpus, cases, runs, rules=rules, progress=progress, jobs=1,
-                                 **options)
-            return counted.keys, metric_columns(counted, k=k, metrics=metrics)
-        first, second = (partial(_columns_of, corpus, cases, half, k=k, metrics=metrics,
-                                 rules=rules, **options) for half in halves)
-        mine, theirs = in_two(first, second, decode=unpacked_values, encode=partial(
-            packed_values, kinds={metric.name: metric.kind for metric in metrics}))
-    finally:
-        if collecting:
-            gc.enable()
-    return _keys(runs), {name: values + theirs[name] for name, values in mine.items()}
-
-
-def _columns_of(corpus, cases, runs, *, k, metrics, rules, **options):
-    """The metric columns of ``runs``, counted in this process."""
-    counts = _count_all(corpus, cases, runs, rules=rules, **options)
-    return metric_columns(CountedRuns((), counts, rules, (), features_of(counts)), k=k,
-                          metrics=metrics)
-
-
-def _count_all(corpus, cases, runs, *, rules, **options):
-    """The counts of every run, in input order."""
-    return [counts for _, _, _, counts in _iter_runs(corpus, cases, runs, rules=rules,
-                                                     progress=None, **options)]
-
-
-def case_attributes(cases):
-    """``{case: {"tags": tuple, "split": str or None}}`` for cases that declare tags or a
-    split, or ``None`` when none does (slicing then has nothing to go on).
-
-    >>> case_attributes({"q": {"tags": ("lookup",), "split": "dev"}, "r": {}})
-    {'q': {'tags': ('lookup',), 'split': 'dev'}, 'r': {'tags': (), 'split': None}}
-    """
-    if not any(type(case) is dict and ("tags" in case or "split" in case)
-               for case in cases.values()):
-        return None
-    return {name: {"tags": tuple(case.get("tags", ())), "split": case.get("split")}
-            for name, case in cases.items()}
-
-
-_COUNTS_ONLY = frozenset({Counts})
-_DELIVERED = attrgetter("delivered_span")
-
-
-def features_of(counts_list, *, groups=None, superseded=None):
-    """What the counted runs record beyond the basics, as a frozenset of names:
-    ``trials``, ``delivered`` (some run recorded its delivered context), ``groups`` (some
-    chunk is restricted), ``superseded`` (some chunk is outdated).
-
-    >>> from ragscore.core.counts import retrieval_counts
-    >>> sorted(features_of([retrieval_counts(("a",), {"a"})], groups={"a": {"hr"}}))
-    ['groups']
-    """
-    found = set()
-    if _COUNTS_ONLY.issuperset(map(type, counts_list)):  # no trials: checked at C speed
-        if any(map(is_not, map(_DELIVERED, counts_list), repeat(None))):
-            found.add("delivered")
-    else:
-        for counts in counts_list:
-            if type(counts) is Trials:
-                found.add("trials")
-                counts = counts[0]
-            if counts.delivered_span is not None:
-                found.add("delivered")
-    if groups:
-        found.add("groups")
-    if superseded:
-        found.add("superseded")
-    return frozenset(found)
 
 
 def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
@@ -404,45 +194,3 @@ def iter_scores(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None):
     chosen = select(metrics)
     for case_name, system, counts in iter_counts(corpus, cases, runs, progress=progress):
         yield case_name, system, {metric.name: metric.value(counts, k) for metric in chosen}
-
-
-#: Columns shown by default when the data records what they measure.
-FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
-                   ("delivered", "context_differs"))
-
-
-def default_metrics(counted):
-    """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
-    disclosures and ``context_differs`` when the data records superseded chunks, access
-    groups or delivered contexts."""
-    extra = tuple(name for feature, name in FEATURE_METRICS
-                  if feature in getattr(counted, "features", ()))
-    if counted.counts and all(first_trial(counts).n_claims is None
-                              for counts in counted.counts):
-        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
-    return CONTRACT + extra
-
-
-def metric_columns(counted, *, k, metrics, na_as_zero=False):
-    """``{name: values}``: each of ``metrics`` (registered metrics) at cutoff ``k`` for every
-    counted run, in order; ``None`` is n/a (0.0 for a retrieval rate under ``na_as_zero``,
-    trec_eval's convention). A question with repeated trials gets their combined value.
-
-    >>> from ragscore.io.course import load_course
-    >>> course = load_course()
-    >>> counted = count_runs(course.corpus, course.cases, course.runs)
-    >>> metric_columns(counted, k=2, metrics=select(("precision",)))["precision"][:3]
-    [0.5, 0.5, 0.5]
-    """
-    trials = "trials" in getattr(counted, "features", ())
-    columns = {}
-    for metric in metrics:
-        if trials:
-            values = [value_of(metric, counts, k) for counts in counted.counts]
-        else:  # each question's value is its one run's
-            values = list(map(metric.value, counted.counts, repeat(k)))
-        if zeroed(metric, na_as_zero):
-            values = [0.0 if value is None else value for value in values]
-        columns[metric.name] = values
-    return columns

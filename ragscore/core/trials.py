@@ -97,10 +97,18 @@ def spread(metric, counts, k):
     Spread(trials=3, defined=3, low=0.0, high=1.0, mean=0.6666666666666666, agree=2)
     """
     members = counts if type(counts) is Trials else (counts,)
-    values = [metric.value(one, k) for one in members]
+    return spread_of([metric.value(one, k) for one in members])
+
+
+def spread_of(values):
+    """The :class:`Spread` of one question's trial values (``None`` is n/a).
+
+    >>> spread_of([1.0, None, 0.0, 1.0])
+    Spread(trials=4, defined=3, low=0.0, high=1.0, mean=0.6666666666666666, agree=2)
+    """
     defined = [float(value) for value in values if value is not None]
     if not defined:
-        return Spread(len(members), 0, None, None, None, 0)
+        return Spread(len(values), 0, None, None, None, 0)
     agree = max(defined.count(value) for value in set(defined))
-    return Spread(len(members), len(defined), min(defined), max(defined),
+    return Spread(len(values), len(defined), min(defined), max(defined),
                   sum(defined) / len(defined), agree)

@@ -56,8 +56,8 @@ def _counts(value, place):
 
 def baseline_record(counted, system, *, fingerprint, manifest=None):
     """The baseline of ``system`` from counted runs, as a JSON-ready dict."""
-    questions = {case: _plain(counts) for (case, name), counts
-                 in zip(counted.keys, counted.counts) if name == system}
+    questions = {counted.keys[position][0]: _plain(counted.counts_at(position))
+                 for position in counted.positions(system)}
     if not questions:
         raise InvalidInputError(f"system {show(system)} has no runs in this test set")
     return {"format": FORMAT, "system": system, "fingerprint": fingerprint,
@@ -80,7 +80,7 @@ def save_baseline(record, path):
 def load_baseline(path):
     """``(system, fingerprint, manifest, {case: counts})`` of a baseline file; errors name the
     file and the field."""
-    from .manifest import schema_errors
+    from .schemas import schema_errors
 
     try:
         with open_regular(path, 1 << 30) as handle:

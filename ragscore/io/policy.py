@@ -75,7 +75,7 @@ def load_policy(path, *, max_bytes=1 << 20):
     Raises :class:`~ragscore.io.jsonl.DatasetFileError` (a ``ValueError``) naming the file,
     the line and the field of the first problem.
     """
-    from .manifest import schema_errors
+    from .schemas import schema_errors
 
     try:
         with open_regular(path, max_bytes) as handle:

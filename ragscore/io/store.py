@@ -77,36 +77,6 @@ def snapshot(folder, max_bytes):
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def checked_mark(names):
-    """The ``checked`` value of an index naming ``names`` (``{kind: file name}``): what
-    :func:`write_dataset_folder` records for the files it wrote, which its callers checked
-    (``save_dataset``) or built valid (the TREC importer). Sixteen hex digits of the SHA-256
-    of the names, so an index whose ``files`` were edited by hand no longer matches it."""
-    text = "ragscore checked " + " ".join(names[kind] for kind in KINDS)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def unchanged(index, opened):
-    """True when the data files are exactly as a ragscore save wrote and checked them: the
-    index carries the :func:`checked_mark` of the file names it gives, each name is a
-    content name (``{kind}.{the first 16 hex digits of its SHA-256}.jsonl``) and each
-    file's content hashes to its name again. Each file is read once and left at its
-    start."""
-    files = index.get("files")
-    if type(files) is not dict or set(files) != set(KINDS) or \
-            index.get("checked") != checked_mark(files):
-        return False
-    for kind, (path, handle) in opened.items():
-        digest = hashlib.sha256()
-        handle.seek(0)
-        for block in iter(lambda: handle.read(1 << 22), b""):
-            digest.update(block)
-        handle.seek(0)
-        if path.name != content_name(kind, digest):
-            return False
-    return True
-
-
 def content_name(kind, digest):
     """The name of a data file of ``kind`` whose content hashed to ``digest`` (a SHA-256
     object): ``{kind}.{its first 16 hex digits}.jsonl``."""
@@ -209,7 +179,7 @@ def _write_version(folder, files, index):
         names[kind] = _write_content(folder, kind, chunks)
         _step(f"wrote {kind}")
     _sync_folder(folder)
-    index = dict(index, files=names, checked=checked_mark(names))
+    index = dict(index, files=names)
     _write_file(folder, INDEX, (json.dumps(index, indent=2, ensure_ascii=False) + "\n")
                 .encode("utf-8"))
     _sync_folder(folder)

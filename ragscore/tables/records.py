@@ -6,7 +6,7 @@ import pandas as pd
 
 from ..core.metrics import select
 from ..core.rules import check_k
-from ..core.trials import Trials, spread
+from ..core.trials import spread_of
 from .scores import count_dataset, default_metrics
 
 SPREAD_COLUMNS = ["case", "system", "metric", "trials", "defined", "min", "max", "mean", "agree"]
@@ -22,11 +22,11 @@ def trial_spread(dataset, *, k=2, metrics=None):
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     rows = []
-    for (case, system), counts in zip(counted.keys, counted.counts):
-        if type(counts) is not Trials:
-            continue
+    per_metric = {metric.name: counted.trial_values(metric, k) for metric in chosen}
+    for position in sorted(next(iter(per_metric.values()), {})):
+        case, system = counted.keys[position]
         for metric in chosen:
-            result = spread(metric, counts, k)
+            result = spread_of(per_metric[metric.name][position])
             rows.append({"case": case, "system": system, "metric": metric.name,
                          "trials": result.trials, "defined": result.defined,
                          "min": result.low, "max": result.high, "mean": result.mean,

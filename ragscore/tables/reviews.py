@@ -13,6 +13,7 @@ from ..core import aggregate as core
 from ..core.metrics import select
 from ..core.reviews import agreement, disputed
 from ..core.rules import check_k
+from ..engine import DEFAULT_ENGINE
 from .scores import count_dataset, default_metrics
 from .summary import AGGREGATE_COLUMNS
 
@@ -23,7 +24,7 @@ AGREEMENT_COLUMNS = ["first", "second", "items", "agreed", "disagreed", "po", "p
                      "reason"]
 
 
-def disputed_slice(dataset, *, k=2, metrics=None):
+def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE):
     """Each system's declared aggregates over all its questions, over its questions without
     a disputed review, and over the disputed ones.
 
@@ -35,20 +36,22 @@ def disputed_slice(dataset, *, k=2, metrics=None):
     questions gives n/a values over 0 questions, never 0. ``dataset`` must be a Dataset
     (the reviews live in its cases).
     """
-    counted = count_dataset(dataset)
+    counted = count_dataset(dataset, engine=engine)
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     held = frozenset(disputed(dataset.cases).cases)
     per_system = {}
-    for (case_name, system), counts in zip(counted.keys, counted.counts):
-        sets = per_system.setdefault(system, {ALL_QUESTIONS: [], UNDISPUTED: [], DISPUTED: []})
-        sets[ALL_QUESTIONS].append(counts)
-        sets[DISPUTED if case_name in held else UNDISPUTED].append(counts)
-    rows = [{"system": system, "questions": name, "n_questions": len(counts_list),
+    for system, view in counted.by_system().items():
+        cases = [case for case, _ in view.keys]
+        per_system[system] = {
+            ALL_QUESTIONS: view,
+            UNDISPUTED: view.take([p for p, case in enumerate(cases) if case not in held]),
+            DISPUTED: view.take([p for p, case in enumerate(cases) if case in held])}
+    rows = [{"system": system, "questions": name, "n_questions": len(view),
              **{key: value for key, value in row._asdict().items()}}
             for system, sets in per_system.items()
-            for name, counts_list in sets.items()
-            for row in core.aggregates(counts_list, k=k, metrics=chosen)]
+            for name, view in sets.items()
+            for row in core.aggregates(view, k=k, metrics=chosen)]
     frame = pd.DataFrame.from_records(rows, columns=SLICE_COLUMNS)
     frame["value"] = pd.array(frame["value"].tolist(), dtype="Float64")
     for column in ("n_questions", "numerator", "denominator", "used", "left_out"):

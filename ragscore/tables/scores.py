@@ -9,27 +9,12 @@ from operator import is_
 import numpy as np
 import pandas as pd
 
-from ..core.metrics import CONTRACT, COUNT, RATE, REGISTRY, select
-from ..core.rules import COURSE, RULES, InvalidInputError, check_k, show
-from ..core.scoring import FEATURE_METRICS, CountedRuns, count_runs, default_metrics, \
-    metric_columns, score_columns
+from ..core.metrics import CONTRACT, COUNT, RATE, select
+from ..core.rules import RULES, InvalidInputError, check_k, show
+from ..engine import DEFAULT_ENGINE, count_dataset, count_runs, default_metrics
 
-
-def count_dataset(dataset, *, progress=None, unit="chunk", dedupe=False):
-    """The :class:`~ragscore.core.scoring.CountedRuns` of a dataset (each run counted once),
-    under the ID rules, ``min_relevance`` and chunk sources the dataset declares.
-
-    Passing the result instead of the dataset to :func:`question_table`, ``aggregates``,
-    ``sweep`` or ``claim_counts`` spares counting the runs again.
-    """
-    if isinstance(dataset, CountedRuns):
-        return dataset
-    return count_runs(dataset.corpus, dataset.cases, dataset.runs,
-                      rules=getattr(dataset, "rules", COURSE), progress=progress,
-                      min_relevance=getattr(dataset, "min_relevance", 1),
-                      sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe,
-                      groups=getattr(dataset, "groups", None),
-                      superseded=getattr(dataset, "superseded", frozenset()))
+__all__ = ["count_dataset", "default_metrics", "key_index", "nullable_column", "plain_values",
+           "question_table", "score_runs", "scores_frame"]
 
 
 def nullable_column(values, kind):
@@ -86,39 +71,33 @@ def key_index(keys):
 def scores_frame(counted, *, k, metrics=None, na_as_zero=False):
     """The per-question table of already counted runs at cutoff ``k``.
 
-    ``metrics``: registry names (default :func:`default_metrics`). ``na_as_zero``: a
-    retrieval metric that is n/a (nothing relevant) is shown as 0, as trec_eval does; the
-    table records it in ``attrs["na_as_zero"]``.
+    ``metrics``: registry names (default :func:`~ragscore.engine.default_metrics`).
+    ``na_as_zero``: a retrieval metric that is n/a (nothing relevant) is shown as 0, as
+    trec_eval does; the table records it in ``attrs["na_as_zero"]``.
     """
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
-    columns = metric_columns(counted, k=k, metrics=chosen, na_as_zero=na_as_zero)
-    return _frame(counted.keys, columns, chosen, k=k, na_as_zero=na_as_zero)
-
-
-def _frame(keys, columns, chosen, *, k, na_as_zero):
-    """The table of ``columns`` (``{name: values}`` of the ``chosen`` metrics), indexed by
-    ``keys``."""
-    data = {metric.name: nullable_column(columns[metric.name], metric.kind) for metric in chosen}
-    frame = pd.DataFrame(data, index=key_index(keys), copy=False)
+    data = {metric.name: nullable_column(counted.column(metric, k, na_as_zero=na_as_zero),
+                                         metric.kind) for metric in chosen}
+    frame = pd.DataFrame(data, index=key_index(counted.keys), copy=False)
     frame.attrs["k"] = k
     frame.attrs["na_as_zero"] = bool(na_as_zero)
     return frame
 
 
 def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids="course",
-               min_relevance=1, unit="chunk", dedupe=False, sources=None, jobs=None):
+               min_relevance=1, unit="chunk", dedupe=False, sources=None,
+               engine=DEFAULT_ENGINE):
     """Score every ``runs[case][system]`` and return a DataFrame, one row per pair.
 
     The index is ``("case", "system")`` in input order; the columns are ``metrics`` (by
     default the six of :func:`ragscore.evaluate`, in contract order), with nullable dtypes
     (``Float64``, ``boolean``) so n/a is ``<NA>``. The corpus is validated once and each
     case once; an error names the case and the system. ``progress``, if given, is called as
-    ``progress(done, total)`` after each case. ``ids`` (``"course"`` or ``"open"``),
+    ``progress(done, total)`` as work is done. ``ids`` (``"course"`` or ``"open"``),
     ``min_relevance``, ``unit``, ``dedupe`` and ``sources`` are the dataset options of
-    :class:`~ragscore.core.scoring.Counter`. ``jobs``: by default a batch of 20,000 runs or
-    more is counted by two processes on Linux with two CPUs, where that is safe;
-    ``jobs=1`` keeps it in one (see :func:`~ragscore.core.scoring.count_runs`).
+    :class:`~ragscore.core.scoring.Counter`; ``engine`` chooses the engine
+    (:mod:`ragscore.engine`): both give the same table.
 
     >>> from ragscore.io.course import load_course
     >>> course = load_course()
@@ -130,13 +109,14 @@ def score_runs(corpus, cases, runs, *, k=2, metrics=CONTRACT, progress=None, ids
         raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
     check_k(k, rules=RULES[ids])
     chosen = select(metrics)
-    keys, columns = score_columns(corpus, cases, runs, k=k, metrics=chosen, progress=progress,
-                                  rules=RULES[ids], min_relevance=min_relevance, unit=unit,
-                                  dedupe=dedupe, sources=sources, jobs=jobs)
-    return _frame(keys, columns, chosen, k=k, na_as_zero=False)
+    counted = count_runs(corpus, cases, runs, engine=engine, rules=RULES[ids],
+                         progress=progress, min_relevance=min_relevance, unit=unit,
+                         dedupe=dedupe, sources=sources)
+    return scores_frame(counted, k=k, metrics=[metric.name for metric in chosen])
 
 
-def question_table(dataset, *, k=2, metrics=None, na_as_zero=False):
+def question_table(dataset, *, k=2, metrics=None, na_as_zero=False, engine=DEFAULT_ENGINE):
     """The per-question table of ``dataset`` (or its counted runs) at cutoff ``k``; see
     :func:`scores_frame` for ``metrics`` and ``na_as_zero``."""
-    return scores_frame(count_dataset(dataset), k=k, metrics=metrics, na_as_zero=na_as_zero)
+    return scores_frame(count_dataset(dataset, engine=engine), k=k, metrics=metrics,
+                        na_as_zero=na_as_zero)

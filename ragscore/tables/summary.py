@@ -7,22 +7,12 @@ its denominator, how many questions it used and how many it left out.
 import pandas as pd
 
 from ..core import aggregate as core
-from ..core.counts import hits, supported
-from ..core.metrics import select
+from ..core.metrics import REGISTRY, select
 from ..core.rules import InvalidInputError, check_k, show
-from ..core.trials import Trials, first_trial
 from .scores import count_dataset, default_metrics, key_index
 
 AGGREGATE_COLUMNS = ["system", "slice", "metric", "method", "value", "numerator",
                      "denominator", "used", "left_out", "description"]
-
-
-def by_system(counted):
-    """``{system: [counts, ...]}`` in order of first appearance, each in question order."""
-    grouped = {}
-    for (_, system), counts in zip(counted.keys, counted.counts):
-        grouped.setdefault(system, []).append(counts)
-    return grouped
 
 
 def answerable(dataset):
@@ -46,9 +36,8 @@ def aggregates(dataset, *, k=2, metrics=None, na_as_zero=False):
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     rows = [{"system": system, **row._asdict()}
-            for system, counts_list in by_system(counted).items()
-            for row in core.aggregates(counts_list, k=k, metrics=chosen,
-                                       na_as_zero=na_as_zero)]
+            for system, view in counted.by_system().items()
+            for row in core.aggregates(view, k=k, metrics=chosen, na_as_zero=na_as_zero)]
     frame = pd.DataFrame.from_records(rows, columns=AGGREGATE_COLUMNS)
     frame["value"] = pd.array(frame["value"].tolist(), dtype="Float64")
     for column in ("numerator", "denominator", "used", "left_out"):
@@ -68,9 +57,9 @@ def sweep(dataset, *, max_k, metrics=None, na_as_zero=False):
     check_k(max_k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     keys, records = [], []
-    for system, counts_list in by_system(counted).items():
-        answerable_count = sum(1 for counts in counts_list if core.is_answerable(counts))
-        for k, means in enumerate(core.sweep_means(counts_list, max_k=max_k, metrics=chosen,
+    for system, view in counted.by_system().items():
+        answerable_count = sum(view.answerable())
+        for k, means in enumerate(core.sweep_means(view, max_k=max_k, metrics=chosen,
                                                    na_as_zero=na_as_zero), start=1):
             keys.append((system, k))
             records.append({**means, "questions": answerable_count})
@@ -85,26 +74,23 @@ def sweep(dataset, *, max_k, metrics=None, na_as_zero=False):
 
 def claim_counts(dataset, *, k=2):
     """Per-question counts behind the rates at ``k``: hits, relevant, supported, claims,
-    expected (one row per case and system)."""
+    expected (one row per case and system; repeated trials: the mean over them)."""
     counted = count_dataset(dataset)
     check_k(k, rules=counted.rules)
-    index = key_index(counted.keys)
     trials = "trials" in counted.features
     dtype = "Float64" if trials else "Int64"
-
-    def per_question(read):  # repeated trials: the mean over them
-        return pd.array([sum(map(read, counts)) / len(counts) if type(counts) is Trials
-                         else read(counts) for counts in counted.counts], dtype=dtype)
-
+    numerators = {name: counted.pooled_parts(REGISTRY[name], k)[0]
+                  for name in ("recall", "support")}
+    sizes = counted.field("trials")
     return pd.DataFrame({
-        "hits": per_question(lambda counts: hits(counts, k)),
-        "relevant": [counts.n_relevant for counts in counted.counts],
-        "supported": per_question(lambda counts: supported(counts, k)),
-        "claims": pd.array([first_trial(counts).n_claims if not trials or type(counts) is not Trials
-                            else sum(one.n_claims or 0 for one in counts) / len(counts)
-                            for counts in counted.counts], dtype=dtype),
-        "expected": pd.array([counts.n_expected for counts in counted.counts], dtype="Int64"),
-    }, index=index)
+        "hits": pd.array([hits / size for hits, size in zip(numerators["recall"], sizes)]
+                         if trials else numerators["recall"], dtype=dtype),
+        "relevant": counted.field("n_relevant"),
+        "supported": pd.array([found / size for found, size in zip(numerators["support"], sizes)]
+                              if trials else numerators["support"], dtype=dtype),
+        "claims": pd.array(counted.field("n_claims"), dtype=dtype),
+        "expected": pd.array(counted.field("n_expected"), dtype="Int64"),
+    }, index=key_index(counted.keys))
 
 
 SLICE_KINDS = ("tag", "split")
@@ -130,9 +116,8 @@ def slice_members(counted, by):
 
 def restrict(counted, cases):
     """The counted runs of the questions in ``cases`` only (a set of case names)."""
-    kept = [position for position, (case, _) in enumerate(counted.keys) if case in cases]
-    return counted._replace(keys=[counted.keys[p] for p in kept],
-                            counts=[counted.counts[p] for p in kept])
+    return counted.take([position for position, (case, _) in enumerate(counted.keys)
+                         if case in cases])
 
 
 def sliced_aggregates(dataset, *, by, k=2, metrics=None, na_as_zero=False):

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: that chapter 5 says must catch it).
 MUTATIONS = {
     "short-list denominator": (
-        "ragscore/core/metrics/precision.py", "return hits(counts, k) / k",
-        "return hits(counts, k) / max(1, min(k, counts.n_retrieved))",
+        "ragscore/core/metrics/precision.py", "return at.hits / k",
+        "return at.hits / max(1, min(k, at.n_retrieved))",
         "test_short_list_keeps_cutoff_denominator"),
     "any citation suffices": (
         "ragscore/core/counts.py",

@@ -2,7 +2,7 @@
 import pytest
 
 from ragscore import evaluate
-from ragscore.core.counts import Counts, claim_cutoff, count, hits, retrieval_counts, supported
+from ragscore.core.counts import At, Counts, claim_cutoff, count, retrieval_counts
 
 SUPPORT = {"switch": {"rollback"}, "smoke": {"checklist"}, "both": {"rollback", "checklist"}}
 VISIBLE = {"rollback", "checklist"}
@@ -13,7 +13,7 @@ def is_supported(claim, citations, support, visible):
     """The rule at the cutoff that shows exactly ``visible`` (ranked alphabetically)."""
     retrieved = tuple(sorted(visible))
     counts = count(RELEVANT, support, retrieved, ((claim, citations),))
-    return supported(counts, max(1, len(retrieved))) == 1
+    return At(counts, max(1, len(retrieved))).supported == 1
 
 
 @pytest.mark.parametrize("claim, citations, visible, expected", [
@@ -45,8 +45,8 @@ def test_claim_cutoff(citations, labelled, rank_of, cutoff):
 
 def test_count_supported_counts_each_supported_pair():
     claims = (("switch", ("rollback",)), ("smoke", ("rollback",)), ("both", ("checklist",)))
-    assert supported(count(RELEVANT, SUPPORT, ("rollback", "checklist"), claims), 2) == 2
-    assert supported(count(RELEVANT, SUPPORT, ("rollback", "checklist"), ()), 2) == 0
+    assert At(count(RELEVANT, SUPPORT, ("rollback", "checklist"), claims), 2).supported == 2
+    assert At(count(RELEVANT, SUPPORT, ("rollback", "checklist"), ()), 2).supported == 0
 
 
 def test_counts_of_rollback_b_by_hand():
@@ -55,8 +55,8 @@ def test_counts_of_rollback_b_by_hand():
                    (("switch", ("rollback",)), ("smoke", ("checklist",))))
     assert counts == Counts(relevant_ranks=(1, 2), n_relevant=2, claim_cutoffs=(1, 2),
                             n_claims=2, n_expected=2, n_retrieved=2)
-    assert [hits(counts, k) for k in (1, 2, 3)] == [1, 2, 2]
-    assert [supported(counts, k) for k in (1, 2, 3)] == [1, 2, 2]
+    assert [At(counts, k).hits for k in (1, 2, 3)] == [1, 2, 2]
+    assert [At(counts, k).supported for k in (1, 2, 3)] == [1, 2, 2]
 
 
 def test_ranks_beyond_any_cutoff_are_kept():

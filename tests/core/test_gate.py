@@ -12,19 +12,21 @@ import pytest
 from ragscore.core.counts import retrieval_counts
 from ragscore.core.gate import Rule, judge, run_gate
 from ragscore.core.rules import InvalidInputError
-from ragscore.core.scoring import count_runs
 from ragscore.core.trials import Trials
+from ragscore.engine import count_folder, count_runs
+from ragscore.engine.reference import ReferenceCounted
 from ragscore.io.course import load_course
+
+
+def one_system(runs):
+    """``{case: counts}`` as the engine's view of one system's runs."""
+    return ReferenceCounted([(case, "S") for case in runs], list(runs.values()))
 
 
 @pytest.fixture(scope="module")
 def systems():
     course = load_course()
-    counted = count_runs(course.corpus, course.cases, course.runs)
-    by_system = {}
-    for (case, system), counts in zip(counted.keys, counted.counts):
-        by_system.setdefault(system, {})[case] = counts
-    return by_system
+    return count_runs(course.corpus, course.cases, course.runs).by_system()
 
 
 NO_SUPPORT_REGRESSION = Rule("no support regression", "support", "no_regression")
@@ -85,14 +87,15 @@ def test_max_count_totals_a_count_metric(systems):
 
 
 def test_a_rule_without_defined_values_fails():
-    runs = {"q": retrieval_counts(("a",), set())}  # nothing relevant: recall n/a
+    runs = one_system({"q": retrieval_counts(("a",), set())})  # nothing relevant: recall n/a
     outcome = judge(Rule("recall", "recall", "min_mean", threshold=0.1), runs, k=1, tags={})
     assert not outcome.passed and outcome.used == 0
 
 
 def test_trials_are_judged_as_one_question():
     # two trials, recall@1 1 and 0: the question's value is 0.5, once
-    runs = {"q": Trials((retrieval_counts(("a",), {"a"}), retrieval_counts(("b",), {"a"})))}
+    runs = one_system({"q": Trials((retrieval_counts(("a",), {"a"}),
+                                    retrieval_counts(("b",), {"a"})))})
     outcome = judge(Rule("recall", "recall", "min_mean", threshold=0.5), runs, k=1, tags={})
     assert (outcome.passed, outcome.value, outcome.used) == (True, 0.5, 1)
 
@@ -114,12 +117,8 @@ def test_rules_that_cannot_be_judged_are_refused(systems, rule, message):
 def test_max_count_on_disclosures_forbids_any_on_the_practice_collection():
     from pathlib import Path
 
-    from ragscore.io.dataset import read_counts
-
-    counted = read_counts(Path(__file__).resolve().parents[2] / "fixtures" / "practice")
-    by_system = {}
-    for (case, system), counts in zip(counted.keys, counted.counts):
-        by_system.setdefault(system, {})[case] = counts
+    counted = count_folder(Path(__file__).resolve().parents[2] / "fixtures" / "practice")
+    by_system = counted.by_system()
     rule = Rule("no disclosures", "disclosures", "max_count", threshold=0)
     # totals worked by the collection's author (tests/io/test_practice.py): rerank-guarded
     # filters restricted chunks (0); rerank discloses 8 times in 6 questions

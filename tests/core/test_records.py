@@ -3,8 +3,8 @@ groups, superseded and conflicting sources, repeated trials."""
 from ragscore.core.aggregate import aggregates, macro
 from ragscore.core.counts import count, delivered_span
 from ragscore.core.metrics import REGISTRY
-from ragscore.core.scoring import count_runs
 from ragscore.core.trials import Trials, combine, spread, value_of
+from ragscore.engine.reference import ReferenceCounted, count_runs
 
 SUPPORT = REGISTRY["support"]
 STALE = REGISTRY["stale_support"]
@@ -87,7 +87,8 @@ def test_trials_are_one_question_in_a_mean():
     # q1 twice: recall@1 1.0 then 0.0 -> 0.5 for the question; q2 once: 1.0
     q1 = Trials((_recall_counts(("a",)), _recall_counts(("b",))))
     q2 = _recall_counts(("a",))
-    row = macro(RECALL, [q1, q2], k=1, slice_name="answerable")
+    row = macro(RECALL, ReferenceCounted([("q1", "S"), ("q2", "S")], [q1, q2]), k=1,
+                slice_name="answerable")
     assert (row.value, row.used, row.left_out) == (0.75, 2, 0)
 
 
@@ -118,7 +119,7 @@ def test_count_runs_takes_trials_as_a_list_and_reports_ops():
     assert counted.ops == {("q", "S"): [{"latency_ms": 120},
                                         {"latency_ms": 80, "failed": False}]}
     # one question in the aggregate, with support the mean of 1.0 and n/a (no claims): 1.0
-    rows = {row.metric: row for row in aggregates(counted.counts, k=1,
+    rows = {row.metric: row for row in aggregates(counted, k=1,
                                                   metrics=(RECALL, SUPPORT))
             if row.method == "macro"}
     assert (rows["recall"].value, rows["recall"].used) == (0.5, 1)

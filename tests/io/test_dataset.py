@@ -94,7 +94,7 @@ def test_a_failed_save_leaves_the_old_dataset_intact(tmp_path, monkeypatch):
     def broken_files(dataset):
         raise OSError("disk full")
 
-    monkeypatch.setattr("ragscore.io.dataset.dataset_chunks", broken_files)
+    monkeypatch.setattr("ragscore.io.write.dataset_chunks", broken_files)
     with pytest.raises(OSError):
         save_dataset(course, target, overwrite=True)
     assert load_dataset(target) == course
@@ -224,5 +224,16 @@ def test_manifest_text_is_kept(tmp_path):
     assert "fictional" in course.description
     manifest = json.loads((save_dataset(course, tmp_path / "c") / "dataset.json").read_text())
     assert manifest == {"format": "ragscore-dataset", "version": 2, "name": "course",
-                        "description": course.description, "files": manifest["files"],
-                        "checked": manifest["checked"]}
+                        "description": course.description, "files": manifest["files"]}
+
+
+def test_ids_that_need_escaping_load_back_unchanged(tmp_path):
+    ids = ['say "hi"', "back\\slash", "café", "d-2#7"]
+    corpus = {doc: None for doc in ids}
+    runs = {"q1": {"A": {"retrieved": ('say "hi"', "back\\slash")}}}
+    dataset = Dataset(corpus=corpus, cases={"q1": {"relevant": ("café",)}}, runs=runs,
+                      ids="open")
+    save_dataset(dataset, tmp_path / "saved")
+    loaded = load_dataset(tmp_path / "saved")
+    assert list(loaded.corpus) == ids
+    assert loaded.runs == runs

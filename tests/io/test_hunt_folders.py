@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import ragscore
 from ragscore.core.rules import InvalidInputError
 from ragscore.io.course import COURSE_PATH
-from ragscore.io.dataset import load_dataset, read_counts
+from ragscore.engine import count_folder as read_counts
+from ragscore.io.dataset import load_dataset
 
 MAX_MESSAGE = 2000
 KINDS = ("corpus", "cases", "runs")

@@ -4,7 +4,7 @@ import pytest
 
 import ragscore
 from ragscore import InvalidInputError, load_dataset, save_dataset
-from ragscore.io.dataset import read_counts
+from ragscore.engine import count_folder as read_counts
 
 
 @pytest.mark.parametrize("path, message", [

@@ -31,7 +31,7 @@ import ragscore
 from ragscore.cli import main
 from ragscore.core.metrics import REGISTRY
 from ragscore.core.trials import value_of
-from ragscore.io.dataset import read_counts
+from ragscore.engine import count_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 PRACTICE = ROOT / "fixtures" / "practice"
@@ -325,7 +325,7 @@ def test_disputed_items_and_agreement_between_ana_and_ben():
 def _ragscore_values(metric, k=K):
     """``{system: {case: value}}`` of one registry metric, as ragscore reads the folder
     (a question with trials gives one value: see ``ragscore.core.trials``)."""
-    counted = read_counts(PRACTICE)
+    counted = count_folder(PRACTICE, engine="reference")
     values = {}
     for (case, system), counts in zip(counted.keys, counted.counts):
         values.setdefault(system, {})[case] = value_of(REGISTRY[metric], counts, k)

@@ -5,9 +5,11 @@ import json
 import pytest
 
 from ragscore.core.trials import Trials
-from ragscore.io.dataset import Dataset, load_dataset, read_counts, save_dataset
+from ragscore.engine import count_folder as read_counts
+from ragscore.io.dataset import Dataset, load_dataset, save_dataset
 from ragscore.io.jsonl import DatasetFileError
-from ragscore.io.manifest import fingerprint, manifest_report, schema_errors
+from ragscore.io.manifest import fingerprint, manifest_report
+from ragscore.io.schemas import schema_errors
 
 MANIFEST = {"run_id": "B-2026-12-01", "date": "2026-12-01", "model": "demo-model-2",
             "code_revision": "abc123", "retrieval": {"retriever": "bm25", "k": 3},
@@ -60,7 +62,7 @@ def test_version_3_saves_and_loads_back_unchanged(tmp_path):
 
 def test_streaming_reader_counts_trials_groups_and_ops(tmp_path):
     save_dataset(sample(), tmp_path / "v3")
-    counted = read_counts(tmp_path / "v3")
+    counted = read_counts(tmp_path / "v3", engine="reference")
     assert counted.keys == [("payday", "S"), ("fee", "S")]
     payday, fee = counted.counts
     # salaries is hr-only, the caller is staff, and it was delivered: one disclosure
@@ -69,7 +71,7 @@ def test_streaming_reader_counts_trials_groups_and_ops(tmp_path):
     # trial 2 cites fee-v2: supported
     assert type(fee) is Trials
     assert [one.claim_cutoffs for one in fee] == [(), (1,)]
-    assert counted.features == {"trials", "delivered", "groups", "superseded"}
+    assert counted.features == {"answers", "trials", "delivered", "groups", "superseded"}
     assert counted.ops[("payday", "S")] == [{"latency_ms": 850.5, "tokens": 312,
                                              "cost": 0.0021, "retries": 0, "failed": False}]
 
@@ -176,7 +178,7 @@ def test_the_shipped_schemas_agree_with_the_reader(name, good, bad, field):
 
 def test_validate_checks_every_record_against_the_schemas(tmp_path, capsys):
     from ragscore.cli import main
-    from ragscore.io.manifest import validate_folder
+    from ragscore.io.check import validate_folder
 
     folder = _write(tmp_path, INDEX, CORPUS, CASES, RUNS + [dict(RUNS[0], system="T",
                                                                 tokens=-3)])

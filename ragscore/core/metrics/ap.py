@@ -2,27 +2,22 @@
 from .base import RATE, Metric
 
 
-def average_precision(counts, k):
+def average_precision(at, k):
     """AP@k = (sum of P@r over the ranks r <= k where a relevant ID was retrieved)
     / (number of IDs judged relevant).
 
     The denominator is every relevant ID, retrieved or not, so missing one lowers AP.
-    ``None`` (n/a) when nothing is judged relevant.
+    n/a when nothing is judged relevant.
 
-    >>> from ragscore.core.counts import retrieval_counts
+    >>> from ragscore.core.counts import At, retrieval_counts
     >>> # relevant at ranks 1 and 3, 3 relevant in all: (1/1 + 2/3) / 3
-    >>> average_precision(retrieval_counts(("a", "x", "b"), {"a", "b", "c"}), 3) == (1 + 2 / 3) / 3
+    >>> counts = retrieval_counts(("a", "x", "b"), {"a", "b", "c"})
+    >>> average_precision(At(counts, 3), 3) == (1 + 2 / 3) / 3
     True
     """
-    if not counts.n_relevant:
-        return None
-    total = 0.0
-    for hits, rank in enumerate(counts.relevant_ranks, 1):
-        if rank > k:
-            break
-        total += hits / rank
-    return total / counts.n_relevant
+    return at.precision_sum / at.n_relevant
 
 
 METRIC = Metric(name="ap", label="AP@{k}", kind=RATE, stage="retrieval",
-                value=average_precision, undefined="nothing is labelled relevant")
+                formula=average_precision, defined=lambda at: at.n_relevant > 0,
+                undefined="nothing is labelled relevant")

@@ -1,5 +1,15 @@
-"""What a metric is: a name, a label at k, a kind, a formula over counts and its undefined case."""
+"""What a metric is: a name, a label at k, a kind, a formula over count primitives and the
+case where it is undefined.
+
+A formula reads the count primitives of :class:`~ragscore.core.counts.At` (``hits``,
+``first_rank``, ``dcg``, ``supported``, ...) with plain arithmetic and comparisons only
+(``+ - * /``, ``< <= == !=``, ``&`` and ``|`` to combine conditions). The reference engine
+hands it one question's primitives, as Python numbers; the columnar engine hands it the same
+names as arrays, one value per question. So each formula is written once and read by both.
+"""
 from collections import namedtuple
+
+from ..counts import At
 
 RATE = "rate"
 YES_NO = "yes/no"
@@ -9,25 +19,25 @@ COUNT = "count"
 class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denominator_name")):
     """How a rate pools over questions: summed numerators over summed denominators.
 
-    ``numerator`` and ``denominator`` take ``(counts, k)`` and return integers; the names
-    say what they count, for the sentence that declares the aggregate.
+    ``numerator`` and ``denominator`` take ``(at, k)`` (count primitives) and return whole
+    numbers; the names say what they count, for the sentence that declares the aggregate.
     """
 
     __slots__ = ()
 
 
-class Metric(namedtuple("Metric", "name label kind stage value undefined slice pooled yes_means "
-                                  "lower_is_better",
+class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
+                                  "yes_means lower_is_better",
                         defaults=("answerable", None, "", False))):
     """One metric, defined once.
 
-    ``value(counts, k)`` returns a float in [0, 1] (a rate), a bool (yes/no), an int >= 0 (a
-    count of things per question) or ``None`` when the metric is undefined for that question
-    (``undefined`` says when, in words).
+    ``formula(at, k)`` gives a float in [0, 1] (a rate), a bool (yes/no) or a whole number
+    >= 0 (a count of things per question) from the count primitives ``at`` at cutoff ``k``;
+    it is read only where ``defined(at)`` is true (``defined`` ``None``: always), and the
+    metric is ``None`` (n/a) elsewhere; ``undefined`` says when, in words.
     ``slice`` is the questions the metric is meant for: ``answerable``, ``unanswerable`` or
-    ``all``.
-    ``pooled`` says how a rate pools over questions (``None``: it is only macro-averaged);
-    ``yes_means`` says in words what a yes of a yes/no metric stands for;
+    ``all``. ``pooled`` says how a rate pools over questions (``None``: it is only
+    macro-averaged); ``yes_means`` says in words what a yes of a yes/no metric stands for;
     ``lower_is_better`` marks metrics where a rise is a regression (counts of problems).
     """
 
@@ -36,3 +46,11 @@ class Metric(namedtuple("Metric", "name label kind stage value undefined slice p
     def label_at(self, k):
         """The short column label at cutoff ``k`` (``P@2``); ``k="k"`` gives ``P@k``."""
         return self.label.format(k=k)
+
+    def value(self, counts, k):
+        """The metric for one question's :class:`~ragscore.core.counts.Counts` at ``k``, or
+        ``None`` (n/a): ``formula`` where ``defined``."""
+        at = At(counts, k)
+        if self.defined is not None and not self.defined(at):
+            return None
+        return self.formula(at, k)

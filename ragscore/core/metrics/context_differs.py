@@ -1,23 +1,24 @@
-"""Context differs: the delivered context is not the top k retrieved (a flag per question)."""
-from ..counts import delivered_differs
+"""ctx differs@k: the delivered context is not the top k retrieved."""
 from .base import YES_NO, Metric
 
 
-def context_differs(counts, k):
+def context_differs(at, k):
     """Yes when the recorded delivered context, as a set, is not the top k retrieved.
 
-    ``None`` (n/a) when no delivered context was recorded: the top k is then taken as what
-    the answer stage saw.
+    The counts say for which k the two are equal: from ``context_low`` (0: at no k) to
+    ``context_high`` (-1: every k from there on). n/a when no delivered context was
+    recorded: the top k is then taken as what the answer stage saw.
 
-    >>> from ragscore.core.counts import count
-    >>> shown = count({"a"}, {}, ("a", "b", "c"), (), delivered=("a", "c"))
-    >>> context_differs(shown, 2)
-    True
+    >>> from ragscore.core.counts import At, count
+    >>> shown = count({"a"}, {"c": {"a"}}, ("a", "b"), (("c", ("a",)),), delivered=("a",))
+    >>> context_differs(At(shown, 1), 1), context_differs(At(shown, 2), 2)
+    (False, True)
     """
-    return delivered_differs(counts, k)
+    return ((at.context_low == 0) | (at.context_low > k)
+            | ((at.context_high != -1) & (at.context_high < k)))
 
 
 METRIC = Metric(name="context_differs", label="ctx differs@{k}", kind=YES_NO, stage="retrieval",
-                value=context_differs, undefined="no delivered context was recorded",
-                slice="all", yes_means="were given a context other than their top k",
-                lower_is_better=True)
+                formula=context_differs, defined=lambda at: at.context_recorded,
+                undefined="no delivered context was recorded", slice="all",
+                yes_means="were given a context other than their top k", lower_is_better=True)

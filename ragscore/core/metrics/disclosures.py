@@ -1,9 +1,8 @@
-"""Disclosures: restricted chunks shown to, or cited for, a caller outside their groups."""
-from ..counts import exposures
+"""Disclosures: restricted chunks shown or cited to a caller outside their access groups."""
 from .base import COUNT, Metric
 
 
-def disclosures(counts, k):
+def disclosures(at, k):
     """Disclosures = restricted chunks in the visible context at k, or cited, whose access
     groups share none of the caller's groups.
 
@@ -11,15 +10,14 @@ def disclosures(counts, k):
     retrieved. A count per question, never excused by a correct answer. Always defined
     (0 when nothing restricted was exposed).
 
-    >>> from ragscore.core.counts import count
-    >>> leak = count({"pay"}, {"rate": {"pay"}}, ("pay", "salaries"), (("rate", ("pay",)),),
-    ...              restricted=frozenset({"salaries"}))
-    >>> disclosures(leak, 1), disclosures(leak, 2)
+    >>> from ragscore.core.counts import At, count
+    >>> leak = count({"a"}, {"c": {"a"}}, ("a", "hr"), (("c", ("a",)),), restricted={"hr"})
+    >>> disclosures(At(leak, 1), 1), disclosures(At(leak, 2), 2)
     (0, 1)
     """
-    return exposures(counts, k)
+    return at.exposures
 
 
 METRIC = Metric(name="disclosures", label="disclosures", kind=COUNT, stage="retrieval",
-                value=disclosures, undefined="never undefined", slice="all",
+                formula=disclosures, defined=None, undefined="never undefined", slice="all",
                 lower_is_better=True)

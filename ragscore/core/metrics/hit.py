@@ -1,22 +1,20 @@
-"""Hit@k: whether any relevant ID is in the top k, as trec_eval's ``success``."""
-from ..counts import hits
+"""Hit@k: whether any relevant ID is within the top k (trec_eval's ``success``)."""
 from .base import RATE, Metric
 
 
-def hit(counts, k):
+def hit(at, k):
     """Hit@k = 1.0 when at least one relevant ID is within the top k, else 0.0.
 
-    A rate (its macro mean is the share of questions with a hit). ``None`` (n/a) when
-    nothing is labelled relevant.
+    A rate (its macro mean is the share of questions with a hit). n/a when nothing is
+    labelled relevant.
 
-    >>> from ragscore.core.counts import retrieval_counts
-    >>> hit(retrieval_counts(("x", "a"), {"a"}), 1), hit(retrieval_counts(("x", "a"), {"a"}), 2)
+    >>> from ragscore.core.counts import At, retrieval_counts
+    >>> counts = retrieval_counts(("archive", "owners"), {"owners"})
+    >>> hit(At(counts, 1), 1), hit(At(counts, 2), 2)
     (0.0, 1.0)
     """
-    if not counts.n_relevant:
-        return None
-    return 1.0 if hits(counts, k) else 0.0
+    return (at.hits > 0) * 1.0
 
 
-METRIC = Metric(name="hit", label="Hit@{k}", kind=RATE, stage="retrieval", value=hit,
-                undefined="nothing is labelled relevant")
+METRIC = Metric(name="hit", label="Hit@{k}", kind=RATE, stage="retrieval", formula=hit,
+                defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant")

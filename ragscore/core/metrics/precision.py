@@ -1,22 +1,20 @@
 """P@k: precision at a cutoff of k fixed slots."""
-from ..counts import hits
 from .base import RATE, Metric
 
 
-def precision(counts, k):
+def precision(at, k):
     """P@k = (relevant IDs within the top k) / k.
 
     The denominator is k even when fewer than k IDs were returned: a short list is not
-    rewarded for returning little. ``None`` (n/a) when nothing is labelled relevant.
+    rewarded for returning little. n/a when nothing is labelled relevant.
 
-    >>> from ragscore.core.counts import retrieval_counts
-    >>> precision(retrieval_counts(("rollback",), {"rollback", "checklist"}), 2)
+    >>> from ragscore.core.counts import At, retrieval_counts
+    >>> precision(At(retrieval_counts(("rollback",), {"rollback", "checklist"}), 2), 2)
     0.5
     """
-    if not counts.n_relevant:
-        return None
-    return hits(counts, k) / k
+    return at.hits / k
 
 
 METRIC = Metric(name="precision", label="P@{k}", kind=RATE, stage="retrieval",
-                value=precision, undefined="nothing is labelled relevant")
+                formula=precision, defined=lambda at: at.n_relevant > 0,
+                undefined="nothing is labelled relevant")

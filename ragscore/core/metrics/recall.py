@@ -1,24 +1,22 @@
-"""R@k: recall at cutoff k."""
-from ..counts import hits
+"""R@k: recall at a cutoff of k."""
 from .base import RATE, Metric, Pooled
 
 
-def recall(counts, k):
+def recall(at, k):
     """R@k = (relevant IDs within the top k) / (IDs labelled relevant).
 
-    ``None`` (n/a) when nothing is labelled relevant; 0.0 for an empty list on an answerable
-    question. Pooled: hits summed over relevant IDs summed.
+    n/a when nothing is labelled relevant; 0.0 for an empty list on an answerable question.
+    Pooled: hits summed over relevant IDs summed.
 
-    >>> from ragscore.core.counts import retrieval_counts
-    >>> recall(retrieval_counts(("rollback",), {"rollback", "checklist"}), 2)
+    >>> from ragscore.core.counts import At, retrieval_counts
+    >>> recall(At(retrieval_counts(("rollback",), {"rollback", "checklist"}), 2), 2)
     0.5
     """
-    if not counts.n_relevant:
-        return None
-    return hits(counts, k) / counts.n_relevant
+    return at.hits / at.n_relevant
 
 
-METRIC = Metric(name="recall", label="R@{k}", kind=RATE, stage="retrieval", value=recall,
-                undefined="nothing is labelled relevant",
-                pooled=Pooled(numerator=hits, denominator=lambda counts, k: counts.n_relevant,
+METRIC = Metric(name="recall", label="R@{k}", kind=RATE, stage="retrieval", formula=recall,
+                defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant",
+                pooled=Pooled(numerator=lambda at, k: at.hits,
+                              denominator=lambda at, k: at.n_relevant,
                               numerator_name="hits", denominator_name="relevant documents"))

@@ -2,25 +2,22 @@
 from .base import RATE, Metric
 
 
-def reciprocal_rank(counts, k):
+def reciprocal_rank(at, k):
     """RR@k = 1 / (1-based rank of the first relevant ID) if that rank is <= k, else 0.0.
 
-    Cut at k, unlike trec_eval's ``recip_rank``, which looks down the whole list. ``None``
-    (n/a) when nothing is labelled relevant.
+    Written ``(first_rank <= k) / first_rank``: a yes counts 1, a no 0, and the first rank
+    is infinite when no relevant ID was retrieved. Cut at k, unlike trec_eval's
+    ``recip_rank``, which looks down the whole list. n/a when nothing is labelled relevant.
 
-    >>> from ragscore.core.counts import retrieval_counts
-    >>> reciprocal_rank(retrieval_counts(("archive", "owners"), {"owners"}), 2)
+    >>> from ragscore.core.counts import At, retrieval_counts
+    >>> reciprocal_rank(At(retrieval_counts(("archive", "owners"), {"owners"}), 2), 2)
     0.5
-    >>> reciprocal_rank(retrieval_counts(("archive", "owners"), {"owners"}), 1)
+    >>> reciprocal_rank(At(retrieval_counts(("archive", "owners"), {"owners"}), 1), 1)
     0.0
     """
-    if not counts.n_relevant:
-        return None
-    ranks = counts.relevant_ranks
-    if ranks and ranks[0] <= k:
-        return 1 / ranks[0]
-    return 0.0
+    return (at.first_rank <= k) / at.first_rank
 
 
-METRIC = Metric(name="rr", label="RR@{k}", kind=RATE, stage="retrieval", value=reciprocal_rank,
+METRIC = Metric(name="rr", label="RR@{k}", kind=RATE, stage="retrieval",
+                formula=reciprocal_rank, defined=lambda at: at.n_relevant > 0,
                 undefined="nothing is labelled relevant")

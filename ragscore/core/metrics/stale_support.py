@@ -1,29 +1,27 @@
-"""Stale support: the share of generated claims supported only by superseded sources."""
-from ..counts import stale
+"""Stale support: claims supported only by chunks of outdated document versions."""
 from .base import RATE, Metric, Pooled
 
 
-def stale_support(counts, k):
+def stale_support(at, k):
     """Stale support = (claims supported at k only by superseded chunks) / (generated claims).
 
     A claim counts here, and not in ``support``, when it meets the strict citation rule and
     every chunk it cites belongs to an outdated version of its document (corpus
-    ``superseded``). ``None`` (n/a) when the answer makes no claims. Pooled: stale claims
-    summed over claims summed.
+    ``superseded``). n/a when the answer makes no claims. Pooled: stale claims summed over
+    claims summed.
 
-    >>> from ragscore.core.counts import count
-    >>> old = count({"v1"}, {"fee": {"v1"}}, ("v1",), (("fee", ("v1",)),),
-    ...             superseded=frozenset({"v1"}))
-    >>> stale_support(old, 1)
+    >>> from ragscore.core.counts import At, count
+    >>> old = count({"v1"}, {"c": {"v1"}}, ("v1",), (("c", ("v1",)),), superseded={"v1"})
+    >>> stale_support(At(old, 1), 1)
     1.0
     """
-    if not counts.n_claims:
-        return None
-    return stale(counts, k) / counts.n_claims
+    return at.stale / at.n_claims
 
 
 METRIC = Metric(name="stale_support", label="stale", kind=RATE, stage="answer",
-                value=stale_support, undefined="the answer makes no claims",
-                pooled=Pooled(numerator=stale, denominator=lambda counts, k: counts.n_claims or 0,
+                formula=stale_support, defined=lambda at: at.n_claims > 0,
+                undefined="the answer makes no claims",
+                pooled=Pooled(numerator=lambda at, k: at.stale,
+                              denominator=lambda at, k: at.n_claims,
                               numerator_name="stale-supported", denominator_name="claims"),
                 lower_is_better=True)

@@ -1,25 +1,22 @@
-"""Unsupported claims: how many generated claims fail the strict citation rule (a count)."""
-from ..counts import stale, supported
+"""Unsupported: how many generated claims fail the strict citation rule (a count)."""
 from .base import COUNT, Metric
 
 
-def unsupported(counts, k):
+def unsupported(at, k):
     """Unsupported = generated claims - claims supported at k - stale-supported claims at k.
 
-    A count, not a rate: a gate can forbid any (``max_count``). ``None`` (n/a) when the answer
-    was not assessed.
+    A count, not a rate: a gate can forbid any (``max_count``). n/a when the answer was not
+    assessed.
 
-    >>> from ragscore.core.counts import count
+    >>> from ragscore.core.counts import At, count
     >>> launch_b = count({"launch"}, {"monday": {"launch"}}, ("launch", "archive"),
     ...                  (("monday", ("launch",)), ("bonus", ("launch",))))
-    >>> unsupported(launch_b, 2)
+    >>> unsupported(At(launch_b, 2), 2)
     1
     """
-    if counts.n_claims is None:
-        return None
-    return counts.n_claims - supported(counts, k) - stale(counts, k)
+    return at.n_claims - at.supported - at.stale
 
 
 METRIC = Metric(name="unsupported", label="unsupported", kind=COUNT, stage="answer",
-                value=unsupported, undefined="the answer was not assessed", slice="all",
-                lower_is_better=True)
+                formula=unsupported, defined=lambda at: at.assessed,
+                undefined="the answer was not assessed", slice="all", lower_is_better=True)

@@ -6,7 +6,6 @@ the file and the line (or the key path of a single JSON document); values are sh
 :func:`~ragscore.core.rules.show`. A bad option (an argument, not a file) raises
 :class:`~ragscore.core.rules.InvalidInputError`.
 """
-import gc
 import hashlib
 import os
 import re
@@ -284,15 +283,3 @@ def assemble_runs(cases, rankings, unjudged, missing_run):
     notes = {UNJUDGED_NOTE: {system: len(unjudged.get(system, ())) for system in rankings},
              MISSING_NOTE: missing, "missing_run": missing_run}
     return runs, notes
-
-
-class NoCollection:
-    """Pause the cyclic garbage collector while many small acyclic objects are built."""
-
-    def __enter__(self):
-        self.enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *_):
-        if self.enabled:
-            gc.enable()

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from ...core.rules import OPEN, InvalidInputError, show
-from ..dataset import Dataset
+from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, Line, records, where
-from ._common import (NoCollection, assemble_runs, check_id, check_options, document_text,
+from ._common import (assemble_runs, check_id, check_options, document_text,
                       fail_at, file_names, is_grade, lines, open_input, paths_of, stem,
                       unicode_problem)
 from .trec import RunReader
@@ -63,20 +63,19 @@ def import_beir(folder, *, split="test", runs=(), min_relevance=1, missing_run="
         found = sorted(path.stem for path in (folder / "qrels").glob("*.tsv"))
         raise DatasetFileError(f"{where(qrels_path)}: cannot be read (No such file or "
                                f"directory); splits found: {', '.join(found) or 'none'}")
-    with NoCollection():
-        corpus = read_corpus(folder / "corpus.jsonl", max_bytes)
-        judged, first_lines = read_qrels_tsv(qrels_path, corpus, max_bytes)
-        questions = read_queries(folder / "queries.jsonl", judged, max_bytes)
-        for qid, number in first_lines.items():
-            if qid not in questions:
-                fail_at(qrels_path, number, f"query-id {show(qid)} is not in queries.jsonl")
-        cases = {qid: {"question": questions[qid], "relevant": grades}
-                 for qid, grades in judged.items()}
-        reader = RunReader(cases, {doc: doc for doc in corpus} if run_paths else {},
-                           known_as="corpus.jsonl", max_bytes=max_bytes)
-        for path in run_paths:
-            reader.read(path)
-        imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+    corpus = read_corpus(folder / "corpus.jsonl", max_bytes)
+    judged, first_lines = read_qrels_tsv(qrels_path, corpus, max_bytes)
+    questions = read_queries(folder / "queries.jsonl", judged, max_bytes)
+    for qid, number in first_lines.items():
+        if qid not in questions:
+            fail_at(qrels_path, number, f"query-id {show(qid)} is not in queries.jsonl")
+    cases = {qid: {"question": questions[qid], "relevant": grades}
+             for qid, grades in judged.items()}
+    reader = RunReader(cases, {doc: doc for doc in corpus} if run_paths else {},
+                       known_as="corpus.jsonl", max_bytes=max_bytes)
+    for path in run_paths:
+        reader.read(path)
+    imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
     description = f"Imported from the BEIR folder {folder.name!r}, split {split!r}"
     if run_paths:
         description += f", with runs {file_names(run_paths)}"

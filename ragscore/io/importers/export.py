@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from ...core.rules import InvalidInputError, show
-from ..dataset import check_dataset
+from ..check import check_dataset
 from ..store import write_file_atomically
 
 __all__ = ["export_trec"]

@@ -16,9 +16,9 @@ array's errors name the item (1-based).
 from pathlib import Path
 
 from ...core.rules import OPEN, InvalidInputError, show
-from ..dataset import Dataset
+from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, parse, read_json, records, too_big, where
-from ._common import (NoCollection, TextCorpus, assemble_runs, check_options, document_text,
+from ._common import (TextCorpus, assemble_runs, check_options, document_text,
                       file_names, id_list, open_input, paths_of, question_id, stem,
                       text_list, unicode_problem)
 from .trec import RunReader
@@ -82,37 +82,36 @@ def import_llamaindex(path, *, runs=(), missing_run="zero", name=None,
     queries = _mapping(data, "queries", path)
     texts = _mapping(data, "corpus", path)
     labels = _mapping(data, "relevant_docs", path)
-    with NoCollection():
-        corpus = {_key_id(doc, path, "corpus", doc):
-                  document_text(_text(text, path, "corpus", doc))
-                  for doc, text in texts.items()}
-        if not corpus:
-            raise DatasetFileError(f"{_at(path, 'corpus')}: holds no documents")
-        cases = {}
-        for qid, question in queries.items():
-            _key_id(qid, path, "queries", qid)
-            _text(question, path, "queries", qid)
-            if qid not in labels:
-                raise DatasetFileError(f"{_at(path, 'relevant_docs')}: query {show(qid)} has "
-                                       "no entry")
-            place = _at(path, "relevant_docs", qid)
-            relevant = id_list(labels[qid], "the value", place)
-            outside = next((doc for doc in relevant if doc not in corpus), None)
-            if outside is not None:
-                raise DatasetFileError(f"{place}: document {show(outside)} is not in the "
-                                       "corpus")
-            cases[qid] = {"question": question, "relevant": relevant}
-        extra = next((qid for qid in labels if qid not in queries), None)
-        if extra is not None:
-            raise DatasetFileError(f"{_at(path, 'relevant_docs', extra)}: no such query in "
-                                   "'queries'")
-        if not cases:
-            raise DatasetFileError(f"{_at(path, 'queries')}: holds no queries")
-        reader = RunReader(cases, {doc: doc for doc in corpus} if run_paths else {},
-                           known_as=f"the corpus of {Path(path).name}", max_bytes=max_bytes)
-        for run_path in run_paths:
-            reader.read(run_path)
-        imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+    corpus = {_key_id(doc, path, "corpus", doc):
+              document_text(_text(text, path, "corpus", doc))
+              for doc, text in texts.items()}
+    if not corpus:
+        raise DatasetFileError(f"{_at(path, 'corpus')}: holds no documents")
+    cases = {}
+    for qid, question in queries.items():
+        _key_id(qid, path, "queries", qid)
+        _text(question, path, "queries", qid)
+        if qid not in labels:
+            raise DatasetFileError(f"{_at(path, 'relevant_docs')}: query {show(qid)} has "
+                                   "no entry")
+        place = _at(path, "relevant_docs", qid)
+        relevant = id_list(labels[qid], "the value", place)
+        outside = next((doc for doc in relevant if doc not in corpus), None)
+        if outside is not None:
+            raise DatasetFileError(f"{place}: document {show(outside)} is not in the "
+                                   "corpus")
+        cases[qid] = {"question": question, "relevant": relevant}
+    extra = next((qid for qid in labels if qid not in queries), None)
+    if extra is not None:
+        raise DatasetFileError(f"{_at(path, 'relevant_docs', extra)}: no such query in "
+                               "'queries'")
+    if not cases:
+        raise DatasetFileError(f"{_at(path, 'queries')}: holds no queries")
+    reader = RunReader(cases, {doc: doc for doc in corpus} if run_paths else {},
+                       known_as=f"the corpus of {Path(path).name}", max_bytes=max_bytes)
+    for run_path in run_paths:
+        reader.read(run_path)
+    imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
     description = f"Imported from the LlamaIndex QA dataset {file_names([path])}"
     if run_paths:
         description += f" and runs {file_names(run_paths)}"
@@ -170,25 +169,24 @@ def import_llamaindex_results(path, *, system, name=None, max_bytes=MAX_FILE_BYT
         raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
     corpus = TextCorpus()
     cases, runs, places = {}, {}, {}
-    with NoCollection():
-        for place, _, record in _results(path, max_bytes):
-            query = record.get("query")
-            if type(query) is not str or unicode_problem(query):
-                raise DatasetFileError(f"{place}: key 'query' must be a string; got "
-                                       f"{show(query)}")
-            case = question_id(query)
-            if case in places:
-                raise DatasetFileError(f"{place}: query {show(query)} is also at "
-                                       f"{places[case]}")
-            places[case] = place
-            expected = id_list(record.get("expected_ids"), "key 'expected_ids'", place)
-            retrieved = id_list(record.get("retrieved_ids"), "key 'retrieved_ids'", place)
-            for ids, key in ((expected, "expected_texts"), (retrieved, "retrieved_texts")):
-                texts = record.get(key)
-                corpus.add(ids, None if texts is None else text_list(texts, f"key {key!r}",
-                                                                     place))
-            cases[case] = {"question": query, "relevant": expected}
-            runs[case] = {system: {"retrieved": retrieved}}
+    for place, _, record in _results(path, max_bytes):
+        query = record.get("query")
+        if type(query) is not str or unicode_problem(query):
+            raise DatasetFileError(f"{place}: key 'query' must be a string; got "
+                                   f"{show(query)}")
+        case = question_id(query)
+        if case in places:
+            raise DatasetFileError(f"{place}: query {show(query)} is also at "
+                                   f"{places[case]}")
+        places[case] = place
+        expected = id_list(record.get("expected_ids"), "key 'expected_ids'", place)
+        retrieved = id_list(record.get("retrieved_ids"), "key 'retrieved_ids'", place)
+        for ids, key in ((expected, "expected_texts"), (retrieved, "retrieved_texts")):
+            texts = record.get(key)
+            corpus.add(ids, None if texts is None else text_list(texts, f"key {key!r}",
+                                                                 place))
+        cases[case] = {"question": query, "relevant": expected}
+        runs[case] = {system: {"retrieved": retrieved}}
     if not cases:
         raise DatasetFileError(f"{where(path)}: holds no results")
     if not corpus.texts:

@@ -33,9 +33,9 @@ from ast import literal_eval
 from pathlib import Path
 
 from ...core.rules import OPEN, InvalidInputError, show
-from ..dataset import Dataset
+from ..format import Dataset
 from ..jsonl import DECODER, MAX_FILE_BYTES, DatasetFileError, records, where
-from ._common import (NoCollection, TextCorpus, context_id, id_list, lines, open_input,
+from ._common import (TextCorpus, context_id, id_list, lines, open_input,
                       question_id, stem, text_list, unicode_problem)
 
 __all__ = ["import_ragas"]
@@ -83,30 +83,29 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
     corpus = TextCorpus()
     cases, firsts, runs = {}, {}, {}
     first_path = pairs[0][0]
-    with NoCollection():
-        for index, (path, system) in enumerate(pairs):
-            seen = {}
-            for number, row in _rows(path, max_bytes):
-                place = where(path, number)
-                case, question, relevant, retrieved = _sample(row, place, corpus)
-                if case in seen:
-                    raise DatasetFileError(f"{place}: question {show(case)} is already on "
-                                           f"line {seen[case]}")
-                seen[case] = number
-                if index == 0:
-                    cases[case] = {"question": question, "relevant": relevant}
-                    firsts[case] = number
-                else:
-                    _same_question(cases, firsts, first_path, place, case, question, relevant)
-                runs.setdefault(case, {})[system] = {"retrieved": retrieved}
-            if not seen:
-                raise DatasetFileError(f"{where(path)}: holds no samples")
-            absent = next((case for case in cases if case not in seen), None)
-            if absent is not None:
-                raise DatasetFileError(
-                    f"{where(path)}: question {show(absent)} ({show(cases[absent]['question'])}"
-                    f", {where(Path(first_path).name, firsts[absent])}) is not in this file; "
-                    "every file must hold the same questions")
+    for index, (path, system) in enumerate(pairs):
+        seen = {}
+        for number, row in _rows(path, max_bytes):
+            place = where(path, number)
+            case, question, relevant, retrieved = _sample(row, place, corpus)
+            if case in seen:
+                raise DatasetFileError(f"{place}: question {show(case)} is already on "
+                                       f"line {seen[case]}")
+            seen[case] = number
+            if index == 0:
+                cases[case] = {"question": question, "relevant": relevant}
+                firsts[case] = number
+            else:
+                _same_question(cases, firsts, first_path, place, case, question, relevant)
+            runs.setdefault(case, {})[system] = {"retrieved": retrieved}
+        if not seen:
+            raise DatasetFileError(f"{where(path)}: holds no samples")
+        absent = next((case for case in cases if case not in seen), None)
+        if absent is not None:
+            raise DatasetFileError(
+                f"{where(path)}: question {show(absent)} ({show(cases[absent]['question'])}"
+                f", {where(Path(first_path).name, firsts[absent])}) is not in this file; "
+                "every file must hold the same questions")
     if not corpus.texts:
         raise DatasetFileError(f"{where(first_path)}: names no contexts")
     dataset = Dataset(corpus=corpus.texts, cases=cases, runs=runs, name=name,

@@ -89,7 +89,7 @@ def test_each_metric_is_declared_completely(metric):
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
 def test_each_metric_has_a_docstring_with_a_doctest(metric):
-    docstring = metric.value.__doc__ or ""
+    docstring = metric.formula.__doc__ or ""
     assert doctest.DocTestParser().get_examples(docstring), metric.name
 
 

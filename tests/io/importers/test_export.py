@@ -10,7 +10,7 @@ import ragscore
 from ragscore import Dataset, InvalidInputError
 from ragscore.core.metrics import REGISTRY
 from ragscore.core.rules import OPEN, RULES
-from ragscore.core.scoring import count_runs
+from ragscore.engine.reference import count_runs
 from ragscore.io.importers import export_trec, import_trec
 
 RETRIEVAL = {name: metric for name, metric in REGISTRY.items() if metric.stage == "retrieval"}

@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 from ragscore import save_dataset
-from ragscore.io.dataset import read_counts
+from ragscore.engine import count_folder as read_counts
 from ragscore.io.importers import import_trec
 from ragscore.tables.scores import scores_frame
 

@@ -10,7 +10,7 @@ import pytest
 from ragscore import DatasetFileError, InvalidInputError, load_dataset, save_dataset
 from ragscore.core.metrics import REGISTRY
 from ragscore.core.rules import OPEN, show
-from ragscore.core.scoring import count_runs
+from ragscore.engine.reference import count_runs
 from ragscore.io.importers import import_trec
 from ragscore.io.importers.trec import RunReader
 
@@ -195,13 +195,20 @@ def qrels(tmp_path):
     return _write(tmp_path, "qrels.txt", "q1 0 d1 1\nq1 0 d2 0\n")
 
 
+STRTOD = ("score must be a number as C's strtod reads one (ASCII digits, e.g. 2.5, 1e-3, "
+          "0x1p4 or inf); got ")
+
+
 @pytest.mark.parametrize("text, line, message", [
     ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 1.0\n", 2,
-     "expected 6 whitespace-separated fields (qid Q0 docno rank score tag); got 5"),
-    ("q1 Q0 d1 1 high bm25\n", 1, "score must be a number; got 'high'"),
-    ("q1 Q0 d1 1 NaN bm25\n", 1, "score must be a finite number; got 'NaN'"),
-    ("q1 Q0 d1 1 2 bm25\nq1 Q0 d2 2 -inf bm25\n", 2,
-     "score must be a finite number; got '-inf'"),
+     "expected at least 6 whitespace-separated fields (qid Q0 docno rank score tag; "
+     "trec_eval ignores any after the sixth); got 5"),
+    ("q1 Q0 d1 1 high bm25\n", 1, STRTOD + "'high' (trec_eval would read 0)"),
+    ("q1 Q0 d1 1 1_0 bm25\n", 1, STRTOD + "'1_0' (trec_eval would read 1)"),
+    ("q1 Q0 d1 1 \u0661\u0662 bm25\n", 1, STRTOD + "'\u0661\u0662' (non-ASCII: U+0661 "
+     "ARABIC-INDIC DIGIT ONE at 0, U+0662 ARABIC-INDIC DIGIT TWO at 1) (trec_eval would read 0)"),
+    ("q1 Q0 d1 1 NaN bm25\n", 1,
+     "score must be a number trec_eval can order; got 'NaN' (not a number)"),
     ("q1 Q0 \x07bell 1 2.0 bm25\n", 1,
      f"docno must be {OPEN.expected}; got '\\x07bell'"),
     (f"q1 Q0 {'d' * 513} 1 2.0 bm25\n", 1,
@@ -211,7 +218,7 @@ def qrels(tmp_path):
      4, "document 'd1' is ranked twice for question 'q1' by system 'bm25' (first on line 1)"),
     # the first problem in the file, though a later line's is seen first
     ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 x bm25\nq1 Q0 d3 3\n", 2,
-     "score must be a number; got 'x'"),
+     STRTOD + "'x' (trec_eval would read 0)"),
 ])
 def test_a_bad_run_line_is_named(tmp_path, qrels, text, line, message):
     run = _write(tmp_path, "run.txt", text)
@@ -241,7 +248,7 @@ def test_a_ranking_over_the_limit_is_named_at_the_first_line_past_it(tmp_path):
     reader = RunReader({"q1"}, {}, max_ids=2)
     with pytest.raises(DatasetFileError, match=_exactly(
             run, 3, "question 'q1' of system 's' ranks more than 2 documents, the most a "
-                    "ranking may hold; keep each question's top 2")):
+                    "ranking may hold; keep each question's top 2 (--max-depth)")):
         reader.read(run)
 
 
@@ -292,77 +299,3 @@ def test_qrels_without_judgements_are_refused(tmp_path):
 def test_bad_options_are_refused(qrels, options, message):
     with pytest.raises(InvalidInputError, match=f"^{re.escape(message)}$"):
         import_trec(qrels, [], **options)
-
-
-# ---- two processes (run files read by a forked child) ------------------------------------------
-
-@pytest.fixture
-def in_two(monkeypatch):
-    """Every import with two or more run files reads the later ones in a forked child."""
-    from ragscore.io.importers import trec
-    monkeypatch.setattr(trec, "PARALLEL_BYTES", 1)
-
-
-def test_in_two_the_fixture_reads_as_by_hand(in_two):
-    dataset, notes = _fixture()
-    assert dataset.runs["q1"]["dense"]["retrieved"] == ("tide", "lighthouse", "ferry")
-    assert dataset.runs["q3"] == {"bm25": {"retrieved": ("orchard", "Orchard")},
-                                  "dense": {"retrieved": ()}}
-    assert notes["run questions without qrels"] == {"bm25": 1, "dense": 0}
-    assert dataset.systems == ("bm25", "dense")
-
-
-def test_in_two_the_corpus_keeps_the_order_of_first_appearance(tmp_path, in_two, monkeypatch):
-    from ragscore.io.importers import trec
-    monkeypatch.setattr(trec, "_SENT_RANKINGS", 1)  # each ranking its own line of JSON
-    taken, take = [], trec._take
-    monkeypatch.setattr(trec, "_take", lambda *args: taken.append(1) or take(*args))
-    qrels = _write(tmp_path, "qrels.txt", "q1 0 d1 1\nq2 0 d2 1\n")
-    first = _write(tmp_path, "a.run", "q1 Q0 x1 1 3 a\nq1 Q0 x2 2 2 a\nq9 Q0 x7 1 1 a\n")
-    # the second file: x3 and x4 are new, x2 was met in the first file; x8 only under q9
-    second = _write(tmp_path, "b.run", "q2 Q0 x3 1 1 b\nq2 Q0 x2 2 5 b\nq9 Q0 x8 1 1 b\n"
-                                       "q1 Q0 x4 1 2 b\nq1 Q0 d1 2 2 b\n")
-    dataset, notes = import_trec(qrels, [first, second])
-    assert list(dataset.corpus) == ["d1", "d2", "x1", "x2", "x3", "x4"]
-    assert dataset.runs == {"q1": {"a": {"retrieved": ("x1", "x2")},
-                                   "b": {"retrieved": ("x4", "d1")}},
-                            "q2": {"a": {"retrieved": ()}, "b": {"retrieved": ("x2", "x3")}}}
-    assert notes["run questions without qrels"] == {"a": 1, "b": 1}
-    assert taken == [1]  # what the child read was used, not read again here
-
-
-def test_in_two_a_bad_line_of_the_second_file_is_named(tmp_path, qrels, in_two):
-    first = _write(tmp_path, "a.run", "q1 Q0 d1 1 2 a\n")
-    second = _write(tmp_path, "b.run", "q1 Q0 d1 1 2 b\nq1 Q0 d2 2 2.5.1 b\n")
-    with pytest.raises(DatasetFileError, match=_exactly(
-            second, 2, "score must be a number; got '2.5.1'")):
-        import_trec(qrels, [first, second])
-
-
-def test_in_two_the_first_file_s_problem_comes_first(tmp_path, qrels, in_two):
-    first = _write(tmp_path, "a.run", "q1 Q0 d1 1 2 a\nq1 Q0 d2 2\n")
-    second = _write(tmp_path, "b.run", "q1 Q0 d1 1 x b\n")
-    with pytest.raises(DatasetFileError, match=_exactly(
-            first, 2, "expected 6 whitespace-separated fields (qid Q0 docno rank score tag); "
-                      "got 4")):
-        import_trec(qrels, [first, second])
-
-
-def test_in_two_a_system_in_both_files_is_refused(tmp_path, qrels, in_two):
-    first = _write(tmp_path, "a.run", "q1 Q0 d1 1 2 bm25\n")
-    second = _write(tmp_path, "b.run", "q1 Q0 d2 1 2 other\nq1 Q0 d2 1 2 bm25\n")
-    with pytest.raises(DatasetFileError, match=_exactly(
-            second, 2, f"system 'bm25' (the run's tag) is also in {first}, line 1; each "
-                       "system's run must be in one file")):
-        import_trec(qrels, [first, second])
-
-
-def test_in_two_three_files_split_by_size(tmp_path, qrels, in_two):
-    small = _write(tmp_path, "a.run", "q1 Q0 d1 1 2 a\n")
-    large = _write(tmp_path, "b.run", "".join(f"q1 Q0 e{n} {n} {n} b\n" for n in range(50)))
-    last = _write(tmp_path, "c.run", "q1 Q0 d2 1 2 c\nq1 Q0 e3 2 9 c\n")
-    dataset, _ = import_trec(qrels, [small, large, last])
-    assert dataset.systems == ("a", "b", "c")
-    assert dataset.runs["q1"]["c"]["retrieved"] == ("e3", "d2")
-    assert dataset.runs["q1"]["b"]["retrieved"][:3] == ("e49", "e48", "e47")
-    assert list(dataset.corpus)[:5] == ["d1", "d2", "e0", "e1", "e2"]

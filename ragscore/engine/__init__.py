@@ -1,0 +1,112 @@
+"""The engine seam: everything that scores a batch of runs goes through here.
+
+Two engines with one interface, chosen by one keyword (``engine=``, on the command line
+``--engine``), the way ir_measures chooses a provider:
+
+- ``reference``: the plain per-record counter (:mod:`ragscore.engine.reference`), the
+  specification; ``evaluate``, the course and the equivalence tests read it;
+- ``columnar`` (the default for batches): IDs encoded to integers, rankings and claims as
+  flat arrays, the count primitives as array kernels (:mod:`ragscore.engine.columnar`).
+
+Both return a :class:`~ragscore.engine.counted.Counted`; tables, aggregates, comparisons,
+sweeps, the gate, baselines and the audit read only its methods. Metric formulas live in
+their registry modules (:mod:`ragscore.core.metrics`) and are read by both engines.
+
+>>> from ragscore.io.course import load_course
+>>> counted = count_dataset(load_course(), engine="reference")
+>>> counted.values(REGISTRY["rr"], 2)[:6]
+[1.0, 1.0, 1.0, 1.0, 0.5, 1.0]
+"""
+from ..core.metrics import CONTRACT, REGISTRY
+from ..core.rules import COURSE, InvalidInputError, show
+from .counted import Counted
+
+#: The engines, by name.
+ENGINES = ("reference", "columnar")
+#: The engine a batch is scored with unless told otherwise.
+DEFAULT_ENGINE = "reference"
+
+__all__ = ["Counted", "DEFAULT_ENGINE", "ENGINES", "count_dataset", "count_folder",
+           "count_runs", "default_metrics"]
+
+
+def check_engine(engine):
+    """Return ``engine`` if it names an engine, else raise a clear error."""
+    if type(engine) is not str or engine not in ENGINES:
+        raise InvalidInputError(f"engine must be one of {', '.join(ENGINES)}; got "
+                                f"{show(engine)}")
+    return engine
+
+
+def count_runs(corpus, cases, runs, *, engine=DEFAULT_ENGINE, rules=COURSE, progress=None,
+               **options):
+    """Validate and count every ``runs[case][system]`` once; return a
+    :class:`~ragscore.engine.counted.Counted`.
+
+    ``options`` are the dataset's (``min_relevance``, ``unit``, ``dedupe``, ``sources``,
+    ``groups``, ``superseded``; see :class:`~ragscore.core.scoring.Counter`); an error names
+    the case and the system. ``progress(done, total)``, if given, is called as work is done.
+    """
+    check_engine(engine)
+    if engine == "columnar":
+        from .columnar import count_runs as count_columnar
+
+        return count_columnar(corpus, cases, runs, rules=rules, progress=progress, **options)
+    from .reference import count_runs as count_reference
+
+    return count_reference(corpus, cases, runs, rules=rules, progress=progress, **options)
+
+
+def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk",
+                  dedupe=False):
+    """The counted runs of a :class:`~ragscore.io.dataset.Dataset`, under the ID rules,
+    ``min_relevance``, chunk sources, access groups and superseded chunks it declares; a
+    :class:`~ragscore.engine.counted.Counted` is returned as it is."""
+    if isinstance(dataset, Counted):
+        return dataset
+    counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
+                         rules=getattr(dataset, "rules", COURSE), progress=progress,
+                         min_relevance=getattr(dataset, "min_relevance", 1),
+                         sources=getattr(dataset, "sources", None), unit=unit, dedupe=dedupe,
+                         groups=getattr(dataset, "groups", None),
+                         superseded=getattr(dataset, "superseded", frozenset()))
+    notes = getattr(dataset, "notes", ())
+    return counted.with_notes(notes) if notes else counted
+
+
+def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max_bytes=None,
+                 progress=None):
+    """The counted runs of the dataset folder at ``path``: read, checked against every rule
+    (each time it is read: nothing is trusted because a file says so) and counted.
+
+    Errors name the file, the line and the field, as :func:`~ragscore.io.dataset.load_dataset`
+    does, whichever engine reads the folder.
+    """
+    check_engine(engine)
+    from ..io.jsonl import MAX_FILE_BYTES
+
+    limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    if engine == "columnar":
+        from .columnar import count_folder as count_columnar
+
+        return count_columnar(path, unit=unit, dedupe=dedupe, max_bytes=limit,
+                              progress=progress)
+    from .reference import count_folder as count_reference
+
+    return count_reference(path, unit=unit, dedupe=dedupe, max_bytes=limit, progress=progress)
+
+
+#: Columns shown by default when the data records what they measure.
+FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
+                   ("delivered", "context_differs"))
+
+
+def default_metrics(counted):
+    """The contract's metrics, less the answer metrics when no run recorded an answer
+    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
+    disclosures and ``context_differs`` when the data records superseded chunks, access
+    groups or delivered contexts."""
+    extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
+    if len(counted) and "answers" not in counted.features:
+        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
+    return CONTRACT + extra

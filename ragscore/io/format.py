@@ -1,0 +1,238 @@
+"""The dataset folder format: what a folder may hold, version by version (see
+``docs/dataset-format.md``), and the rules its index (``dataset.json``) must meet.
+
+A folder holds ``dataset.json`` and three JSON Lines files, one object per line::
+
+    corpus   {"id": "launch", "text": "The release window starts on Monday."}
+    cases    {"id": "launch", "question": "...", "relevant": ["launch"],
+              "support": {"monday": ["launch"]}}
+    runs     {"case": "launch", "system": "A", "retrieved": ["launch", "archive"],
+              "claims": [{"claim": "monday", "citations": ["launch"]}]}
+
+Format version 1 names them ``corpus.jsonl``, ``cases.jsonl`` and ``runs.jsonl`` and follows
+the course rules. Version 2 (what a save writes) names them by content hash in the index
+(:mod:`ragscore.io.store`), and adds, declared in the index: ``ids`` (``course`` or
+``open`` ID rules, :mod:`ragscore.core.rules`) and ``min_relevance``; per document an
+optional ``source`` and ``version`` (chunks of a document); under open rules, optional text,
+graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or runs without
+``claims`` (a retrieval-only test set). Version 3 adds run records (trials, the delivered
+context, the answer text, operations), access groups, superseded chunks, slices and reviews.
+"""
+import re
+from collections import namedtuple
+
+from ..core.rules import RULES, InvalidInputError, show
+from ..core.scoring import OPS_KEYS
+from ..core.trials import trial_runs
+from .store import FORMAT, INDEX, KINDS
+
+VERSIONS = (1, 2, 3)
+#: The version a save writes when nothing needs version 3.
+VERSION = 2
+FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
+         "runs": "runs.jsonl"}
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+CLAIM_KEYS = frozenset({"claim", "citations"})
+#: The keys each record may have, by format version.
+KEYS = {
+    1: {"corpus": frozenset({"id", "text"}),
+        "cases": frozenset({"id", "question", "relevant", "support"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims"})},
+    2: {"corpus": frozenset({"id", "text", "source", "version"}),
+        "cases": frozenset({"id", "question", "relevant", "support"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims"})},
+    3: {"corpus": frozenset({"id", "text", "source", "version", "groups", "superseded"}),
+        "cases": frozenset({"id", "question", "relevant", "support", "tags", "split",
+                            "caller_groups", "conflicting", "reviews"}),
+        "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
+                           "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
+}
+SPLITS = ("dev", "heldout")
+CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews")
+RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
+REVIEW_KEYS = frozenset({"reviewer", "doc", "system", "claim", "decision", "note"})
+DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported")}
+#: Index keys by version. ``checked`` was written by saves before ragscore 0.2 and is
+#: ignored: a folder is checked every time it is read, whatever its index says.
+INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
+              2: frozenset({"format", "version", "name", "description", "ids",
+                            "min_relevance", "files", "notes", "checked"})}
+INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
+
+__all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
+           "dataset_records", "rules_of", "uses_version_3"]
+
+
+class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
+                                    "sources versions notes groups superseded rubric "
+                                    "manifests",
+                         defaults=("dataset", "", "course", 1, None, None, (), None,
+                                   frozenset(), None, None))):
+    """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
+
+    ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
+    grade judged relevant; ``sources`` and ``versions`` map a chunk to the document it
+    comes from and that document's version (``None`` or ``{}`` when there are none);
+    ``notes`` are sentences every report repeats (what an import dropped or filled in).
+    Version 3 adds: ``groups`` (``{chunk: frozenset of access groups}`` for restricted
+    chunks), ``superseded`` (chunks of outdated versions), ``rubric`` (the labelling rubric's
+    version) and ``manifests`` (``{system: manifest dict}``). A run may be a list of runs:
+    the repeated trials of one system on one case, in trial order.
+    """
+
+    __slots__ = ()
+
+    @property
+    def systems(self):
+        """System names in order of first appearance."""
+        return tuple(dict.fromkeys(s for per_case in self.runs.values() for s in per_case))
+
+    @property
+    def rules(self):
+        """The :class:`~ragscore.core.rules.IdRules` this dataset declares."""
+        return rules_of(self.ids)
+
+
+def rules_of(ids):
+    """The :class:`~ragscore.core.rules.IdRules` called ``ids``."""
+    if type(ids) is not str or ids not in RULES:
+        raise InvalidInputError(f"ids must be one of {', '.join(RULES)}; got {show(ids)}")
+    return RULES[ids]
+
+
+def check_index(index, place):
+    """The declared options of an index (a parsed ``dataset.json``, or what a save would
+    write): ``(version, rules, min_relevance)``; a broken rule raises
+    :class:`~ragscore.core.rules.InvalidInputError` naming ``place`` and the key."""
+    if type(index) is not dict:
+        raise InvalidInputError(f"{place}: expected a JSON object; got {show(index)}")
+    if index.get("format") != FORMAT:
+        raise InvalidInputError(f"{place}: key 'format' must be {FORMAT!r}; got "
+                                f"{show(index.get('format'))}")
+    version = index.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        raise InvalidInputError(f"{place}: key 'version' must be 1, 2 or 3; got "
+                                f"{show(version)}")
+    extra = sorted(str(key) for key in index if key not in INDEX_KEYS[version])
+    if extra:
+        raise InvalidInputError(f"{place}: unknown key {show(extra[0])} for version {version}")
+    for key in ("name", "description"):
+        if type(index.get(key, "")) is not str:
+            raise InvalidInputError(f"{place}: key {key!r} must be a string; got "
+                                    f"{show(index.get(key))}")
+    ids = index.get("ids", "course")
+    if type(ids) is not str or ids not in RULES:
+        raise InvalidInputError(f"{place}: key 'ids' must be one of {', '.join(RULES)}; got "
+                                f"{show(ids)}")
+    notes = index.get("notes", [])
+    if type(notes) not in (list, tuple) or not all(type(note) is str for note in notes):
+        raise InvalidInputError(f"{place}: key 'notes' must be an array of strings; got "
+                                f"{show(notes)}")
+    rubric = index.get("rubric")
+    if rubric is not None and (type(rubric) is not str or not rubric.strip()):
+        raise InvalidInputError(f"{place}: key 'rubric' must be a non-blank string; got "
+                                f"{show(rubric)}")
+    if "manifests" in index:
+        from .schemas import check_manifests
+
+        check_manifests(index["manifests"], place)
+    minimum = index.get("min_relevance", 1)
+    if type(minimum) is not int or minimum < 1:
+        raise InvalidInputError(f"{place}: key 'min_relevance' must be an int of at least 1; "
+                                f"got {show(minimum)}")
+    return version, RULES[ids], minimum
+
+
+def uses_version_3(dataset):
+    """True when ``dataset`` holds anything only format version 3 can say."""
+    if dataset.groups or dataset.superseded or dataset.rubric or dataset.manifests:
+        return True
+    if type(dataset.cases) is dict and any(
+            type(case) is dict and key in case
+            for case in dataset.cases.values() for key in CASE_EXTRAS):
+        return True
+    return type(dataset.runs) is dict and any(
+        type(run) is not dict or any(key in run for key in RUN_EXTRAS)
+        for per_case in dataset.runs.values() if type(per_case) is dict
+        for run in per_case.values())
+
+
+def dataset_index(dataset):
+    """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
+    index = {"format": FORMAT, "version": 3 if uses_version_3(dataset) else VERSION,
+             "name": dataset.name, "description": dataset.description}
+    if dataset.rubric is not None:
+        index["rubric"] = dataset.rubric
+    if dataset.manifests:
+        index["manifests"] = dataset.manifests
+    if dataset.ids != "course":
+        index["ids"] = dataset.ids
+    if dataset.min_relevance != 1:
+        index["min_relevance"] = dataset.min_relevance
+    if dataset.notes:
+        index["notes"] = list(dataset.notes)
+    return index
+
+
+# ---- records ---------------------------------------------------------------------------
+
+def _plain(value):
+    return list(value) if type(value) is tuple else dict(value)
+
+
+def _corpus_record(doc, text, sources, versions, groups, superseded):
+    record = {"id": doc}
+    if text is not None:
+        record["text"] = text
+    if doc in sources:
+        record["source"] = sources[doc]
+    if doc in versions:
+        record["version"] = versions[doc]
+    if doc in groups:
+        record["groups"] = sorted(groups[doc])
+    if doc in superseded:
+        record["superseded"] = True
+    return record
+
+
+def _run_records(case_name, system, trials):
+    for run in trial_runs(trials):
+        record = {"case": case_name, "system": system, "retrieved": list(run["retrieved"])}
+        if run.get("claims") is not None:
+            record["claims"] = [{"claim": claim, "citations": list(citations)}
+                                for claim, citations in run["claims"]]
+        for key in RUN_EXTRAS:
+            if key in run:
+                record[key] = list(run[key]) if key == "delivered" else run[key]
+        yield record
+
+
+def dataset_records(dataset):
+    """``{kind: iterator of records}``: what :func:`save_dataset` writes for ``dataset``."""
+    sources, versions = dataset.sources or {}, dataset.versions or {}
+    groups, superseded = dataset.groups or {}, dataset.superseded or frozenset()
+
+    def corpus():
+        for doc, text in dataset.corpus.items():
+            yield _corpus_record(doc, text, sources, versions, groups, superseded)
+
+    def cases():
+        for name, case in dataset.cases.items():
+            record = {"id": name, "question": case.get("question", ""),
+                      "relevant": _plain(case["relevant"])}
+            if case.get("support") is not None:
+                record["support"] = {claim: list(sources_)
+                                     for claim, sources_ in case["support"].items()}
+            for key in CASE_EXTRAS:
+                if key in case:
+                    value = case[key]
+                    record[key] = ([dict(item) for item in value] if key == "reviews" else
+                                   value if type(value) is str else list(value))
+            yield record
+
+    def runs():
+        for case_name, per_case in dataset.runs.items():
+            for system, trials in per_case.items():
+                yield from _run_records(case_name, system, trials)
+
+    return {"corpus": corpus(), "cases": cases(), "runs": runs()}

@@ -1,0 +1,71 @@
+"""The JSON Schemas shipped in ``ragscore/schemas/``, and checking a value against them.
+
+Records, indexes, manifests, policies and baselines each have a schema; ``ragscore
+validate`` checks a folder against them, and the gate checks manifests, policies and
+baselines with them before reading any number (the ``jsonschema`` package does the work).
+"""
+import json
+from importlib import resources
+
+from ..core.rules import InvalidInputError, show
+
+SCHEMAS = ("manifest", "dataset-index", "corpus-record", "case-record", "run-record", "policy",
+           "baseline")
+
+
+def schema(name):
+    """The JSON Schema called ``name`` (one of :data:`SCHEMAS`), as shipped in the package.
+
+    >>> schema("manifest")["required"]
+    ['run_id', 'date', 'model']
+    """
+    if name not in SCHEMAS:
+        raise InvalidInputError(f"schema must be one of {', '.join(SCHEMAS)}; got {show(name)}")
+    text = resources.files("ragscore").joinpath("schemas", f"{name}.schema.json").read_text(
+        encoding="utf-8")
+    return json.loads(text)
+
+
+def schema_errors(value, name):
+    """Every way ``value`` breaks the schema ``name``, as ``(field path, message)`` pairs,
+    deepest first (an empty list: it conforms). Needs the ``jsonschema`` package."""
+    import jsonschema
+    from referencing import Registry, Resource
+
+    registry = Registry().with_resources(
+        (f"{other}.schema.json", Resource.from_contents(schema(other))) for other in SCHEMAS)
+    validator = jsonschema.Draft202012Validator(schema(name), registry=registry)
+    found = []
+    for error in sorted(validator.iter_errors(value), key=lambda e: -len(e.absolute_path)):
+        path = "".join(f"[{part}]" if type(part) is int else f".{part}"
+                       for part in error.absolute_path).lstrip(".") or "(top level)"
+        found.append((path, _message(error)))
+    return found
+
+
+def _message(error):
+    """A short, safe message for one schema error (the offending value shown safely)."""
+    if error.validator == "additionalProperties":
+        return f"unknown key ({error.message.split('(')[-1].rstrip(')')})"
+    if error.validator == "required":
+        return f"missing key {error.message.split(' is a required')[0]}"
+    return f"must satisfy {error.validator} {show(error.validator_value)}; got {show(error.instance)}"
+
+
+def check_with_schema(value, name, place):
+    """Raise :class:`~ragscore.core.rules.InvalidInputError` naming ``place`` and the field
+    when ``value`` breaks the schema ``name``."""
+    errors = schema_errors(value, name)
+    if errors:
+        field, message = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InvalidInputError(f"{place}: {field}: {message}{more}")
+
+
+def check_manifests(manifests, place):
+    """Check a ``{system: manifest}`` map against the manifest schema."""
+    if type(manifests) is not dict:
+        raise InvalidInputError(f"{place}: key 'manifests' must be an object of system name "
+                                f"to manifest; got {show(manifests)}")
+    for system, manifest in manifests.items():
+        check_with_schema(manifest, "manifest", f"{place}: manifests[{show(system)}]")

@@ -1,0 +1,54 @@
+"""Writing a dataset folder: one writer, for every dataset however it was made.
+
+Records are JSON Lines written by the standard library's encoder (``ensure_ascii=False``,
+one object per line, a batch of lines at a time), into content-addressed files under one
+atomic index (:mod:`ragscore.io.store`). A dataset is checked (:func:`~ragscore.io.check.
+check_dataset`) before anything is written.
+"""
+import json
+
+from .check import check_dataset
+from .format import dataset_index, dataset_records
+from .store import write_dataset_folder
+
+__all__ = ["dataset_chunks", "dataset_files", "save_dataset"]
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_BATCH = 2000
+
+
+def _chunks(records_):
+    """JSON Lines as bytes, a batch of lines at a time (a large file never sits whole in
+    memory)."""
+    batch = []
+    for record in records_:
+        batch.append(_ENCODE(record))
+        if len(batch) == _BATCH:
+            yield ("\n".join(batch) + "\n").encode("utf-8")
+            batch = []
+    if batch:
+        yield ("\n".join(batch) + "\n").encode("utf-8")
+
+
+def dataset_chunks(dataset):
+    """``{kind: iterable of bytes}``: the data files :func:`save_dataset` writes."""
+    return {kind: _chunks(records_) for kind, records_ in dataset_records(dataset).items()}
+
+
+def dataset_files(dataset):
+    """``{kind: bytes}``: the data files :func:`save_dataset` writes for ``dataset``."""
+    return {kind: b"".join(chunks) for kind, chunks in dataset_chunks(dataset).items()}
+
+
+def save_dataset(dataset, path, *, overwrite=False):
+    """Write ``dataset`` as a dataset folder at ``path`` (format version 2); return the path.
+
+    The dataset is validated before anything is written (:func:`check_dataset`). The write
+    is atomic (see :mod:`ragscore.io.store`): a reader never sees half a dataset, a failed
+    or killed save leaves the old version intact, and ``overwrite=True`` replaces only a
+    ragscore dataset. Nothing in the folder says it was checked: every reading checks it
+    again.
+    """
+    check_dataset(dataset)
+    return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
+                                overwrite=overwrite)
