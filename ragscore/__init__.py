@@ -11,21 +11,25 @@ library; :func:`score_runs` and the submodules :mod:`ragscore.reports` and
 """
 from importlib import import_module
 
-from .core.metrics import CONTRACT as METRICS
-from .core.metrics import REGISTRY, Metric
+from .core.metrics import CONTRACT, REGISTRY, Metric
 from .core.rules import InvalidInputError
-from .core.scoring import evaluate, iter_scores
+from .core.scoring import evaluate
 from .core.validation import ids, validate
 from .io.course import load_course
-from .io.dataset import Dataset, DatasetFileError, load_dataset, save_dataset
+from .io.format import Dataset
+from .io.jsonl import DatasetFileError
+from .io.read import load_dataset
+from .io.write import save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
 _LAZY = {"score_runs": "ragscore.tables.scores"}
-_SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli")
+_SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core")
 
-__all__ = ["Dataset", "DatasetFileError", "InvalidInputError", "METRICS", "Metric", "REGISTRY",
-           "evaluate", "ids", "iter_scores", "load_course", "load_dataset", "save_dataset",
-           "score_runs", "validate"]
+#: The public names: one for the contract's six metrics (CONTRACT), one for every metric
+#: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs).
+__all__ = ["CONTRACT", "Dataset", "DatasetFileError", "InvalidInputError", "Metric", "REGISTRY",
+           "evaluate", "ids", "load_course", "load_dataset", "save_dataset", "score_runs",
+           "validate"]
 __version__ = "0.1.0"
 
 

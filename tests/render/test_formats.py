@@ -6,7 +6,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from ragscore import InvalidInputError, METRICS
+from ragscore import CONTRACT as METRICS
+from ragscore import InvalidInputError
 from ragscore.reports import question_table, render
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import ragscore
 from ragscore import score_runs
-from ragscore import iter_scores
+from ragscore.core.scoring import iter_scores
 
 
 def test_one_row_per_pair_in_input_order(course):
@@ -16,7 +16,7 @@ def test_one_row_per_pair_in_input_order(course):
                                  ("rollback", "B"), ("owner", "A"), ("owner", "B"),
                                  ("region", "A"), ("region", "B")]
     assert table.index.names == ["case", "system"]
-    assert list(table.columns) == list(ragscore.METRICS)
+    assert list(table.columns) == list(ragscore.CONTRACT)
 
 
 def test_nullable_dtypes_keep_na_missing(course):
@@ -51,7 +51,7 @@ def test_rows_match_evaluate_at_every_k(course):
 def test_empty_runs_give_an_empty_table_with_the_columns(course):
     table = score_runs(course.corpus, course.cases, {}, k=2)
     assert table.empty
-    assert list(table.columns) == list(ragscore.METRICS)
+    assert list(table.columns) == list(ragscore.CONTRACT)
 
 
 def test_errors_name_the_case_and_system(course):
@@ -112,7 +112,7 @@ def test_import_and_evaluate_load_no_heavy_library():
     code = ("import sys, ragscore\n"
             "c = ragscore.load_course()\n"
             "ragscore.evaluate(c.corpus, c.cases['owner'], c.runs['owner']['A'])\n"
-            "list(ragscore.iter_scores(c.corpus, c.cases, c.runs))\n"
+            "from ragscore.core.scoring import iter_scores; list(iter_scores(c.corpus, c.cases, c.runs))\n"
             "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib', 'ipywidgets')"
             " if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
