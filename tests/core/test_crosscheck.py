@@ -127,7 +127,7 @@ def test_batch_scoring_matches_independent_arithmetic(k):
     assert list(table.index) == list(expected)
     for key, want in expected.items():
         row = table.loc[key]
-        for metric, value in zip(ragscore.METRICS, want):
+        for metric, value in zip(ragscore.CONTRACT, want):
             cell = row[metric]
             if value is None:
                 assert cell is ragscore_na(), (key, metric)

@@ -90,7 +90,7 @@ def test_valid_inputs_score_inside_the_unit_interval(relevant, retrieved, k, cit
     claims = tuple((f"c{n}", tuple(c)) for n, c in enumerate(cites))
     scores = evaluate(CORPUS, {"relevant": tuple(relevant), "support": support},
                       {"retrieved": tuple(retrieved), "claims": claims}, k=k)
-    for name in ragscore.METRICS[:5]:
+    for name in ragscore.CONTRACT[:5]:
         assert scores[name] is None or 0.0 <= scores[name] <= 1.0
     assert (scores["precision"] is None) == (not relevant)
     assert (scores["support"] is None) == (not claims)
