@@ -17,7 +17,8 @@ Tools:
   by default (the default engine).
 - ragscore score_runs, engine=reference: the same with the reference engine (the plain
   per-record counter).
-- ragscore iter_scores: the same validation and metrics as plain Python dicts.
+- ragscore iter_scores: the same validation and metrics as plain Python dicts
+  (ragscore.core.scoring.iter_scores, the per-record path).
 - pytrec_eval, run cut to 10: P_10, recall_10 and recip_rank; the cut makes its recip_rank
   equal RR@10 (its recip_rank otherwise looks past rank 10). Building its dict inputs counts.
 - pytrec_eval, whole run: the same three on the uncut run (recip_rank is then not RR@10).
@@ -75,7 +76,9 @@ def _run_tool(tool, corpus, cases, runs):
     if tool == "ragscore score_runs, engine=reference":
         return ragscore.score_runs(corpus, cases, runs, k=K, engine="reference")
     if tool == "ragscore iter_scores":
-        return list(ragscore.iter_scores(corpus, cases, runs, k=K))
+        from ragscore.core.scoring import iter_scores
+
+        return list(iter_scores(corpus, cases, runs, k=K))
     return _pytrec(cases, runs, cut=tool.endswith("cut to 10"))
 
 
