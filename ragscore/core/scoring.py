@@ -5,6 +5,8 @@
 path for a whole test set: the corpus is validated once, each case once however many
 systems ran it, and every error names the case and the system.
 """
+from collections import namedtuple
+
 from .counts import count
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
@@ -34,7 +36,8 @@ def evaluate(corpus, case, run, *, k=2):
     return {metric.name: metric.value(counts, k) for metric in _CONTRACT_METRICS}
 
 
-def _require_dict(value, field):
+def require_dict(value, field):
+    """Raise unless ``value`` is a dict (``field`` names it in the message)."""
     if type(value) is not dict:
         raise InvalidInputError(f"{field} must be a dict; got {show(value)}")
 
@@ -99,10 +102,29 @@ class Counter:
     def count(self, labels, run):
         """The :class:`~ragscore.core.counts.Counts` of ``run`` against ``labels``; a list or
         tuple of runs (repeated trials, in order) gives :class:`~ragscore.core.trials.Trials`."""
+        prepared = self.prepare(labels, run)
+        if type(prepared) is list:
+            return Trials(self.count_prepared(labels, one) for one in prepared)
+        return self.count_prepared(labels, prepared)
+
+    def count_prepared(self, labels, prepared):
+        """The :class:`~ragscore.core.counts.Counts` of one prepared run (see
+        :meth:`prepare`)."""
+        return count(labels.relevant, labels.support, prepared.retrieved, prepared.claims,
+                     grades=labels.grades, dropped=prepared.dropped,
+                     collapsed=prepared.collapsed, delivered=prepared.delivered,
+                     losers=labels.losers, restricted=prepared.restricted,
+                     superseded=self.superseded)
+
+    def prepare(self, labels, run):
+        """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
+        collapsed=, delivered=, restricted=)`` as :class:`Prepared`; a list or tuple of runs
+        (repeated trials, in order) gives a list of them. Every rule a run must meet is
+        applied here, for both engines."""
         if type(run) is list or type(run) is tuple:
             if not run or not all(type(one) is dict for one in run):
                 fail("run", "a dict, or a non-empty list of dicts (one per trial)", run)
-            return Trials(self.count(labels, one) for one in run)
+            return [self.prepare(labels, one) for one in run]
         dropped = collapsed = 0
         if self.dedupe and type(run) is dict and "retrieved" in run:
             retrieved, dropped = dedupe_ranking(run["retrieved"])
@@ -116,9 +138,15 @@ class Counter:
             claims = project_claims(claims, self.sources)
             if delivered is not None:
                 delivered = project_ranking(delivered, self.sources)[0]
-        return count(labels.relevant, labels.support, retrieved, claims, grades=labels.grades,
-                     dropped=dropped, collapsed=collapsed, delivered=delivered,
-                     losers=labels.losers, restricted=restricted, superseded=self.superseded)
+        return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted)
+
+
+class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted")):
+    """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
+    (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
+    delivered context (``None``: not recorded) and the caller's restricted chunks."""
+
+    __slots__ = ()
 
 
 def _copied(value):
@@ -148,9 +176,22 @@ def iter_counts(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
 def iter_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
     """:func:`iter_counts`, each row with the run it counted: ``(case, system, run,
     counts)``."""
+    for case_name, system, run, counter, labels, prepared in iter_prepared(
+            corpus, cases, runs, rules=rules, progress=progress, **options):
+        yield case_name, system, run, (
+            Trials(counter.count_prepared(labels, one) for one in prepared)
+            if type(prepared) is list else counter.count_prepared(labels, prepared))
+
+
+def iter_prepared(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
+    """Yield ``(case, system, run, counter, labels, prepared)`` for every run in
+    ``runs[case][system]``, in input order: the run validated and made ready to count
+    (:meth:`Counter.prepare`; a list of them for repeated trials) against its case's
+    validated ``labels``. Both engines read in-memory runs through this, so every rule and
+    every message is the same for both. See :func:`iter_counts` for ``progress``."""
     counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
-    _require_dict(cases, "cases")
-    _require_dict(runs, "runs")
+    require_dict(cases, "cases")
+    require_dict(runs, "runs")
     listed = list(runs.items())
     if progress is not None:  # the callback may edit the input: count a copy taken now
         listed = [(case_name, _copied(systems)) for case_name, systems in listed]
@@ -167,18 +208,32 @@ def iter_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
         except InvalidInputError as error:
             raise InvalidInputError(f"case {show(case_name)}: {error}") from None
         if type(systems) is not dict:
-            _require_dict(systems, f"runs[{show(case_name)}]")
+            require_dict(systems, f"runs[{show(case_name)}]")
         for system, run in list(systems.items()):
             if type(system) is not str:
                 fail(f"runs[{show(case_name)}] key", "a system name (a str)", system)
             try:
-                counts = counter.count(labels, run)
+                prepared = counter.prepare(labels, run)
             except InvalidInputError as error:
                 raise InvalidInputError(
                     f"case {show(case_name)}, system {show(system)}: {error}") from None
-            yield case_name, system, run, counts
+            yield case_name, system, run, counter, labels, prepared
         if progress is not None:
             progress(done, total)
+
+
+def case_attributes(cases):
+    """``{case: {"tags": tuple, "split": str or None}}`` for cases that declare tags or a
+    split, or ``None`` when none does (slicing then has nothing to go on).
+
+    >>> case_attributes({"q": {"tags": ("lookup",), "split": "dev"}, "r": {}})
+    {'q': {'tags': ('lookup',), 'split': 'dev'}, 'r': {'tags': (), 'split': None}}
+    """
+    if type(cases) is not dict or not any(
+            type(case) is dict and ("tags" in case or "split" in case) for case in cases.values()):
+        return None
+    return {name: {"tags": tuple(case.get("tags", ())), "split": case.get("split")}
+            for name, case in cases.items()}
 
 
 #: What a run record may say about its operation, beside its quality.

@@ -24,7 +24,7 @@ from .counted import Counted
 #: The engines, by name.
 ENGINES = ("reference", "columnar")
 #: The engine a batch is scored with unless told otherwise.
-DEFAULT_ENGINE = "reference"
+DEFAULT_ENGINE = "columnar"
 
 __all__ = ["Counted", "DEFAULT_ENGINE", "ENGINES", "count_dataset", "count_folder",
            "count_runs", "default_metrics"]

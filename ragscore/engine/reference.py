@@ -9,7 +9,7 @@ from ..core.aggregate import is_answerable
 from ..core.counts import At
 from ..core.metrics import na_reason
 from ..core.rules import COURSE
-from ..core.scoring import OPS_KEYS, iter_runs
+from ..core.scoring import OPS_KEYS, case_attributes, iter_runs
 from ..core.trials import Trials, first_trial, trial_runs, value_of
 from .counted import Counted
 
@@ -70,11 +70,12 @@ class ReferenceCounted(Counted):
 
 
 def _mean_claims(counts):
+    """The claims of a question: its run's, or the mean over its assessed trials (``None``
+    when none was assessed)."""
     if type(counts) is not Trials:
         return counts.n_claims
-    if counts[0].n_claims is None:
-        return None
-    return sum(one.n_claims for one in counts) / len(counts)
+    assessed = [one.n_claims for one in counts if one.n_claims is not None]
+    return sum(assessed) / len(assessed) if assessed else None
 
 
 def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
@@ -105,73 +106,32 @@ def count_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
 
 
 def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
-    """Read the dataset folder at ``path`` record by record and count each run as it is
-    read (:class:`~ragscore.core.scoring.Counter`: the corpus, each case and each run
-    checked by the reader of :mod:`ragscore.io.read`); return a :class:`ReferenceCounted`.
+    """Read the dataset folder at ``path`` record by record and count each run
+    (:func:`~ragscore.io.read.read_prepared`: the corpus, each case and each run checked by
+    the reference reader); return a :class:`ReferenceCounted`. Corpus texts are not kept."""
+    from ..io.read import read_prepared
 
-    Runs are grouped by case as :func:`~ragscore.io.read.load_dataset` groups them, a
-    question's trials in trial order. Corpus texts are not kept.
-    """
-    from ..core.scoring import Counter
-    from ..io.read import close_all, open_version
-
-    folder, index, opened, reader, minimum = open_version(path, max_bytes)
-    try:
-        known, sources = set(), {}
-        for doc, _, source, _ in reader.corpus(*opened["corpus"]):
-            known.add(doc)
-            if source is not None:
-                sources[doc] = source
-        counter = Counter(frozenset(known), rules=reader.rules, min_relevance=minimum,
-                          unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
-                          superseded=reader.superseded)
-        cases, labels = reader.cases(*opened["cases"], counter.labels)
-        grouped, ops = {}, {}
-        for _, case_name, system, run, counts in reader.runs(
-                *opened["runs"], cases, lambda case_name, run: counter.count(labels[case_name],
-                                                                              run)):
-            grouped.setdefault(case_name, {}).setdefault(system, []).append(
-                (run.get("trial"), counts))
-            recorded = {name: run[name] for name in OPS_KEYS if name in run}
-            if recorded:
-                ops.setdefault((case_name, system), []).append((run.get("trial"), recorded))
-    finally:
-        close_all(opened)
-    keys, counted = [], []
+    index, counter, cases, labels, grouped = read_prepared(path, unit=unit, dedupe=dedupe,
+                                                          max_bytes=max_bytes)
+    keys, counted, ops = [], [], {}
     for case_name, per_case in grouped.items():
         for system, trials in per_case.items():
-            keys.append((case_name, system))
-            if trials[0][0] is None:
-                counted.append(trials[0][1])
-            else:
-                counted.append(Trials(counts for _, counts in sorted(trials, key=_first)))
-    ops = {key: [record for _, record in sorted(records, key=lambda item: item[0] or 0)]
-           for key, records in ops.items()}
+            key = (case_name, system)
+            keys.append(key)
+            found = [counter.count_prepared(labels[case_name], prepared)
+                     for _, prepared, _ in trials]
+            counted.append(found[0] if trials[0][0] is None else Trials(found))
+            for _, _, run in trials:
+                recorded = {name: run[name] for name in OPS_KEYS if name in run}
+                if recorded:
+                    ops.setdefault(key, []).append(recorded)
     if progress is not None:
         progress(len(keys), len(keys))
-    return ReferenceCounted(keys, counted, rules=reader.rules,
+    return ReferenceCounted(keys, counted, rules=counter.rules,
                             notes=tuple(index.get("notes", ())),
-                            features=features_of(counted, groups=reader.groups,
-                                                 superseded=reader.superseded),
+                            features=features_of(counted, groups=counter.groups,
+                                                 superseded=counter.superseded),
                             ops=ops or None, attributes=case_attributes(cases))
-
-
-def _first(item):
-    return item[0]
-
-
-def case_attributes(cases):
-    """``{case: {"tags": tuple, "split": str or None}}`` for cases that declare tags or a
-    split, or ``None`` when none does (slicing then has nothing to go on).
-
-    >>> case_attributes({"q": {"tags": ("lookup",), "split": "dev"}, "r": {}})
-    {'q': {'tags': ('lookup',), 'split': 'dev'}, 'r': {'tags': (), 'split': None}}
-    """
-    if type(cases) is not dict or not any(
-            type(case) is dict and ("tags" in case or "split" in case) for case in cases.values()):
-        return None
-    return {name: {"tags": tuple(case.get("tags", ())), "split": case.get("split")}
-            for name, case in cases.items()}
 
 
 def features_of(counts_list, *, groups=None, superseded=None):
@@ -188,11 +148,11 @@ def features_of(counts_list, *, groups=None, superseded=None):
     for counts in counts_list:
         if type(counts) is Trials:
             found.add("trials")
-        first = first_trial(counts)
-        if first.delivered_span is not None:
-            found.add("delivered")
-        if first.n_claims is not None:
-            found.add("answers")
+        for one in _members(counts):
+            if one.delivered_span is not None:
+                found.add("delivered")
+            if one.n_claims is not None:
+                found.add("answers")
     if groups:
         found.add("groups")
     if superseded:

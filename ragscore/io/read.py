@@ -17,7 +17,7 @@ from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, \
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import INDEX, snapshot
 
-__all__ = ["close_all", "load_dataset", "open_version"]
+__all__ = ["close_all", "load_dataset", "open_version", "read_prepared"]
 
 _NAME = NAME_PATTERN.fullmatch
 
@@ -430,6 +430,41 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
                    manifests=index.get("manifests"))
+
+
+def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES):
+    """Read the dataset folder at ``path`` record by record, each run validated and made
+    ready to count as it is read (:meth:`~ragscore.core.scoring.Counter.prepare`); corpus
+    texts are not kept. Returns ``(index, counter, cases, labels, grouped)``: ``grouped``
+    maps a case, then a system, to ``[(trial, prepared run, run record)]`` in trial order,
+    cases in order of first appearance in the runs file (as :func:`load_dataset` groups
+    ``runs``). Both engines read a folder through this when they read it record by record.
+    """
+    from ..core.scoring import Counter
+
+    folder, index, opened, reader, minimum = open_version(path, max_bytes)
+    try:
+        known, sources = set(), {}
+        for doc, _, source, _ in reader.corpus(*opened["corpus"]):
+            known.add(doc)
+            if source is not None:
+                sources[doc] = source
+        counter = Counter(frozenset(known), rules=reader.rules, min_relevance=minimum,
+                          unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
+                          superseded=reader.superseded)
+        cases, labels = reader.cases(*opened["cases"], counter.labels)
+        grouped = {}
+        for _, case_name, system, run, prepared in reader.runs(
+                *opened["runs"], cases,
+                lambda case_name, run: counter.prepare(labels[case_name], run)):
+            grouped.setdefault(case_name, {}).setdefault(system, []).append(
+                (run.get("trial"), prepared, run))
+    finally:
+        close_all(opened)
+    for per_case in grouped.values():
+        for trials in per_case.values():
+            trials.sort(key=lambda item: item[0] or 0)
+    return index, counter, cases, labels, grouped
 
 
 def _group_trials(runs, trials):
