@@ -254,8 +254,15 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
 
 
 def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
-    """The columnar counts of the dataset folder at ``path``."""
+    """The columnar counts of the dataset folder at ``path``: read in bulk
+    (:func:`ragscore.io.columns.read_batch`) when it can be, else record by record
+    (:func:`ragscore.io.batch.encode`, which names any problem)."""
     from ..io.batch import encode
+    from ..io.columns import read_batch
 
-    return _counted(encode(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes,
-                           progress=progress))
+    batch = read_batch(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes)
+    if batch is None:
+        batch = encode(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes, progress=progress)
+    elif progress is not None:
+        progress(len(batch.keys), len(batch.keys))
+    return _counted(batch)

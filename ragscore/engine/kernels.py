@@ -17,6 +17,9 @@ from math import log2
 
 import numpy as np
 
+from ..io.batch import member as _member
+from ..io.batch import sorted_set
+
 __all__ = ["ArrayAt", "CountColumns", "count_columns"]
 
 
@@ -36,13 +39,27 @@ class CountColumns(namedtuple("CountColumns", [
     __slots__ = ()
 
 
-def _member(keys, members):
-    """For each of ``keys``: its position in the sorted, unique ``members``, or -1."""
-    if not len(members) or not len(keys):
-        return np.full(len(keys), -1, dtype=np.int64)
-    found = np.searchsorted(members, keys)
-    found[found == len(members)] = 0
-    return np.where(members[found] == keys, found, -1)
+def _among(groups, values, pair_groups, pair_values, count, width):
+    """For each ``(groups[i], values[i])``: True when it is one of the pairs
+    ``(pair_groups, pair_values)`` (``count`` groups, values below ``width``).
+
+    A question is labelled with few relevant IDs, so each group's values are laid out as a
+    row of a small table and compared column by column; groups with many values are
+    looked up in the sorted pairs instead."""
+    sizes = np.bincount(pair_groups, minlength=count) if len(pair_groups) else np.zeros(count,
+                                                                                     np.int64)
+    most = int(sizes.max()) if len(sizes) else 0
+    if most > 16:
+        return _member(groups * width + values, sorted_set(pair_groups * width + pair_values)) >= 0
+    order = np.argsort(pair_groups, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    place = np.arange(len(order)) - starts[pair_groups[order]]
+    table = np.full((max(most, 1), count), -1, dtype=np.int64)
+    table[place, pair_groups[order]] = pair_values[order]
+    found = np.zeros(len(values), dtype=bool)
+    for column in table[:most]:
+        found |= column[groups] == values
+    return found
 
 
 def _gather(values, found, missing=0):
@@ -69,18 +86,23 @@ def count_columns(batch):
     element_case = cases[element_row]
     element_key = element_case * width + batch.retrieved_doc
 
-    relevant_keys = np.unique(batch.relevant_case * width + batch.relevant_doc)
-    is_relevant = _member(element_key, relevant_keys) >= 0
+    is_relevant = _among(element_case, batch.retrieved_doc, batch.relevant_case,
+                         batch.relevant_doc, len(batch.n_relevant), width)
     relevant_row, relevant_rank = element_row[is_relevant], element_rank[is_relevant]
 
     # gains: graded cases, every ID graded above 0 (grade as gain); binary, 1 per relevant
-    positive_keys = batch.positive_case * width + batch.positive_doc
-    order = np.argsort(positive_keys, kind="stable")
-    positive_keys, positive_grades = positive_keys[order], batch.positive_grade[order]
-    graded_row = batch.graded[element_case]
-    at = _member(element_key, positive_keys)
-    is_gain = np.where(graded_row, at >= 0, is_relevant)
-    gain_grade = np.where(graded_row, _gather(positive_grades, at, 1), 1)[is_gain]
+    if batch.graded.any():
+        positive_keys = batch.positive_case * width + batch.positive_doc
+        order = np.argsort(positive_keys, kind="stable")
+        positive_keys, positive_grades = positive_keys[order], batch.positive_grade[order]
+        graded_row = batch.graded[element_case]
+        at = _member(element_key, positive_keys)
+        is_gain = np.where(graded_row, at >= 0, is_relevant)
+        gain_row, gain_rank = element_row[is_gain], element_rank[is_gain]
+        gain_grade = np.where(graded_row, _gather(positive_grades, at, 1), 1)[is_gain]
+    else:  # binary labels: a gain of 1 at each relevant rank
+        gain_row, gain_rank = relevant_row, relevant_rank
+        gain_grade = np.ones(len(relevant_row), dtype=np.int64)
 
     # the ideal ranking of graded cases: every grade above 0, largest first
     ideal_order = np.lexsort((-batch.positive_grade, batch.positive_case))
@@ -96,7 +118,7 @@ def count_columns(batch):
         labelled=batch.labelled[cases], n_expected=batch.n_expected[cases],
         dropped=batch.dropped, collapsed=batch.collapsed,
         relevant_row=relevant_row, relevant_rank=relevant_rank,
-        gain_row=element_row[is_gain], gain_rank=element_rank[is_gain], gain_grade=gain_grade,
+        gain_row=gain_row, gain_rank=gain_rank, gain_grade=gain_grade,
         graded_case=batch.graded, ideal_case=batch.positive_case[ideal_order],
         ideal_grade=batch.positive_grade[ideal_order],
         supported_row=supported[0], supported_cutoff=supported[1],
@@ -120,7 +142,7 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
     citations = np.diff(batch.citation_offsets)
     label = batch.claim_label[citation_claim]
     docs = batch.citation_doc
-    labelled_keys = np.unique(batch.labelled_label * width + batch.labelled_doc)
+    labelled_keys = sorted_set(batch.labelled_label * width + batch.labelled_doc)
     is_labelled = (label >= 0) & (_member(label * width + docs, labelled_keys) >= 0)
     row = claim_row[citation_claim]
     # visible ranks: relevant IDs by their rank in the ranking ...
@@ -131,9 +153,9 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
     recorded = batch.recorded[row]
     if recorded.any():  # ... or, where the delivered context was recorded, relevant and
         delivered_row = _rows_of(batch.delivered_offsets)  # delivered IDs at rank 1
-        delivered = _member(row * width + docs, np.unique(
+        delivered = _member(row * width + docs, sorted_set(
             delivered_row * width + batch.delivered_doc)) >= 0
-        relevant = _member(batch.row_case[row] * width + docs, np.unique(
+        relevant = _member(batch.row_case[row] * width + docs, sorted_set(
             batch.relevant_case * width + batch.relevant_doc)) >= 0
         rank = np.where(recorded, np.where(delivered & relevant, 1, 0), rank)
     good = is_labelled & (rank > 0)
@@ -154,7 +176,7 @@ def _exposed(batch, width, element_row, element_rank):
     smallest k from which it is exposed (cited or delivered: 1; else its rank)."""
     if not len(batch.restricted_doc):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    restricted_keys = np.unique(batch.restricted_case * width + batch.restricted_doc)
+    restricted_keys = sorted_set(batch.restricted_case * width + batch.restricted_doc)
     claim_row = _rows_of(batch.claim_offsets)
     citation_row = claim_row[_rows_of(batch.citation_offsets)]
     delivered_row = _rows_of(batch.delivered_offsets)

@@ -16,7 +16,7 @@ from ..core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus
 
-__all__ = ["Batch", "encode", "encode_runs"]
+__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
 
 
 class Batch(namedtuple("Batch", [
@@ -40,7 +40,7 @@ class Batch(namedtuple("Batch", [
     cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
-    ``superseded_doc[d]`` per ID. Per row ``r``: ``row_case[r]``, ``question[r]`` (its
+    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row ``r``: ``row_case[r]``, ``question[r]`` (its
     position in ``keys``), ``assessed[r]``, ``dropped[r]``, ``collapsed[r]``, the ranking,
     the claims (``claim_label``: the expected claim it names, or -1) and their citations,
     and the delivered context when ``recorded[r]``.
@@ -230,3 +230,65 @@ def encode(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
         progress(len(builder.keys), len(builder.keys))
     return builder.batch(rules=counter.rules, notes=index.get("notes", ()),
                          attributes=case_attributes(cases), features=_features(builder, counter))
+
+
+def has_repeats(codes, lengths):
+    """True when some list (consecutive ``lengths`` of ``codes``) holds a code twice.
+
+    Lists of one length are laid out as the rows of a matrix and sorted row by row (numpy
+    sorts short rows fast), then neighbours compared."""
+    import numpy as np
+
+    lengths = np.asarray(lengths)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
+        else lengths
+    for length in np.unique(lengths).tolist():
+        if length < 2:
+            continue
+        block = np.asarray(codes)[starts[lengths == length][:, None] + np.arange(length)]
+        block.sort(axis=1)
+        if (block[:, 1:] == block[:, :-1]).any():
+            return True
+    return False
+
+
+def regrouped(values, lengths, order):
+    """``(values, lengths)`` of lists laid out flat (consecutive ``lengths`` of ``values``),
+    the lists taken in ``order``."""
+    import numpy as np
+
+    lengths = np.asarray(lengths, dtype=np.int64)
+    order = np.asarray(order, dtype=np.int64)
+    if len(order) == len(lengths) and (order == np.arange(len(order))).all():
+        return values, lengths
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    sizes = lengths[order]
+    total = int(sizes.sum())
+    new_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    picked = np.repeat(starts[order] - new_starts, sizes) + np.arange(total)
+    return np.asarray(values)[picked], sizes
+
+
+def sorted_set(keys):
+    """The distinct values of an integer array, sorted (a sort and a comparison of
+    neighbours: here faster than ``numpy.unique``, which hashes)."""
+    import numpy as np
+
+    ordered = np.sort(np.asarray(keys))
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def member(keys, members):
+    """For each of ``keys``: its position in the sorted, unique ``members``, or -1."""
+    import numpy as np
+
+    if not len(members) or not len(keys):
+        return np.full(len(keys), -1, dtype=np.int64)
+    found = np.searchsorted(members, keys)
+    found[found == len(members)] = 0
+    return np.where(members[found] == keys, found, -1)

@@ -14,6 +14,7 @@ that there is nothing to say.
 import os
 
 from ...core.rules import OPEN
+from ..batch import has_repeats
 
 #: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
 _OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
@@ -141,7 +142,7 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     positions = order[chosen]
     taken = np.repeat(kept, lengths)
     ranked = d_codes[positions]
-    if _has_duplicates(ranked[taken], lengths[kept]):
+    if has_repeats(ranked[taken], lengths[kept]):
         return None
     first_rows = np.unique(t_codes, return_index=True)[1]
     origin = {t_names[code]: (path, comments + row + 1)
@@ -203,22 +204,6 @@ def _trec_order(order, keys, stored, d_codes, d_names, starts):
     order = order.copy()
     order[rows] = resorted
     return order
-
-
-def _has_duplicates(codes, lengths):
-    """True when some ranking (consecutive ``lengths`` of ``codes``) holds a code twice."""
-    import numpy as np
-
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(lengths) else lengths
-    for length in np.unique(lengths).tolist():
-        if length < 2:
-            continue
-        first = starts[lengths == length]
-        block = codes[first[:, None] + np.arange(length)]
-        block.sort(axis=1)
-        if (block[:, 1:] == block[:, :-1]).any():
-            return True
-    return False
 
 
 def _documents(reader, d_codes, d_names, taken, positions):
