@@ -23,11 +23,20 @@ The candidate and the baseline are *views* of one system's counted runs: objects
 """
 from collections import namedtuple
 
-from .metrics import COUNT, RATE, get
+from .metrics import COUNT, RATE, YES_NO, get
 from .rules import InvalidInputError, show
 
-CHECKS = ("min_mean", "min_each", "max_count", "no_regression")
 SEVERITIES = ("critical", "major", "minor")
+
+
+class Check(namedtuple("Check", "name meaning reads needs judge")):
+    """One kind of gate rule, defined once: its ``name`` (a policy's ``check``), what it
+    means in one sentence (the docs and the policy schema say the same), the metric kinds
+    it ``reads``, what it ``needs`` (``"threshold"`` or ``"baseline"``) and ``judge(rule,
+    metric, values, where, label, left_out, baseline, k)``, which returns an
+    :class:`Outcome`."""
+
+    __slots__ = ()
 
 
 class Rule(namedtuple("Rule", "name metric check threshold tolerance slice cases k severity",
@@ -61,20 +70,25 @@ def check_rule(rule, *, has_baseline):
     if rule.severity not in SEVERITIES:
         raise InvalidInputError(f"{where}: severity must be one of {', '.join(SEVERITIES)}; "
                                 f"got {show(rule.severity)}")
-    if rule.check == "no_regression":
+    check = CHECKS[rule.check]
+    if check.needs == "baseline":
         if not has_baseline:
-            raise InvalidInputError(f"{where}: no_regression needs a baseline (--baseline SYS "
+            raise InvalidInputError(f"{where}: {check.name} needs a baseline (--baseline SYS "
                                     "or --baseline-file FILE)")
     elif type(rule.threshold) not in (int, float) or type(rule.threshold) is bool:
-        raise InvalidInputError(f"{where}: {rule.check} needs a numeric threshold; got "
+        raise InvalidInputError(f"{where}: {check.name} needs a numeric threshold; got "
                                 f"{show(rule.threshold)}")
-    if rule.check == "max_count" and metric.kind == RATE:
-        raise InvalidInputError(f"{where}: max_count counts; {rule.metric} is a rate (use "
-                                "min_mean or min_each)")
-    if rule.check in ("min_mean", "min_each") and metric.kind == COUNT:
-        raise InvalidInputError(f"{where}: {rule.check} reads rates and yes/no values; "
-                                f"{rule.metric} is a count (use max_count)")
+    if metric.kind not in check.reads:
+        others = [other.name for other in CHECKS.values()
+                  if metric.kind in other.reads and other.needs == check.needs]
+        raise InvalidInputError(f"{where}: {check.name} reads {_KINDS[check.reads]}; "
+                                f"{rule.metric} is a {metric.kind} (use "
+                                f"{' or '.join(others)})")
     return metric
+
+
+_KINDS = {(RATE, YES_NO): "rates and yes/no values", (COUNT, YES_NO): "counts and yes/no values",
+          (RATE, YES_NO, COUNT): "every kind of metric"}
 
 
 def in_scope(rule, cases, tags):
@@ -118,26 +132,47 @@ def judge(rule, candidate, *, k, tags, baseline=None):
     where = f"{len(scope)} question{'s' * (len(scope) != 1)}"
     if rule.slice is not None:
         where += f" tagged {rule.slice}"
-    if rule.check == "no_regression":
-        return _no_regression(rule, metric, raw, baseline, k, label, where)
+    return CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, baseline, k)
+
+
+def _nothing_defined(rule, label, where, left_out):
+    return Outcome(rule, False, None, 0, left_out, [],
+                   f"no defined {label} in the {where}: nothing shows it passes")
+
+
+def _defined(values):
+    return {name: float(value) for name, value in values.items() if value is not None}
+
+
+def _min_mean(rule, metric, values, where, label, left_out, baseline, k):
+    defined = _defined(values)
     if not defined:
-        return Outcome(rule, False, None, 0, left_out, [],
-                       f"no defined {label} in the {where}: nothing shows it passes")
-    if rule.check == "min_mean":
-        mean = sum(defined.values()) / len(defined)
-        below = sorted(((name, raw[name], None) for name, value in defined.items()
-                        if value < rule.threshold), key=lambda item: float(item[1]))
-        return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
-                       f"mean {label} {mean:.2f} over {len(defined)} of the {where} "
-                       f"(threshold {rule.threshold:g}; {left_out} n/a left out)")
-    if rule.check == "min_each":
-        below = sorted(((name, raw[name], None) for name, value in defined.items()
-                        if value < rule.threshold), key=lambda item: float(item[1]))
-        return Outcome(rule, not below, len(below), len(defined), left_out, below,
-                       f"{len(below)} of {len(defined)} defined {label} values below "
-                       f"{rule.threshold:g} in the {where} ({left_out} n/a left out)")
+        return _nothing_defined(rule, label, where, left_out)
+    mean = sum(defined.values()) / len(defined)
+    below = sorted(((name, values[name], None) for name, value in defined.items()
+                    if value < rule.threshold), key=lambda item: float(item[1]))
+    return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
+                   f"mean {label} {mean:.2f} over {len(defined)} of the {where} "
+                   f"(threshold {rule.threshold:g}; {left_out} n/a left out)")
+
+
+def _min_each(rule, metric, values, where, label, left_out, baseline, k):
+    defined = _defined(values)
+    if not defined:
+        return _nothing_defined(rule, label, where, left_out)
+    below = sorted(((name, values[name], None) for name, value in defined.items()
+                    if value < rule.threshold), key=lambda item: float(item[1]))
+    return Outcome(rule, not below, len(below), len(defined), left_out, below,
+                   f"{len(below)} of {len(defined)} defined {label} values below "
+                   f"{rule.threshold:g} in the {where} ({left_out} n/a left out)")
+
+
+def _max_count(rule, metric, values, where, label, left_out, baseline, k):
+    defined = _defined(values)
+    if not defined:
+        return _nothing_defined(rule, label, where, left_out)
     total = sum(defined.values())
-    having = sorted(((name, raw[name], None) for name, value in defined.items() if value),
+    having = sorted(((name, values[name], None) for name, value in defined.items() if value),
                     key=lambda item: -float(item[1]))
     return Outcome(rule, total <= rule.threshold, total, len(defined), left_out, having,
                    f"{total:g} {label} in all over the {where}, in {len(having)} question"
@@ -145,7 +180,7 @@ def judge(rule, candidate, *, k, tags, baseline=None):
                    f"(at most {rule.threshold:g} allowed; {left_out} n/a left out)")
 
 
-def _no_regression(rule, metric, values, baseline, k, label, where):
+def _no_regression(rule, metric, values, where, label, left_out, baseline, k):
     tolerance = rule.tolerance or 0.0
     failures, compared, left_out = [], 0, 0
     earlier = baseline.values_by_case(metric, k)
@@ -169,6 +204,23 @@ def _no_regression(rule, metric, values, baseline, k, label, where):
                    f"{len(failures)} of {compared} questions fell more than {tolerance:g} below "
                    f"the baseline's {label}, in the {where} ({left_out} with n/a on either "
                    "side left out)")
+
+
+#: The checks a rule may make, by name (a policy's ``check``).
+CHECKS = {check.name: check for check in (
+    Check("min_mean", "the macro mean over the questions in scope where the metric is "
+                      "defined (yes counts 1, no 0) is at least threshold",
+          (RATE, YES_NO), "threshold", _min_mean),
+    Check("min_each", "every defined value in scope is at least threshold",
+          (RATE, YES_NO), "threshold", _min_each),
+    Check("max_count", "the total of a count metric (or of the yes answers of a yes/no "
+                       "metric) over the questions in scope is at most threshold",
+          (COUNT, YES_NO), "threshold", _max_count),
+    Check("no_regression", "on every question in scope where both are defined, the "
+                           "candidate is at least the baseline minus tolerance (at most "
+                           "plus tolerance where lower is better)",
+          (RATE, YES_NO, COUNT), "baseline", _no_regression),
+)}
 
 
 def run_gate(rules, candidate, *, k, tags, baseline=None):

@@ -8,13 +8,13 @@ import csv
 import html
 import io
 import json
-from collections import Counter
+from collections import Counter, namedtuple
 from itertools import chain
 
 from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, case_indices, verdict_order
 from ..core.rules import InvalidInputError, show
-from .text import FORMATS, format_delta, format_value, is_na, text_table
+from .text import format_delta, format_value, is_na, text_table
 
 
 def table_k(table, k=None):
@@ -53,7 +53,8 @@ def plain_rows(table):
 
 
 def render(table, *, k=None, fmt="text"):
-    """Render a per-question table as ``text``, ``markdown``, ``csv``, ``html`` or ``json``.
+    """Render a per-question table in one of :data:`OUTPUT_FORMATS` (``text``,
+    ``markdown``, ``csv``, ``html``, ``json``).
 
     Text and Markdown show n/a, yes, no and two decimals. CSV leaves n/a as an empty field
     and writes ``true``/``false``; JSON writes ``null``: n/a is never written as 0. ``k``
@@ -64,29 +65,49 @@ def render(table, *, k=None, fmt="text"):
     >>> print(render(question_table(load_course(), k=2), fmt="csv").splitlines()[7])
     region,A,,,,0.0,,false
     """
-    if fmt not in FORMATS:
-        raise InvalidInputError(f"fmt must be one of {', '.join(FORMATS)}; got {show(fmt)}")
+    chosen = output_format(fmt)
     k = table_k(table, k)
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]
+    return chosen.questions(table, k, metrics)
+
+
+def output_format(fmt):
+    """The :class:`OutputFormat` called ``fmt``, else a clear error."""
+    if type(fmt) is not str or fmt not in OUTPUT_FORMATS:
+        raise InvalidInputError(f"fmt must be one of {', '.join(OUTPUT_FORMATS)}; got "
+                                f"{show(fmt)}")
+    return OUTPUT_FORMATS[fmt]
+
+
+def _text_questions(table, k, metrics):
+    return text_table(plain_rows(table), k=k, metrics=tuple(m.name for m in metrics)) + "\n"
+
+
+def _markdown_questions(table, k, metrics):
     names = tuple(metric.name for metric in metrics)
-    if fmt == "csv":
-        return _csv(table, names)
-    rows = plain_rows(table)
-    if fmt == "text":
-        return text_table(rows, k=k, metrics=names) + "\n"
-    labels = [metric.label_at(k) for metric in metrics]
-    if fmt == "markdown":
-        lines = ["| case | system | " + " | ".join(labels) + " |",
-                 "|---|---|" + "---:|" * len(labels)]
-        lines += [f"| {case} | {system} | "
-                  + " | ".join(format_value(scores[name]) for name in names) + " |"
-                  for case, system, scores in rows]
-        return "\n".join(lines) + "\n"
-    if fmt == "json":
-        records = [{"case": case, "system": system, **scores} for case, system, scores in rows]
-        return json.dumps({"k": k, "metrics": list(names), "rows": records}, indent=2,
-                          allow_nan=False) + "\n"
-    return _html(rows, labels, names)
+    lines = ["| case | system | " + " | ".join(m.label_at(k) for m in metrics) + " |",
+             "|---|---|" + "---:|" * len(metrics)]
+    lines += [f"| {case} | {system} | "
+              + " | ".join(format_value(scores[name]) for name in names) + " |"
+              for case, system, scores in plain_rows(table)]
+    return "\n".join(lines) + "\n"
+
+
+def _json_questions(table, k, metrics):
+    names = [metric.name for metric in metrics]
+    records = [{"case": case, "system": system, **scores}
+               for case, system, scores in plain_rows(table)]
+    return json.dumps({"k": k, "metrics": names, "rows": records}, indent=2,
+                      allow_nan=False) + "\n"
+
+
+def _html_questions(table, k, metrics):
+    return _html(plain_rows(table), [m.label_at(k) for m in metrics],
+                 tuple(m.name for m in metrics))
+
+
+def _csv_questions(table, k, metrics):
+    return _csv(table, tuple(metric.name for metric in metrics))
 
 
 _CSV_BOOL = {None: "", True: "true", False: "false"}
@@ -188,7 +209,8 @@ def comparison_text(paired, *, baseline, candidate, k):
 
 
 def render_frame(frame, *, fmt="text"):
-    """Render a table of plain columns (aggregates, slices) in any output format.
+    """Render a table of plain columns (aggregates, slices) in one of
+    :data:`OUTPUT_FORMATS`.
 
     Values are written as they are, n/a as ``n/a`` (text, Markdown, HTML), an empty field
     (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with two decimals.
@@ -198,38 +220,58 @@ def render_frame(frame, *, fmt="text"):
     tag,value
     lookup,0.5
     """
-    if fmt not in FORMATS:
-        raise InvalidInputError(f"fmt must be one of {', '.join(FORMATS)}; got {show(fmt)}")
+    chosen = output_format(fmt)
     names = [str(name) for name in frame.columns]
     columns = [frame[name].astype(object).tolist() for name in frame.columns]
     rows = [[None if is_na(value) else value for value in row] for row in zip(*columns)]
-    if fmt == "json":
-        records = [dict(zip(names, (_json_value(value) for value in row))) for row in rows]
-        return json.dumps(records, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(names)
-        writer.writerows([["" if value is None else value for value in row] for row in rows])
-        return buffer.getvalue()
+    return chosen.frame(names, rows)
+
+
+def _json_frame(names, rows):
+    records = [dict(zip(names, (_json_value(value) for value in row))) for row in rows]
+    return json.dumps(records, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def _csv_frame(names, rows):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(names)
+    writer.writerows([["" if value is None else value for value in row] for row in rows])
+    return buffer.getvalue()
+
+
+def _markdown_frame(names, rows):
     cells = [[_cell_text(value) for value in row] for row in rows]
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-                  for row in cells]
-        return "\n".join(lines) + "\n"
-    if fmt == "html":
-        head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
-        body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row)
-                         + "</tr>" for row in cells)
-        return (f'<table class="ragscore-table">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
-                f"{body}\n</tbody>\n</table>\n")
+    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+              for row in cells]
+    return "\n".join(lines) + "\n"
+
+
+def _html_frame(names, rows):
+    cells = [[_cell_text(value) for value in row] for row in rows]
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
+    body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row)
+                     + "</tr>" for row in cells)
+    return (f'<table class="ragscore-table">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+            f"{body}\n</tbody>\n</table>\n")
+
+
+def _text_frame(names, rows):
+    cells = [[_cell_text(value) for value in row] for row in rows]
     widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in
               enumerate(names)]
     lines = ["  ".join(name.ljust(width) for name, width in zip(names, widths)).rstrip()]
     lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
               for row in cells]
     return "\n".join(lines) + "\n"
+
+
+class OutputFormat(namedtuple("OutputFormat", "name description questions frame")):
+    """One output format, defined once: ``questions(table, k, metrics)`` writes a
+    per-question table, ``frame(names, rows)`` a table of plain columns."""
+
+    __slots__ = ()
 
 
 def _json_value(value):
@@ -248,3 +290,18 @@ def _cell_text(value):
     if hasattr(value, "item"):
         value = value.item()
     return format_value(value) if isinstance(value, bool) else str(value)
+
+
+#: The output formats, by name (``--format``).
+OUTPUT_FORMATS = {fmt.name: fmt for fmt in (
+    OutputFormat("text", "aligned columns, n/a, yes and no, two decimals", _text_questions,
+                 _text_frame),
+    OutputFormat("markdown", "a Markdown table, as text shows values", _markdown_questions,
+                 _markdown_frame),
+    OutputFormat("csv", "every value exact, n/a as an empty field", _csv_questions,
+                 _csv_frame),
+    OutputFormat("html", "an HTML table, as text shows values", _html_questions, _html_frame),
+    OutputFormat("json", "every value exact, n/a as null", _json_questions, _json_frame),
+)}
+#: Their names, in order.
+FORMATS = tuple(OUTPUT_FORMATS)

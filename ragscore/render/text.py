@@ -6,9 +6,6 @@ from ..core.metrics import CONTRACT, select
 from ..core.rules import fail
 
 #: Output formats of :func:`ragscore.render.formats.render` and ``ragscore report --format``.
-FORMATS = ("text", "markdown", "csv", "html", "json")
-
-
 def is_na(value):
     """True for ``None``, pandas' NA and a NaN (a float or a numpy float).
 

@@ -105,7 +105,8 @@ def test_trials_are_judged_as_one_question():
     (Rule("x", "recall", "at_least", 1), r"rule 'x': check must be one of min_mean"),
     (Rule("x", "recall", "min_mean"), r"rule 'x': min_mean needs a numeric threshold"),
     (Rule("x", "recall", "no_regression"), r"no_regression needs a baseline"),
-    (Rule("x", "recall", "max_count", 1), r"max_count counts; recall is a rate"),
+    (Rule("x", "recall", "max_count", 1), r"max_count reads counts and yes/no values; recall "
+                                          r"is a rate \(use min_mean or min_each\)"),
     (Rule("x", "disclosures", "min_each", 0), r"disclosures is a count \(use max_count\)"),
     (Rule("x", "recall", "min_mean", 1, severity="urgent"), r"severity must be one of"),
 ])

@@ -4,7 +4,7 @@ from .base import RATE, Metric
 
 def average_precision(at, k):
     """AP@k = (sum of P@r over the ranks r <= k where a relevant ID was retrieved)
-    / (number of IDs judged relevant).
+    / (number of IDs judged relevant) (trec_eval's ``map_cut``).
 
     The denominator is every relevant ID, retrieved or not, so missing one lowers AP.
     n/a when nothing is judged relevant.

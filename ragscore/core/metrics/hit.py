@@ -3,7 +3,8 @@ from .base import RATE, Metric
 
 
 def hit(at, k):
-    """Hit@k = 1.0 when at least one relevant ID is within the top k, else 0.0.
+    """Hit@k = 1.0 when at least one relevant ID is within the top k, else 0.0 (trec_eval's
+    ``success``).
 
     A rate (its macro mean is the share of questions with a hit). n/a when nothing is
     labelled relevant.

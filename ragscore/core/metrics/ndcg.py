@@ -3,7 +3,8 @@ from .base import RATE, Metric
 
 
 def ndcg(at, k):
-    """nDCG@k = DCG@k / ideal DCG@k, with gain = grade and discount log2(rank + 1).
+    """nDCG@k = DCG@k / ideal DCG@k, with gain = grade and discount log2(rank + 1); the
+    ideal ranks every ID graded above 0 (trec_eval's ``ndcg_cut``).
 
     DCG@k sums grade / log2(rank + 1) over the retrieved IDs graded above 0 within the top
     k; the ideal DCG@k ranks every ID graded above 0, largest grade first, and cuts at k.

@@ -3,7 +3,7 @@ from .base import RATE, Metric
 
 
 def precision(at, k):
-    """P@k = (relevant IDs within the top k) / k.
+    """P@k = (relevant IDs within the top k) / k: a short list keeps the denominator k.
 
     The denominator is k even when fewer than k IDs were returned: a short list is not
     rewarded for returning little. n/a when nothing is labelled relevant.

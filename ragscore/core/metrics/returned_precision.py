@@ -3,7 +3,8 @@ from .base import RATE, Metric
 
 
 def returned_precision(at, k):
-    """P/ret@k = (relevant IDs within the top k) / (IDs returned within the top k).
+    """P/ret@k = (relevant IDs within the top k) / (IDs returned within the top k): Ragas'
+    ID-based context precision, **not** P@k.
 
     Not the course's P@k: a short list is not penalised for the slots it left empty, so it
     can score 1.00 where P@k gives 0.50. Shown to explain why dashboards disagree. n/a when

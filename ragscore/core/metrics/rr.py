@@ -3,11 +3,12 @@ from .base import RATE, Metric
 
 
 def reciprocal_rank(at, k):
-    """RR@k = 1 / (1-based rank of the first relevant ID) if that rank is <= k, else 0.0.
+    """RR@k = 1 / (1-based rank of the first relevant ID) if that rank is <= k, else 0.0
+    (cut at k, unlike trec_eval's ``recip_rank``).
 
     Written ``(first_rank <= k) / first_rank``: a yes counts 1, a no 0, and the first rank
-    is infinite when no relevant ID was retrieved. Cut at k, unlike trec_eval's
-    ``recip_rank``, which looks down the whole list. n/a when nothing is labelled relevant.
+    is infinite when no relevant ID was retrieved. trec_eval's ``recip_rank`` looks down
+    the whole list. n/a when nothing is labelled relevant.
 
     >>> from ragscore.core.counts import At, retrieval_counts
     >>> reciprocal_rank(At(retrieval_counts(("archive", "owners"), {"owners"}), 2), 2)

@@ -3,7 +3,8 @@ from .base import RATE, Metric, Pooled
 
 
 def support(at, k):
-    """Support = (generated claims supported at k) / (generated claims).
+    """Support = (generated claims supported at k) / (generated claims), a claim supported
+    only when it cites something and every cited ID is labelled for it and visible.
 
     A claim is supported only when every citation is labelled for it and retrieved within
     the top k (:func:`ragscore.core.counts.claim_cutoff`). n/a when the answer makes no

@@ -1,0 +1,82 @@
+"""``ragscore import`` and ``ragscore export``: built from the importer registry
+(:data:`ragscore.io.importers.registry.IMPORTERS`), so each format is declared once."""
+from .cli_common import OK, dataset_argument
+from .io.importers.registry import IMPORTERS
+
+
+def _import(args, out):
+    """Read the files an importer names, then save the dataset at ``--out``; say what was
+    written and what was dropped or filled in."""
+    from .io.dataset import save_dataset
+
+    options = {name: value for name, value in vars(args).items() if name != "handler"}
+    dataset, notes = IMPORTERS[args.kind].read(options)
+    sentences = []
+    for what, value in notes.items():
+        if type(value) is dict:
+            counted = ", ".join(f"{system} {count:,}" for system, count in value.items())
+            sentences.append(f"{what}: {counted or 'none'}")
+        elif what == "missing_run":
+            sentences.append("a judged question missing from a run was given an empty ranking "
+                             "(--missing-run zero, as trec_eval -c)" if value == "zero" else
+                             "a judged question missing from a run was left out of that "
+                             "system's results (--missing-run skip)")
+        elif what == "max_depth":
+            sentences.append(f"each ranking cut to its best {value:,} (--max-depth, as "
+                             "trec_eval -M)")
+        else:
+            sentences.append(f"{what}: {value}")
+    dataset = dataset._replace(notes=(f"imported with 'ragscore import {args.kind}'",
+                                      *sentences))
+    folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
+    runs = sum(len(per_case) for per_case in dataset.runs.values())
+    names = dataset.systems
+    systems = len(names)
+    lines = [f"wrote {folder}: {len(dataset.corpus):,} documents, {len(dataset.cases):,} "
+             f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
+             f"({', '.join(names) or 'none'})"]
+    lines += [f"  {sentence}" for sentence in sentences]
+    out.write("\n".join(lines) + "\n")
+    return OK
+
+
+def _export_trec(args, out):
+    from .io.dataset import load_dataset
+    from .io.importers import export_trec
+
+    written = export_trec(load_dataset(args.dataset), args.out_prefix)
+    out.write("".join(f"wrote {path}\n" for path in written))
+    return OK
+
+
+def add_import_commands(commands):
+    """Add ``import FORMAT`` (one sub-command per registered importer) and ``export trec``."""
+    importing = commands.add_parser(
+        "import", help="turn TREC, BEIR, Ragas or LlamaIndex files into a dataset folder",
+        description="Read a test set in a format it already lives in and write it as a "
+                    "ragscore dataset folder (open ID rules). A bad line stops the import "
+                    "with its file and line, and nothing is written. See docs/import.md.")
+    kinds = importing.add_subparsers(dest="kind", required=True, metavar="FORMAT")
+    for importer in IMPORTERS.values():
+        parser = kinds.add_parser(importer.name, help=importer.summary,
+                                  description=importer.description)
+        for option in importer.options:
+            parser.add_argument(*option.flags, **option.settings)
+        parser.add_argument("--out", required=True, help="the dataset folder to write")
+        parser.add_argument("--overwrite", action="store_true",
+                            help="replace --out if it is a ragscore dataset already")
+        parser.add_argument("--name", default=None,
+                            help="the dataset's name (default: taken from the input's file "
+                                 "or folder name)")
+        parser.set_defaults(handler=_import)
+
+    exporting = commands.add_parser(
+        "export", help="write a dataset as TREC qrels and runs",
+        description="Qrels plus one run per system, with strictly decreasing scores so "
+                    "every tool sees ragscore's order.")
+    formats = exporting.add_subparsers(dest="kind", required=True, metavar="FORMAT")
+    trec_out = formats.add_parser("trec", help="TREC qrels and runs")
+    dataset_argument(trec_out)
+    trec_out.add_argument("--out-prefix", required=True,
+                          help="files are written as PREFIX.qrels and PREFIX.SYSTEM.run")
+    trec_out.set_defaults(handler=_export_trec)
