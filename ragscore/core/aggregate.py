@@ -20,7 +20,8 @@ k)``, ``pooled_parts(metric, k)``, ``reasons(metric, k)``, ``answerable()`` and
 ``take(positions)`` (each engine's :class:`~ragscore.engine.counted.Counted` has them), so
 both engines are aggregated by this one code.
 """
-from collections import namedtuple
+from collections import Counter, namedtuple
+from fractions import Fraction
 
 from .metrics import COUNT, RATE
 
@@ -58,8 +59,74 @@ def split_slices(view):
 NA_AS_ZERO = "n/a counted as 0 (trec_eval's convention)"
 
 
+class Summary(namedtuple("Summary", "questions defined total having numerator denominator "
+                                    "reasons")):
+    """What an aggregate of one metric over some questions needs, in a form that adds up:
+    two summaries of disjoint questions merge into the summary of all of them
+    (:func:`merged`), so a run log scored in partitions aggregates exactly as in one piece.
+
+    ``questions``: how many; ``defined``: how many have a value; ``total``: the exact sum
+    of those values, as an integer count of 2**-1074 (every float is a whole multiple of it,
+    so the sum loses nothing); ``having``: how many values are not 0 (yes, or a count above
+    0); ``numerator``, ``denominator``: a pooling rate's summed parts (0 otherwise);
+    ``reasons``: the sorted reasons of the values left out as n/a.
+    """
+
+    __slots__ = ()
+
+    @property
+    def sum(self):
+        """The sum of the defined values, correctly rounded (what ``math.fsum`` gives)."""
+        return float(Fraction(self.total, _UNIT))
+
+
+_UNIT = 1 << 1074  # 2**1074: every float times this is a whole number
+
+
+def _exact(value):
+    """``value`` (a float, int or bool) as a whole number of 2**-1074."""
+    numerator, denominator = float(value).as_integer_ratio()
+    return numerator * (_UNIT // denominator)
+
+
+def summarize(metric, view, *, k, na_as_zero=False):
+    """The :class:`Summary` of ``metric`` at ``k`` over every question of ``view``; with
+    ``na_as_zero``, n/a counts as 0.0 (a retrieval rate, trec_eval's convention)."""
+    values = view.values(metric, k)
+    if na_as_zero:
+        values = [0.0 if value is None else value for value in values]
+    defined = [value for value in values if value is not None]
+    reasons = ()
+    if len(defined) < len(values):
+        reasons = tuple(sorted({reason for reason in view.reasons(metric, k)
+                                if reason is not None}))
+    numerator = denominator = 0
+    if metric.pooled is not None and metric.kind == RATE:
+        numerators, denominators = view.pooled_parts(metric, k)
+        numerator, denominator = sum(numerators), sum(denominators)
+    counted = Counter(defined)  # a metric repeats few values: each made exact once
+    return Summary(questions=len(values), defined=len(defined),
+                   total=sum(_exact(value) * times for value, times in counted.items()),
+                   having=len(defined) - counted.get(0, 0),
+                   numerator=numerator, denominator=denominator, reasons=reasons)
+
+
+def merged(summaries):
+    """The :class:`Summary` of the questions of all ``summaries`` (disjoint sets)."""
+    summaries = list(summaries)
+    return Summary(
+        questions=sum(one.questions for one in summaries),
+        defined=sum(one.defined for one in summaries),
+        total=sum(one.total for one in summaries),
+        having=sum(one.having for one in summaries),
+        numerator=sum(one.numerator for one in summaries),
+        denominator=sum(one.denominator for one in summaries),
+        reasons=tuple(sorted({reason for one in summaries for reason in one.reasons})))
+
+
 def macro(metric, view, *, k, slice_name, na_as_zero=False):
-    """The mean of ``metric`` over the questions of ``view`` where it is defined.
+    """The mean of ``metric`` over the questions of ``view`` where it is defined (the sum
+    correctly rounded).
 
     >>> from ragscore.core.counts import retrieval_counts
     >>> from ragscore.core.metrics import REGISTRY
@@ -69,74 +136,96 @@ def macro(metric, view, *, k, slice_name, na_as_zero=False):
     >>> macro(REGISTRY["recall"], rows, k=2, slice_name="answerable").value
     0.5
     """
-    values = view.values(metric, k)
-    if na_as_zero:
-        values = [0.0 if value is None else value for value in values]
-    defined = [value for value in values if value is not None]
-    left_out = len(values) - len(defined)
-    description = (f"mean {metric.label_at(k)} over the {len(defined)} {slice_name} "
+    return macro_of(metric, summarize(metric, view, k=k, na_as_zero=na_as_zero), k=k,
+                    slice_name=slice_name, na_as_zero=na_as_zero)
+
+
+def macro_of(metric, summary, *, k, slice_name, na_as_zero=False):
+    """The macro :class:`Aggregate` a :class:`Summary` gives."""
+    used, left_out = summary.defined, summary.questions - summary.defined
+    description = (f"mean {metric.label_at(k)} over the {used} {slice_name} "
                    f"questions where it is defined; {left_out} left out as n/a")
     if na_as_zero:
-        description = (f"mean {metric.label_at(k)} over all {len(defined)} questions; "
-                       f"{NA_AS_ZERO}")
+        description = f"mean {metric.label_at(k)} over all {used} questions; {NA_AS_ZERO}"
     elif left_out:
-        reasons = sorted({reason for reason in view.reasons(metric, k) if reason is not None})
-        description += f" ({'; '.join(reasons)})"
+        description += f" ({'; '.join(summary.reasons)})"
     return Aggregate(
         metric=metric.name, slice=slice_name, method="macro",
-        value=sum(defined) / len(defined) if defined else None, numerator=None,
-        denominator=len(defined), used=len(defined), left_out=left_out,
-        description=description)
+        value=summary.sum / used if used else None, numerator=None, denominator=used,
+        used=used, left_out=left_out, description=description)
 
 
 def pooled(metric, view, *, k, slice_name):
     """Summed numerators over summed denominators of ``metric``'s pooling counts."""
+    return pooled_of(metric, summarize(metric, view, k=k), slice_name=slice_name)
+
+
+def pooled_of(metric, summary, *, slice_name):
+    """The pooled :class:`Aggregate` a :class:`Summary` gives."""
     rule = metric.pooled
-    numerators, denominators = view.pooled_parts(metric, k)
-    numerator, denominator = sum(numerators), sum(denominators)
+    numerator, denominator = summary.numerator, summary.denominator
     return Aggregate(
         metric=metric.name, slice=slice_name, method="pooled",
         value=numerator / denominator if denominator else None, numerator=numerator,
-        denominator=denominator, used=len(numerators), left_out=0,
+        denominator=denominator, used=summary.questions, left_out=0,
         description=(f"{numerator} {rule.numerator_name} of {denominator} "
-                     f"{rule.denominator_name}, summed over {len(numerators)} {slice_name} "
+                     f"{rule.denominator_name}, summed over {summary.questions} {slice_name} "
                      "questions"))
 
 
 def count_yes(metric, view, *, k, slice_name):
     """How many defined values of a yes/no ``metric`` are yes, out of how many."""
-    values = view.values(metric, k)
-    defined = [value for value in values if value is not None]
-    yes = sum(1 for value in defined if value)
-    left_out = len(values) - len(defined)
+    return count_yes_of(metric, summarize(metric, view, k=k), slice_name=slice_name)
+
+
+def count_yes_of(metric, summary, *, slice_name):
+    """The count :class:`Aggregate` a :class:`Summary` of a yes/no metric gives."""
+    yes, used = summary.having, summary.defined
+    left_out = summary.questions - used
     note = f"; {left_out} left out as n/a" if left_out else ""
     return Aggregate(
         metric=metric.name, slice=slice_name, method="count",
-        value=yes / len(defined) if defined else None, numerator=yes,
-        denominator=len(defined), used=len(defined), left_out=left_out,
-        description=(f"{yes} of {len(defined)} "
-                     f"{'' if slice_name == ALL else slice_name + ' '}questions "
-                     f"{metric.yes_means}{note}"))
+        value=yes / used if used else None, numerator=yes, denominator=used, used=used,
+        left_out=left_out,
+        description=(f"{yes} of {used} {'' if slice_name == ALL else slice_name + ' '}"
+                     f"questions {metric.yes_means}{note}"))
 
 
 def total(metric, view, *, k, slice_name):
     """The sum of a count ``metric`` over the questions where it is defined, and how many
     questions have any."""
-    values = view.values(metric, k)
-    defined = [value for value in values if value is not None]
-    summed, having = sum(defined), sum(1 for value in defined if value)
-    left_out = len(values) - len(defined)
+    return total_of(metric, summarize(metric, view, k=k), k=k, slice_name=slice_name)
+
+
+def total_of(metric, summary, *, k, slice_name):
+    """The total :class:`Aggregate` a :class:`Summary` of a count metric gives."""
+    summed, having, used = int(summary.sum), summary.having, summary.defined
+    left_out = summary.questions - used
     note = f"; {left_out} left out as n/a" if left_out else ""
     return Aggregate(
         metric=metric.name, slice=slice_name, method="total", value=summed, numerator=having,
-        denominator=len(defined), used=len(defined), left_out=left_out,
-        description=(f"{summed} {metric.label_at(k)} in all, in {having} of {len(defined)} "
+        denominator=used, used=used, left_out=left_out,
+        description=(f"{summed} {metric.label_at(k)} in all, in {having} of {used} "
                      f"questions{note}"))
 
 
 def zeroed(metric, na_as_zero):
     """True when ``metric`` reads n/a as 0 under ``na_as_zero`` (retrieval metrics only)."""
     return na_as_zero and metric.stage == "retrieval" and metric.kind == RATE
+
+
+def summaries(view, *, k, metrics, na_as_zero=False):
+    """``{(metric name, slice): Summary}``: everything :func:`aggregates_of` needs, for one
+    system's questions (partitions' summaries merge with :func:`merged`)."""
+    slices = split_slices(view)
+    found = {}
+    for metric in metrics:
+        found[metric.name, metric.slice] = summarize(metric, slices[metric.slice], k=k)
+        if zeroed(metric, na_as_zero):
+            found[metric.name, ALL] = summarize(metric, view, k=k, na_as_zero=True)
+        elif metric.slice != ALL:  # how many questions are outside the slice
+            found[metric.name, ALL] = Summary(len(view), 0, 0, 0, 0, 0, ())
+    return found
 
 
 def aggregates(view, *, k, metrics, na_as_zero=False):
@@ -146,27 +235,39 @@ def aggregates(view, *, k, metrics, na_as_zero=False):
     metrics over their own slice: a count. With ``na_as_zero``, retrieval rates are
     averaged over every question with n/a counted as 0, as trec_eval's means are.
     """
-    slices = split_slices(view)
+    return aggregates_of(summaries(view, k=k, metrics=metrics, na_as_zero=na_as_zero), k=k,
+                         metrics=metrics, na_as_zero=na_as_zero)
+
+
+def aggregates_of(found, *, k, metrics, na_as_zero=False):
+    """The declared aggregates :func:`aggregates` lists, from :func:`summaries` (of one
+    system, or merged over partitions of it)."""
     rows = []
     for metric in metrics:
         if zeroed(metric, na_as_zero):
-            rows.append(macro(metric, view, k=k, slice_name="all", na_as_zero=True))
+            rows.append(macro_of(metric, found[metric.name, ALL], k=k, slice_name="all",
+                                 na_as_zero=True))
         elif metric.kind == RATE:
-            row = macro(metric, slices[metric.slice], k=k, slice_name=metric.slice)
-            outside = len(view) - len(slices[metric.slice])
-            if outside and metric.slice == ANSWERABLE:
+            summary = found[metric.name, metric.slice]
+            row = macro_of(metric, summary, k=k, slice_name=metric.slice)
+            outside = (found[metric.name, ALL].questions - summary.questions
+                       if metric.slice == ANSWERABLE else 0)
+            if outside:
                 row = row._replace(description=(
                     f"{row.description}; {outside} question{'s' * (outside != 1)} with nothing "
                     "labelled relevant or expected not in this slice"))
             rows.append(row)
     for metric in metrics:
         if metric.kind == RATE and metric.pooled is not None:
-            rows.append(pooled(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+            rows.append(pooled_of(metric, found[metric.name, metric.slice],
+                                  slice_name=metric.slice))
     for metric in metrics:
         if metric.kind == COUNT:
-            rows.append(total(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+            rows.append(total_of(metric, found[metric.name, metric.slice], k=k,
+                                 slice_name=metric.slice))
         elif metric.kind != RATE:
-            rows.append(count_yes(metric, slices[metric.slice], k=k, slice_name=metric.slice))
+            rows.append(count_yes_of(metric, found[metric.name, metric.slice],
+                                     slice_name=metric.slice))
     return rows
 
 
