@@ -13,8 +13,11 @@ that there is nothing to say.
 """
 import os
 
+import numpy as np
+
 from ...core.rules import OPEN
-from ..batch import has_repeats
+from ..arrow import flags, numbers
+from ..batch import has_repeats, sorted_set
 
 #: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
 _OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
@@ -86,78 +89,81 @@ def _columns(data, separator):
     if not table.num_rows:
         return None
     try:
-        scores = pc.cast(table.column("score"), pa.float64())
+        scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None  # a score that is not a plain decimal (0x10, 1_0, high): line by line
     return (table.column("qid").combine_chunks(), table.column("docno").combine_chunks(),
-            scores.combine_chunks().to_numpy(zero_copy_only=False),
-            table.column("tag").combine_chunks())
+            numbers(scores, np.float64), table.column("tag").combine_chunks())
 
 
 def _encoded(column):
-    """``(codes, names)``: each value's position among the distinct values (in order of
-    first appearance) and those values as ``str``."""
+    """``(codes, values)``: each value's position among the distinct values (in order of
+    first appearance) and those values (a pyarrow array)."""
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(column)
-    return encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary.to_pylist()
+    return numbers(encoded.indices), encoded.dictionary
 
 
-def _all_ids(names):
-    return all(map(OPEN.is_id, names)) and not any(name.startswith("#") for name in names)
+def _all_ids(values):
+    import pyarrow.compute as pc
+
+    if flags(pc.starts_with(values, "#")).any():
+        return False
+    return all(map(OPEN.is_id, values.to_pylist()))
 
 
 def _rankings(reader, path, comments, qids, docnos, scores, tags):
-    import numpy as np
-
     if np.isnan(scores).any():
         return None
-    q_codes, q_names = _encoded(qids)
-    t_codes, t_names = _encoded(tags)
-    d_codes, d_names = _encoded(docnos)
-    if not (_all_ids(q_names) and _all_ids(t_names) and _all_ids(d_names)):
+    q_codes, q_values = _encoded(qids)
+    t_codes, t_values = _encoded(tags)
+    d_codes, d_values = _encoded(docnos)
+    if not (_all_ids(q_values) and _all_ids(t_values) and _all_ids(d_values)):
         return None
+    q_names, t_names = q_values.to_pylist(), t_values.to_pylist()
     if any(tag in reader.origin for tag in t_names):
         return None
     with np.errstate(over="ignore"):
         stored = scores.astype(np.float32)  # as trec_eval stores a score: a C float
     rows = len(stored)
-    keys = t_codes.astype(np.int64) * len(q_names) + q_codes
+    keys = t_codes * len(q_names) + q_codes
     order = np.arange(rows)
     starts = _starts(keys)
-    if len(np.unique(keys[starts])) != len(starts):  # a question's lines are apart
+    if len(sorted_set(keys[starts])) != len(starts):  # a question's lines are apart
         order = np.argsort(keys, kind="stable")
         starts = _starts(keys[order])
-    order = _trec_order(order, keys, stored, d_codes, d_names, starts)
+    order = _trec_order(order, keys, stored, d_codes, d_values, starts)
     full = np.diff(np.append(starts, rows))
     lengths = full if reader.max_depth is None else np.minimum(full, reader.max_depth)
     group_keys = keys[order[starts]]
     group_tags, group_qids = group_keys // len(q_names), group_keys % len(q_names)
-    kept = np.fromiter((q_names[q] in reader.keep for q in group_qids.tolist()), dtype=bool,
-                       count=len(group_qids))
+    kept_names = [name in reader.keep for name in q_names]
+    kept = np.array(kept_names, dtype=bool)[group_qids] if len(group_qids) else \
+        np.zeros(0, dtype=bool)
     if (lengths[kept] > reader.max_ids).any():
         return None
     within = np.arange(rows) - np.repeat(starts, full)  # each row's place in its ranking
-    chosen = within < np.repeat(lengths, full)
-    positions = order[chosen]
+    positions = order[within < np.repeat(lengths, full)]
     taken = np.repeat(kept, lengths)
     ranked = d_codes[positions]
     if has_repeats(ranked[taken], lengths[kept]):
         return None
-    first_rows = np.unique(t_codes, return_index=True)[1]
-    origin = {t_names[code]: (path, comments + row + 1)
-              for code, row in enumerate(first_rows.tolist())}
-    if not _documents(reader, d_codes, d_names, taken, positions):
+    first_rows = np.full(len(t_names), rows)
+    np.minimum.at(first_rows, t_codes, np.arange(rows))
+    origin = {name: (path, comments + row + 1)
+              for name, row in zip(t_names, first_rows.tolist())}
+    shared = _documents(reader, d_codes, d_values, taken, positions)
+    if shared is None:
         return None
-    shared = [reader.documents.get(name, name) for name in d_names]
     rankings = {name: {} for name in t_names}
     unjudged = {name: set() for name in t_names}
-    kept_names = [shared[code] for code in ranked[taken].tolist()]
+    kept_docs = [shared[code] for code in ranked[taken].tolist()]
     start = 0
     for tag, qid, keep, length in zip(group_tags.tolist(), group_qids.tolist(), kept.tolist(),
                                       lengths.tolist()):
         if keep:
-            rankings[t_names[tag]][q_names[qid]] = tuple(kept_names[start:start + length])
+            rankings[t_names[tag]][q_names[qid]] = tuple(kept_docs[start:start + length])
             start += length
         else:
             unjudged[t_names[tag]].add(q_names[qid])
@@ -166,58 +172,67 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
 
 def _starts(keys):
     """Where each run of equal ``keys`` starts."""
-    import numpy as np
-
-    return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1]) if len(keys) \
-        else np.zeros(0, dtype=np.int64)
+    return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1]).astype(np.int64) \
+        if len(keys) else np.zeros(0, dtype=np.int64)
 
 
-def _trec_order(order, keys, stored, d_codes, d_names, starts):
-    """``order`` with each question's rows sorted as trec_eval sorts them (score as a C
-    float descending, then docno bytes descending); only questions out of that order are
-    sorted."""
-    import numpy as np
-    import pyarrow as pa
+def _ascending(stored):
+    """The C floats ``stored`` as integers in the same order (-0.0 equal to 0.0)."""
+    bits = np.where(stored == 0, np.float32(0), stored).view(np.uint32).astype(np.int64)
+    return np.where(bits & 0x80000000, 0xFFFFFFFF - bits, bits | 0x80000000)
+
+
+def _trec_order(order, keys, stored, d_codes, d_values, starts):
+    """``order`` with each question's rows sorted as trec_eval sorts them: score as a C
+    float descending, then docno bytes descending. A file already in that order (each
+    question's scores falling, ties by docno descending) is left as it is; else every
+    question's rows are sorted, the questions of one length as the rows of a matrix."""
     import pyarrow.compute as pc
 
-    score, key = stored[order], keys[order]
+    def docno_rank():  # each docno's place in byte order
+        rank = np.empty(len(d_values), dtype=np.int64)
+        rank[numbers(pc.sort_indices(d_values))] = np.arange(len(d_values))
+        return rank[d_codes[order]]
+
+    score, key = _ascending(stored)[order], keys[order]
     same = key[1:] == key[:-1]
-    down = score[1:] < score[:-1]
-    tie = np.flatnonzero(same & (score[1:] == score[:-1]))
-    wrong = same & ~down
-    if len(tie):
-        names = pa.array(d_names)
-        later = pc.take(names, pa.array(d_codes[order[tie + 1]]))
-        earlier = pc.take(names, pa.array(d_codes[order[tie]]))
-        wrong[tie] = ~pc.less(later, earlier).to_numpy(zero_copy_only=False)
+    wrong = same & (score[1:] > score[:-1])
+    ties = same & (score[1:] == score[:-1])
+    if not wrong.any() and ties.any():
+        docs = docno_rank()
+        wrong = ties & (docs[1:] > docs[:-1])
     if not wrong.any():
         return order
-    marks = np.zeros(len(order), dtype=np.int64)
-    marks[starts] = 1
-    group = np.cumsum(marks) - 1
-    bad_groups = np.unique(group[1:][wrong])
-    rows = np.flatnonzero(np.isin(group, bad_groups))
-    rank = np.empty(len(d_names), dtype=np.int64)  # each docno's place in byte order
-    rank[pc.sort_indices(pa.array(d_names)).to_numpy()] = np.arange(len(d_names))
-    chosen = order[rows]
-    resorted = chosen[np.lexsort((-rank[d_codes[chosen]], -stored[chosen], group[rows]))]
-    order = order.copy()
-    order[rows] = resorted
-    return order
+    # Tied scores need not sit side by side before the sort, so the docno always breaks ties.
+    width = max(len(d_values), 1).bit_length()
+    sortable = ((0xFFFFFFFF - score) << width) + ((len(d_values) - 1) - docno_rank())
+    lengths = np.diff(np.append(starts, len(order)))
+    result = order.copy()
+    for length in np.unique(lengths).tolist():
+        if length < 2:
+            continue
+        where = starts[lengths == length][:, None] + np.arange(length)
+        places = np.take_along_axis(where, np.argsort(sortable[where], axis=1), axis=1)
+        result[where] = order[places]
+    return result
 
 
-def _documents(reader, d_codes, d_names, taken, positions):
-    """Enter the kept rankings' docnos in ``reader.documents`` in order of first appearance
-    in the file (a growing corpus); with a known corpus, False when one is outside it."""
-    import numpy as np
-
+def _documents(reader, d_codes, d_values, taken, positions):
+    """The ``str`` of each docno code as the rankings keep it, after entering the kept
+    rankings' docnos in ``reader.documents`` in order of first appearance in the file (a
+    growing corpus); ``None`` when, with a known corpus, one is outside it."""
     kept_rows = np.sort(positions[taken])
-    codes = d_codes[kept_rows]
-    found, first = np.unique(codes, return_index=True)
-    names = [d_names[code] for code in found[np.argsort(first)].tolist()]
+    found = np.full(len(d_values), len(d_codes))
+    np.minimum.at(found, d_codes[kept_rows], kept_rows)
+    codes = np.flatnonzero(found < len(d_codes))
+    codes = codes[np.argsort(found[codes], kind="stable")]
+    names = d_values.to_pylist()
     if reader.known_as is not None:
-        return all(name in reader.documents for name in names)
-    setdefault = reader.documents.setdefault
-    for name in names:
-        setdefault(name, name)
-    return True
+        if not all(names[code] in reader.documents for code in codes.tolist()):
+            return None
+    else:
+        setdefault = reader.documents.setdefault
+        for code in codes.tolist():
+            setdefault(names[code], names[code])
+    documents = reader.documents
+    return [documents.get(name, name) for name in names]

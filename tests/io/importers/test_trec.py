@@ -163,6 +163,16 @@ def test_scores_come_first_and_negative_zero_ties_zero(tmp_path):
     assert _ranked(tmp_path, {"a": "-0.0", "b": "0", "c": "1e-300"}) == ("c", "b", "a")
 
 
+@pytest.mark.parametrize("engine", ["reference", "columnar"])
+def test_tied_scores_apart_in_the_file_still_break_by_docno(tmp_path, engine):
+    # d18 and d8 tie as C floats (0.50000001 rounds to 0.5) but are three lines apart
+    qrels = _write(tmp_path, "qrels", "q 0 anything 1\n")
+    run = _write(tmp_path, "run", "q Q0 d18 1 0.50000001 s\nq Q0 d6 2 -0 s\n"
+                                  "q Q0 d34 3 2.5 s\nq Q0 d8 4 0.5 s\n")
+    assert import_trec(qrels, run, engine=engine)[0].runs["q"]["s"]["retrieved"] == (
+        "d34", "d8", "d18", "d6")
+
+
 def test_a_question_across_blocks_and_interleaved_with_others(tmp_path):
     generator = random.Random(5)
     rows = [(f"q{n % 3}", f"doc-{n}", generator.choice(["1", "2.5", "-3", "7e1"]))
