@@ -174,7 +174,8 @@ check("03.1", answer)
 
 # %% [markdown] tags=["exercise"]
 # 2. At k = 1, how many of system B's five claims (over its four answers) are supported?
-#    (a count)
+#    (a count; chapter 1, step 4 lists B's rankings and claims)
+
 
 # %% tags=["exercise"]
 answer = None

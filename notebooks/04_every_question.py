@@ -137,7 +137,9 @@ answer = None
 check("04.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. At k = 1, on how many (question, metric) pairs does B regress against A? (a count)
+# 2. At k = 1, on how many (question, metric) pairs does B regress against A? (a count; you
+#    can redo step 2's comparison at k = 1 in a new cell)
+
 
 # %% tags=["exercise"]
 answer = None

@@ -82,13 +82,19 @@ Table({"scorer": name or "as shipped", "passed": result["passed"],
 # %% [markdown]
 # ## Step 3: what the first defect would have shown
 # With the short-list defect, `rollback` A's P@2 becomes hits / returned = 1/1 = 1.00 instead
-# of hits / k = 1/2 = 0.50: a short list looks perfect. The counts come from the package:
+# of hits / k = 1/2 = 0.50: a short list looks perfect. A list of k notes or more is not
+# affected. System A's answerable questions, with counts from the package:
 
 # %%
-hits = int(claim_counts(course, k=2).loc[("rollback", "A"), "hits"])
-returned = len(course.runs["rollback"]["A"]["retrieved"][:2])
-Table([{"hits": hits, "k": 2, "returned": returned, "P@2": f"{hits / 2:.2f}",
-        "with the defect": f"{hits / returned:.2f}"}])
+counts = claim_counts(course, k=2)
+rows = []
+for case in ("launch", "rollback", "owner"):
+    hits = int(counts.loc[(case, "A"), "hits"])
+    returned = min(2, len(course.runs[case]["A"]["retrieved"]))
+    rows.append({"case": case, "system": "A", "hits": hits, "k": 2, "returned": returned,
+                 "P@2": f"{hits / 2:.2f}", "with the defect": f"{hits / returned:.2f}"})
+Table(rows)
+
 
 # %% [markdown]
 # ## Step 4: an independent cross-check
@@ -146,7 +152,8 @@ check("05.2", answer)
 
 # %% [markdown] tags=["exercise"]
 # 3. Under the "no visible-context check" defect, what is `rollback` B's coverage at k = 1?
-#    (a rate)
+#    (a rate; chapter 3, step 5 shows `rollback` B's claims at k = 1)
+
 
 # %% tags=["exercise"]
 answer = None

@@ -53,8 +53,9 @@ Table([{"note": what, "bm25": counts.get("bm25", ""), "dense": counts.get("dense
 # same list.
 
 # %%
-Table([{"system": system, "question": "q1", "ranking": ", ".join(runs["q1"][system]["retrieved"])}
-       for runs in [trec.runs] for system in runs["q1"]])
+Table([{"system": system, "question": question, "ranking": ", ".join(run["retrieved"]) or "(none)"}
+       for question, systems in trec.runs.items() for system, run in systems.items()])
+
 
 # %% [markdown]
 # ## Step 3: graded labels

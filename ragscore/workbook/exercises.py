@@ -379,11 +379,17 @@ def check(exercise_id, answer):
     form, problem = canonical(exercise.kind, answer, options=exercise.options)
     if problem is not None:
         return Feedback(exercise.id, "wrong type", problem)
+    shown = _shown(exercise.kind, form)
     if digest(exercise.id, exercise.salt, form) == exercise.digest:
-        return Feedback(exercise.id, "correct", f"Correct: {form} is right.")
+        return Feedback(exercise.id, "correct", f"Correct: {shown} is right.")
     hint = ROUNDING if _off_by_rounding(exercise, form) else exercise.mistakes.get(form,
                                                                                 exercise.hint)
-    return Feedback(exercise.id, "wrong", f"Not quite: you gave {form}. {hint}")
+    return Feedback(exercise.id, "wrong", f"Not quite: you gave {shown}. {hint}")
+
+
+def _shown(kind, form):
+    """A canonical form as the learner typed it: ``True``/``False`` for a yes/no answer."""
+    return {"yes": "True", "no": "False"}[form] if kind == YES_NO else form
 
 
 def _off_by_rounding(exercise, form):

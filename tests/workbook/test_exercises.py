@@ -14,7 +14,7 @@ import pytest
 
 from ragscore.core.rules import InvalidInputError
 from ragscore.workbook.exercises import CHOICE, COUNT, EXERCISES, RATE, ROUNDING, YES_NO, \
-    about, check
+    about, canonical, check
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "instructor.md"
 
@@ -198,7 +198,14 @@ def test_feedback_shows_only_its_message():
 def test_no_answer_is_stored_in_plain_sight():
     for name, exercise in EXERCISES.items():
         assert re.fullmatch(r"[0-9a-f]{64}", exercise.digest), name
-        assert check(name, HAND[name][1]).message.split()[1] not in exercise.mistakes, name
+        kind, right, *_ = HAND[name]
+        form, _ = canonical(kind, right, options=exercise.options)
+        assert form not in exercise.mistakes, name
+
+
+def test_a_yes_no_answer_is_echoed_as_typed():
+    assert check("03.3", True).message.startswith("Not quite: you gave True. ")
+    assert check("03.3", False).message == "Correct: False is right."
 
 
 @pytest.mark.parametrize("bad", ["99.9", None, 2.1, "2.1"])
