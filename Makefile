@@ -19,8 +19,9 @@ demo: $(STAMP)  ## print the course table at k=2
 test: $(STAMP)  ## the whole suite: unit tests, doctests, notebooks (nbval), browser test
 	env -u MPLBACKEND $(BIN)/python -m pytest --nbval --nbval-current-env tests ragscore notebooks
 
-lab: $(STAMP)  ## open JupyterLab on the chapters
-	$(BIN)/jupyter lab notebooks/
+lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \
+	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings notebooks/01_test_set.ipynb
 
 present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
 	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \

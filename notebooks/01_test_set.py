@@ -11,6 +11,11 @@
 # - why questions must be representative, sources frozen, and held-out data kept apart;
 # - what validation refuses before any score exists.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* next, [Chapter 2 — Denominators](02_denominators.ipynb) ·
+# every chapter is listed in the README's "Start here" · terms in **bold** are defined in the
+# [glossary](../docs/glossary.md).
+
 # %%
 import ragscore
 from ragscore.workbook.exercises import check
@@ -23,7 +28,10 @@ course = ragscore.load_course()
 # A retrieval-augmented system answers in two stages. First a retriever picks notes; then an
 # answer stage writes claims and cites notes. Either stage can fail on its own: the retriever
 # can miss the note that holds the answer, and the answer stage can ignore or misuse a note it
-# was given. A useful test set therefore scores the two stages separately. System A on the
+# was given. A useful test set therefore scores the two stages separately; the Ragas paper
+# (Es and others, 2023, in the glossary's references) makes the same case for scoring the
+# parts of a RAG pipeline one by one. This course takes that idea only: it does not install
+# Ragas or reproduce its scores. System A on the
 # `owner` question shows the second kind: the right note was retrieved (R@2 is 1.00), yet the
 # answer cites the wrong one (support is 0.00).
 
@@ -55,7 +63,10 @@ Table({"case": name, "question": case["question"],
 # from these notes. That is a statement about this frozen evidence, not about the world. The
 # right behaviour is to decline. A system that declined every question would never make an
 # unsupported claim, and it would fail every answerable question; keeping both kinds of
-# question in the set is what exposes it.
+# question in the set is what exposes it. Reading-comprehension benchmarks learned the same
+# lesson: SQuAD 2.0 (Rajpurkar, Jia and Liang, 2018) added questions that the given passage
+# cannot answer, so that a model is rewarded for saying so. `region` is our own question, not
+# one of theirs.
 
 # %% [markdown]
 # ## Step 4: the recorded runs
@@ -94,9 +105,14 @@ Table({"case": name, "system": system,
 
 # %%
 owner = course.cases["owner"]
+blank = dict(course.corpus, archive="   ")
 Table([
     {"attempt": "a note retrieved twice",
      "result": attempt(course.corpus, owner, {"retrieved": ("owners", "owners"), "claims": ()})},
+    {"attempt": "a retrieved note that is not in the corpus",
+     "result": attempt(course.corpus, owner, {"retrieved": ("owners", "ghost"), "claims": ()})},
+    {"attempt": "a note whose text is blank",
+     "result": attempt(blank, owner, course.runs["owner"]["B"])},
     {"attempt": "a label outside the relevant notes",
      "result": attempt(course.corpus, dict(owner, support={"aurora": ("archive",)}),
                        course.runs["owner"]["B"])},
@@ -111,36 +127,45 @@ Table([
 
 # %% [markdown]
 # ## Recap
-# In this chapter we saw the two stages a RAG answer can fail in, read a frozen test set as
-# tables, met an unanswerable question, listed the habits that keep a score honest
-# (representative questions, frozen sources, held-out data), and watched validation refuse
-# malformed input with a message that names the problem.
+# - A RAG answer can fail at retrieval or at the answer stage, so the two are scored apart.
+# - A test set is frozen notes, questions with reviewed labels (relevant notes, expected
+#   claims and their supporting notes) and recorded runs; the scorer compares IDs only.
+# - An unanswerable question belongs in the set: declining it is the right answer.
+# - Representative questions, frozen sources and a held-out split keep a score honest.
+# - Validation refuses malformed input (a repeated or unknown note, blank text, a label
+#   outside the relevant notes, a bad cutoff) and names the field; it does not check truth.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell. The check tells you whether you are right,
 # hints at the likely mistake if not, and never prints the answer. Counts are whole numbers,
 # yes/no answers are `True` or `False`, rates are numbers from 0 to 1 compared to two
-# decimals. The answers, with the reasoning, are in `docs/instructor-guide.md`.
+# decimals (you may type a fraction such as `1/4`). Your instructor has the answers with the
+# reasoning (`docs/instructor.md`).
 #
-# 1. How many claims does the reviewer expect for the `rollback` question? (a count)
+# 1. Over the four questions, how many claims does the reviewer expect in all? (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("01.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Is the run `{"retrieved": ("owners", "ghost"), "claims": ()}` accepted for `owner`?
-#    (`True` or `False`; you can try it with `attempt` in a new cell)
+# 2. How many of the eight recorded runs make at least one claim that cites a note **not**
+#    labelled as support for that claim? (a count; compare step 4 with step 3)
 
 # %% tags=["exercise"]
 answer = None
 check("01.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Does validation refuse a claim `aurora` that cites a note called `no-such-note`?
-#    (`True` or `False`)
+# 3. Would validation refuse an answer to `owner` whose claim `aurora` cites a note called
+#    `no-such-note`? (`True` or `False`; you can try it with `attempt` in a new cell)
 
 # %% tags=["exercise"]
 answer = None
 check("01.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Next:** [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) ·
+# [glossary](../docs/glossary.md) · every chapter is listed in the README's "Start here".

@@ -10,12 +10,17 @@
 # - the n/a policy for a question with nothing relevant;
 # - what this binary-relevance lab leaves out on purpose.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 1 — The test set](01_test_set.ipynb) · next,
+# [Chapter 3 — Citations](03_citations.ipynb) · terms in **bold** are defined in the
+# [glossary](../docs/glossary.md).
+
 # %%
 # %matplotlib inline
 import ragscore
 from ragscore.reports import claim_counts
 from ragscore.workbook.exercises import check
-from ragscore.workbook.explore import Table, question_rows, score_row
+from ragscore.workbook.explore import Table, attempt, question_rows, score_row
 from ragscore.workbook.widgets import RETRIEVAL_METRICS, k_explorer, ranking_editor, show
 
 course = ragscore.load_course()
@@ -30,8 +35,11 @@ def retrieval(case, system, k=2, retrieved=None):
 
 # %% [markdown]
 # ## Step 1: precision keeps k as its denominator
-# P@k counts the relevant notes among the first k and divides by **k**, even when the list is
-# shorter than k. R@k divides the same count by the number of relevant notes. `rollback` A
+# Stanford's information-retrieval textbook (Manning, Raghavan and Schütze, 2008) defines
+# precision over the items retrieved and recall over the items that are relevant. Ranked
+# results add a cutoff: only the first k notes count. **P@k** counts the relevant notes among
+# the first k and divides by **k**, even when the list is shorter than k. **R@k** divides the
+# same count by the number of relevant notes. `rollback` A
 # returned a single note, `rollback`, one of the two relevant ones: at k = 2 one of two slots
 # holds a relevant note, so P@2 = 1/2, and one of two relevant notes was found, so R@2 = 1/2.
 
@@ -63,10 +71,12 @@ Table([retrieval("owner", "A"), retrieval("owner", "B")])
 
 # %% [markdown]
 # ## Step 4: n/a is not zero
-# `region` has no relevant note, so P@k, R@k and RR@k are undefined for it: shown as n/a and
-# left out of answerable-only averages. That is this course's declared policy, not a law of
-# mathematics; other tools score such questions 0 or drop them. An *answerable* question
-# with an empty list is different: nothing relevant was found, so it scores 0, 0 and 0.
+# `region` has no relevant note, so P@k, R@k and RR@k are undefined for it: the table shows
+# **n/a**, never 0. A question like `region` is unanswerable, and a mean over the answerable
+# questions does not include it at all: it is *not in that slice*. That is this course's
+# declared policy, not a law of mathematics; other tools score such questions 0 or drop them.
+# An *answerable* question with an empty list is different: nothing relevant was found, so it
+# scores 0, 0 and 0.
 
 # %%
 Table([retrieval("region", "B"), retrieval("owner", "empty list", retrieved=())])
@@ -99,10 +109,17 @@ editor = ranking_editor(course, case="owner", system="A", k=2)
 show(editor)
 
 # %% [markdown]
-# Putting `owners` first is exactly what B did: RR@2 rises to 1.00, P@2 and R@2 stay.
+# Putting `owners` first is exactly what B did: RR@2 rises to 1.00, P@2 and R@2 stay. A
+# typing slip is not scored as a miss (which would quietly lower P@k): a note that is not in
+# the corpus is refused, in the editor as everywhere else.
 
 # %%
 Table([retrieval("owner", "A reordered", retrieved=("owners", "archive"))])
+
+# %%
+Table([{"typed": "owners, archve", "result": attempt(
+    course.corpus, course.cases["owner"], {"retrieved": ("owners", "archve"), "claims": ()})}])
+
 
 # %% [markdown]
 # ## Step 7: left out on purpose
@@ -114,9 +131,14 @@ Table([retrieval("owner", "A reordered", retrieved=("owners", "archive"))])
 
 # %% [markdown]
 # ## Recap
-# In this chapter we computed P@k with k fixed slots, set it beside precision over returned
-# items, read reciprocal rank as the position of the first hit, kept undefined values as n/a
-# rather than 0, and watched all three change with k.
+# - P@k divides the relevant notes in the top k by k, even for a shorter list; R@k divides
+#   them by the number of relevant notes.
+# - Precision over returned items divides by what came back instead: a different number, and
+#   a report must say which one it uses.
+# - RR@k is 1 over the rank of the first relevant note within k, and 0 when there is none.
+# - A question with nothing relevant is n/a, not 0, and is not in the answerable slice that
+#   means are taken over; an answerable question with an empty list scores 0.
+# - Each value depends on k: a note below the cutoff does not count.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
@@ -130,15 +152,23 @@ answer = None
 check("02.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. What is RR@1 for `owner` A?
+# 2. Suppose a system answered `owner` with the list `archive`, `launch`, `owners`. What is
+#    its RR@3?
 
 # %% tags=["exercise"]
 answer = None
 check("02.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. What is P@1 for `rollback` A?
+# 3. What is system A's mean P@1 over the answerable questions? (the table after step 5
+#    lists A's values at k = 1)
 
 # %% tags=["exercise"]
 answer = None
 check("02.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 1 — The test set](01_test_set.ipynb) · **Next:**
+# [Chapter 3 — A citation must support the claim](03_citations.ipynb) ·
+# [glossary](../docs/glossary.md)

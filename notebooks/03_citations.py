@@ -11,6 +11,11 @@
 # - how an answer with no claims is scored, on answerable and unanswerable questions;
 # - what this grader does not do: judge free text or read a refusal.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 2 — Denominators](02_denominators.ipynb) · next,
+# [Chapter 4 — Every question](04_every_question.ipynb) · terms in **bold** are defined in the
+# [glossary](../docs/glossary.md).
+
 # %%
 import ragscore
 from ragscore.workbook.exercises import check
@@ -40,6 +45,9 @@ def claims_of(case, system, k=2):
 #
 # - **Support** = supported claims / claims the answer made.
 # - **Coverage** = supported expected claims / claims the reviewer expected.
+#
+# Labels belong to a question: a claim ID the reviewer expected for one question has no
+# supporting note on another.
 
 # %% [markdown]
 # ## Step 2: a wrong citation despite perfect retrieval
@@ -142,33 +150,47 @@ Table([{"attempt": "aurora claimed twice, citing owners both times",
 
 # %% [markdown]
 # ## Recap
-# In this chapter we applied the strict rule claim by claim, separated support (how much of
-# what was said is backed) from coverage (how much of what should be said is backed), saw the
-# visible context decide whether a citation counts, scored answers that decline, and named
-# what a free-text judge would add.
+# - A claim is supported only when it cites at least one note and every cited note is
+#   labelled for that claim and is in the top k.
+# - Support asks how much of what was said is backed; coverage asks how much of what should
+#   have been said is there.
+# - Good retrieval does not rescue a wrong citation, and a relevant note does not support a
+#   claim nobody labelled it for.
+# - An answer with no claims has support n/a; its coverage is 0 on an answerable question and
+#   n/a on an unanswerable one, where declining is the correct abstention.
+# - The grader compares reviewed IDs; judging free text or a refusal is separate work.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
 #
-# 1. Suppose `rollback` B had retrieved `checklist` first and `rollback` second, with the
-#    same claims. What would its coverage be at k = 1? (a rate)
+# 1. Suppose `launch` B's answer also claimed `switch`, citing `launch`. What would its
+#    support be at k = 2? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("03.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. If `owner` A cited both `owners` and `archive` for `aurora`, would `aurora` be supported
-#    at k = 2? (`True` or `False`)
+# 2. At k = 1, how many of system B's five claims (over its four answers) are supported?
+#    (a count; chapter 1, step 4 lists B's rankings and claims)
+
 
 # %% tags=["exercise"]
 answer = None
 check("03.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Over all four of system A's answers at k = 2, how many claims are supported? (a count)
+# 3. If `owner` A cited both `owners` and `archive` for `aurora`, would `aurora` be supported
+#    at k = 2? (`True` or `False`)
 
 # %% tags=["exercise"]
 answer = None
 check("03.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 2 — Denominators](02_denominators.ipynb) · **Next:**
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) ·
+# [glossary](../docs/glossary.md)

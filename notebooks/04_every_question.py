@@ -11,24 +11,30 @@
 # - plots that keep n/a visibly apart from 0;
 # - what a release decision needs beyond these numbers.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 3 — Citations](03_citations.ipynb) · next,
+# [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) · terms in **bold** are defined in
+# the [glossary](../docs/glossary.md).
+
 # %%
 # %matplotlib inline
 import ragscore
 from ragscore.plots import plot_deltas, plot_heatmap, plot_sweep
 from ragscore.reports import aggregates, compare, question_table, render, sweep
 from ragscore.workbook.exercises import check
-from ragscore.workbook.explore import Table, comparison_rows, show_plot
+from ragscore.workbook.explore import CommandOutput, Table, comparison_rows, show_plot
 
 course = ragscore.load_course()
 table = question_table(course, k=2)
 
 # %% [markdown]
 # ## Step 1: the full table
-# One line per question and system, at k = 2. This is the workbook's table; the cell's output
-# is compared character for character whenever the notebook is re-run.
+# One line per question and system, at k = 2, as `ragscore report fixtures/course --k 2`
+# prints it. This is the workbook's table; the cell's output is compared character for
+# character whenever the notebook is re-run.
 
 # %%
-print(render(table, k=2, fmt="text"), end="")
+CommandOutput(render(table, k=2, fmt="text"))
 
 # %% [markdown]
 # Read `launch` first. Both systems retrieve `launch` then `archive`, and only `launch` is
@@ -54,9 +60,12 @@ show_plot(plot_deltas(changes, metric="support"))
 
 # %% [markdown]
 # ## Step 3: averages that declare themselves
-# A **macro** mean gives each question the same weight and leaves n/a out; a **pooled** value
-# sums numerators and denominators, so a longer answer weighs more. Each line below says its
-# method, its denominator and how many questions it used.
+# A **macro** mean gives each question the same weight; a **pooled** value sums numerators and
+# denominators, so a longer answer weighs more. Both are taken over a **slice**: the retrieval
+# and answer metrics over the answerable questions, so `region` is *not in the slice* (it
+# has nothing labelled relevant and no claim expected). Inside the slice, a question whose
+# value is undefined would be *left out as n/a*; here none is. Each line below says its
+# method, its denominator, how many questions it used and why the others are missing.
 
 # %%
 summary = aggregates(course, k=2)
@@ -107,13 +116,18 @@ show_plot(plot_sweep(sweep(course, max_k=4), metric="support", mark_k=2))
 
 # %% [markdown]
 # ## Recap
-# In this chapter we read every question before any average, compared B with A question by
-# question, named each aggregate's method and denominator, kept the unanswerable slice apart,
-# drew n/a so that nobody mistakes it for 0, and listed what a release decision must state.
+# - Read every question's row before any average; an average can rise over a regression.
+# - A paired comparison lists each question's change, regressions first; n/a on one side is
+#   "no longer defined" or "newly defined", never a regression or an improvement.
+# - A macro mean weighs questions equally, a pooled value weighs claims; both name their
+#   denominator, what they left out as n/a and which questions are not in their slice.
+# - Correct abstention is a count on the unanswerable slice, kept apart from retrieval.
+# - A release decision names the affected questions, the severity and the follow-up.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
 #
 # 1. What is A's **pooled** recall over the answerable questions (hits over relevant notes,
 #    both summed)? (a rate)
@@ -123,7 +137,9 @@ answer = None
 check("04.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. At k = 1, on how many (question, metric) pairs does B regress against A? (a count)
+# 2. At k = 1, on how many (question, metric) pairs does B regress against A? (a count; you
+#    can redo step 2's comparison at k = 1 in a new cell)
+
 
 # %% tags=["exercise"]
 answer = None
@@ -143,3 +159,9 @@ check("04.3", answer)
 # %% tags=["exercise"]
 answer = None
 check("04.4", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 3 — Citations](03_citations.ipynb) · **Next:**
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb) ·
+# [glossary](../docs/glossary.md)

@@ -5,10 +5,15 @@
 # why an import error would prove nothing.
 #
 # You will learn:
-# - how to run the contract tests from a notebook;
-# - what each of the workbook's three defects does to the numbers;
+# - the ten behaviours the workbook's tests pin, and what the other contract tests add;
+# - what each of the workbook's three defects does to the numbers, and which test fails;
 # - how an independent arithmetic cross-check of 3,840 evaluations widens the net;
 # - what tests cannot fix: disagreement about the labels themselves.
+
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 4 — Every question](04_every_question.ipynb) · next,
+# [Chapter 6 — A release decision](06_integration.ipynb) · terms in **bold** are defined in
+# the [glossary](../docs/glossary.md).
 
 # %%
 import ragscore
@@ -16,7 +21,8 @@ from ragscore.reports import claim_counts
 from ragscore.workbook.crosscheck import crosscheck
 from ragscore.workbook.exercises import check
 from ragscore.workbook.explore import Table
-from ragscore.workbook.selfcheck import MUTATIONS, contract_checks, progress_bar
+from ragscore.workbook.selfcheck import MUTATIONS, behaviour_rows, contract_checks, other_rows, \
+    progress_bar
 
 course = ragscore.load_course()
 
@@ -37,13 +43,34 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 # %% [markdown]
 # ## Step 2: run the tests on the real scorer and on each defect
 # `contract_checks` copies the package and its tests into a scratch folder per run, writes the
-# defect into that copy, and runs the contract tests there (two at a time; about fifteen
-# seconds in all, and the bar shows progress). A defect counts as **caught** only when a test
-# *fails an assertion*; an import error would only show that the copy is broken.
+# defect into that copy, and runs the contract tests (`tests/core/test_contract.py`) there,
+# two runs at a time; the bar shows how many runs have finished. A defect counts as
+# **caught** only when a test *fails an assertion*; an import error would only show that the
+# copy is broken, not that any test checks the rule.
 
 # %%
 bar = progress_bar(1 + len(MUTATIONS), "test runs finished")
 results = contract_checks([None, *MUTATIONS], progress=bar.step)
+
+# %% [markdown]
+# The workbook's own test file checks ten behaviours. Each is pinned here by one or more
+# tests (a test with several cases counts once per case). Each defect breaks exactly one of
+# the ten, and it is a different one each time:
+
+# %%
+Table(behaviour_rows(results))
+
+# %% [markdown]
+# The contract file holds more than those ten. The other tests pin the workbook's whole table
+# value by value and the edges of the input rules (a test marked slow, a million-note
+# corpus, is left out of these runs):
+
+# %%
+Table(other_rows(results[None]))
+
+# %% [markdown]
+# All of them together, per scorer: how many passed, how many failed an assertion, how many
+# broke with an error, and which tests failed.
 
 # %%
 Table({"scorer": name or "as shipped", "passed": result["passed"],
@@ -55,13 +82,19 @@ Table({"scorer": name or "as shipped", "passed": result["passed"],
 # %% [markdown]
 # ## Step 3: what the first defect would have shown
 # With the short-list defect, `rollback` A's P@2 becomes hits / returned = 1/1 = 1.00 instead
-# of hits / k = 1/2 = 0.50: a short list looks perfect. The counts come from the package:
+# of hits / k = 1/2 = 0.50: a short list looks perfect. A list of k notes or more is not
+# affected. System A's answerable questions, with counts from the package:
 
 # %%
-hits = int(claim_counts(course, k=2).loc[("rollback", "A"), "hits"])
-returned = len(course.runs["rollback"]["A"]["retrieved"][:2])
-Table([{"hits": hits, "k": 2, "returned": returned, "P@2": f"{hits / 2:.2f}",
-        "with the defect": f"{hits / returned:.2f}"}])
+counts = claim_counts(course, k=2)
+rows = []
+for case in ("launch", "rollback", "owner"):
+    hits = int(counts.loc[(case, "A"), "hits"])
+    returned = min(2, len(course.runs[case]["A"]["retrieved"]))
+    rows.append({"case": case, "system": "A", "hits": hits, "k": 2, "returned": returned,
+                 "P@2": f"{hits / 2:.2f}", "with the defect": f"{hits / returned:.2f}"})
+Table(rows)
+
 
 # %% [markdown]
 # ## Step 4: an independent cross-check
@@ -89,14 +122,18 @@ Table([crosscheck()])
 
 # %% [markdown]
 # ## Recap
-# In this chapter we ran the contract tests, injected three defects that each flatter a weak
-# system, saw named tests fail on assertions (not on import errors), checked 3,840
-# evaluations against independent arithmetic, and noted that label disagreements need review,
-# not more tests.
+# - Ten behaviours pin the contract, from the short-list denominator to refused labels and
+#   cutoffs; the other tests pin the workbook's table and the input limits.
+# - Each of the three defects flatters a weak answer, and each fails one behaviour's test.
+# - A defect is caught only by a failed assertion; an import error proves nothing.
+# - 3,840 evaluations agree with independent arithmetic, which widens the net without making
+#   the fixture a benchmark.
+# - Tests check arithmetic against labels; disagreement about the labels needs review.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
 #
 # 1. Under the "any citation suffices" defect, what support would `owner` A get at k = 2 if
 #    it cited both `owners` and `archive` for `aurora`? (a rate)
@@ -106,16 +143,24 @@ answer = None
 check("05.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Under the "short-list denominator" defect, what is `rollback` A's P@3? (a rate)
+# 2. Under the "short-list denominator" defect, what is system A's mean P@2 over the
+#    answerable questions? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("05.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. If the mutated copy failed with an `ImportError`, would that count as catching the
-#    defect? (`True` or `False`)
+# 3. Under the "no visible-context check" defect, what is `rollback` B's coverage at k = 1?
+#    (a rate; chapter 3, step 5 shows `rollback` B's claims at k = 1)
+
 
 # %% tags=["exercise"]
 answer = None
 check("05.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 4 — Every question before any average](04_every_question.ipynb) ·
+# **Next:** [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) ·
+# [glossary](../docs/glossary.md)

@@ -17,14 +17,23 @@
 # questions, labels and rankings are the course's own; `tools/build_course_runs.py` adds the
 # manifests, the delivered contexts, the answers and illustrative operation figures.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) ·
+# next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
+# in the [glossary](../docs/glossary.md).
+
 # %%
+import tempfile
+
 import ragscore
+from ragscore import REGISTRY
 from ragscore.cli import capture
 from ragscore.io.manifest import fingerprint, manifest_report
 from ragscore.reports import aggregates, compare, question_table
 from ragscore.tables.records import ops_summary
 from ragscore.workbook.exercises import check
-from ragscore.workbook.explore import Table, aggregate_rows, comparison_rows, table_rows
+from ragscore.workbook.explore import CommandOutput, Table, aggregate_rows, comparison_rows, \
+    table_rows
 
 RUNS = "../fixtures/course-runs"
 POLICY = "../fixtures/policies/course.toml"
@@ -37,7 +46,10 @@ recorded = ragscore.load_dataset(RUNS)
 # date, code revision, retrieval settings, context cutoff, prompt revision, model, generation
 # settings and rubric version. The corpus and question-set versions are **not** typed into
 # it: ragscore computes them as SHA-256 hashes of the content in a canonical form, so the
-# same content gives the same hash on any machine. `ragscore manifest DIR` prints the same.
+# same content gives the same hash on any machine. `corpus_sha256` is computed over every
+# note (its ID, text, source document, version and access groups); `questions_sha256` over
+# every question (its text, labels, tags and split), but not over reviewers' judgements.
+# Together they are the test set's **fingerprint**. `ragscore manifest DIR` prints the same.
 
 # %%
 report = manifest_report(recorded)
@@ -73,7 +85,10 @@ Table([{"hash": key, "changed": "yes" if fingerprint(reworded)[key] != prints[ke
 
 # %%
 flags = question_table(recorded, k=2, metrics=("support", "context_differs"))
-Table(table_rows(flags))
+Table({**row, "retrieved": ", ".join(run["retrieved"]) or "(none)",
+       "delivered": ", ".join(run["delivered"]) or "(none)"}
+      for row in table_rows(flags) for run in [recorded.runs[row["case"]][row["system"]]])
+
 
 # %% [markdown]
 # One record differs: for `owner`, A retrieved `archive` then `owners`, but a token budget cut
@@ -103,11 +118,11 @@ macro = means[means["method"] == "macro"]
 by_metric = {}
 for row in aggregate_rows(macro):
     by_metric.setdefault(row["metric"], {})[row["system"]] = row["value"]
-Table([{"stage": "retrieval" if metric in ("precision", "recall", "rr") else "answer",
-        "metric": metric, "A": values["A"], "B": values["B"]}
+Table([{"stage": REGISTRY[metric].stage, "metric": REGISTRY[metric].label_at(2),
+        "A": values["A"], "B": values["B"]}
        for metric, values in by_metric.items()],
-      caption="Macro means over the 3 answerable questions (region, with nothing labelled, "
-              "is outside this slice)")
+      caption="Macro means over the 3 answerable questions (region, with nothing labelled "
+              "relevant and no claim expected, is not in this slice)")
 
 # %%
 changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
@@ -137,18 +152,22 @@ Table([{"system": row.system, "records": row.records, "failed": row.failed,
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
                           "--baseline", "A"])
-print(out + err + f"exit code {code}")
+CommandOutput(out + err + f"exit code {code}")
 
 # %% [markdown]
 # B fails one rule, no support regression, because of `launch`. Its averages look better
-# than A's, and the gate still
-# refuses it, because the policy said in advance that no question may lose support. A,
-# judged by the same policy against B, fails all five rules.
+# than A's, and the gate still refuses it, because the policy said in advance that no
+# question may lose support. A, judged by the same policy against B, fails all five rules.
+#
+# A gate rule reads every question of the test set (or every question with the rule's tag),
+# not the answerable slice of chapter 4's averages. So `region`, whose coverage is n/a, is
+# inside what the coverage rules read, and their lines say "1 n/a left out".
+
 
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "A",
                           "--baseline", "B"])
-print(out + err + f"exit code {code}")
+CommandOutput(out + err + f"exit code {code}")
 
 # %% [markdown]
 # ## Step 5: a committed baseline, and a test set that moves under it
@@ -160,7 +179,7 @@ print(out + err + f"exit code {code}")
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
                           "--baseline-file", BASELINE])
-print("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]))
+CommandOutput("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]))
 
 # %% [markdown]
 # Now reword one question, as if someone edited the test set after the baseline was saved.
@@ -168,13 +187,11 @@ print("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]
 # compare anyway and say so on its first line; the honest fix is a new baseline.
 
 # %%
-import tempfile  # noqa: E402
-
 with tempfile.TemporaryDirectory() as scratch:
     ragscore.save_dataset(reworded, f"{scratch}/moved")
     code, out, err = capture(["gate", f"{scratch}/moved", "--policy", POLICY,
                               "--candidate", "B", "--baseline-file", BASELINE])
-print(err.replace("; ", ";\n  ") + f"exit code {code}")
+CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 
 # %% [markdown]
 # ## Step 6: what this chapter does not settle, and why
@@ -193,34 +210,49 @@ print(err.replace("; ", ";\n  ") + f"exit code {code}")
 #   are one question (ragscore reports their spread and never counts them as more).
 # - **Monitoring**: a passing gate lasts until the corpus, prompts or providers change;
 #   rerun it on versioned test sets, which the fingerprint makes visible.
-#
+
+# %% [markdown]
 # ## Recap
-# We read two runs' manifests and the computed fingerprint of their test set, caught a record
-# whose delivered context was not its top k, compared one controlled change stage by stage,
-# let a policy written in advance decide with an exit code, and watched a committed baseline
-# refuse a test set that had moved.
+# - A run carries its manifest; the test set's fingerprint (two content hashes) is computed,
+#   never typed, so a changed note or question shows.
+# - A record keeps the context actually delivered to the answer stage, and `ctx differs@k`
+#   flags every question where it is not the top k.
+# - One controlled change is compared stage by stage: retrieval can improve while the
+#   answer stage regresses.
+# - A gate applies a policy written before looking, prints PASS or FAIL per rule with the
+#   questions that broke it, and exits 0, 1 or 2 for CI.
+# - A committed baseline refuses to compare against a test set that has moved.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell.
 #
-# 1. Under the policy, does A pass the abstention rule against B? (`True` or `False`)
+# 1. Someone fixes a typo in the text of the note `archive` and changes nothing else. Which
+#    hash of the fingerprint changes? (type one of `"corpus_sha256"`, `"questions_sha256"`,
+#    `"both"` or `"neither"`, in quotes)
 
 # %% tags=["exercise"]
 answer = None
 check("06.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. What exit code does `ragscore gate` return for candidate B against baseline A? (a whole
-#    number)
+# 2. At k = 1, for how many of the eight records would `ctx differs@1` say yes? (a count;
+#    `recorded.runs[case][system]` holds each record's `retrieved` and `delivered` lists)
 
 # %% tags=["exercise"]
 answer = None
 check("06.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. How many of the policy's five rules does B pass against A? (a count)
+# 3. Suppose the policy had no "no support regression" rule and kept the other four. What
+#    exit code would the gate return for candidate B against baseline A? (a whole number)
 
 # %% tags=["exercise"]
 answer = None
 check("06.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb) ·
+# **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·
+# [glossary](../docs/glossary.md)

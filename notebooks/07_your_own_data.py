@@ -13,6 +13,11 @@
 # - three reasons peers' means differ from ours: n/a against 0, RR cut at k, and the
 #   denominator of precision.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 6 — A release decision](06_integration.ipynb) · next,
+# [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · terms in **bold**
+# are defined in the [glossary](../docs/glossary.md).
+
 # %%
 from pathlib import Path
 
@@ -48,8 +53,9 @@ Table([{"note": what, "bm25": counts.get("bm25", ""), "dense": counts.get("dense
 # same list.
 
 # %%
-Table([{"system": system, "question": "q1", "ranking": ", ".join(runs["q1"][system]["retrieved"])}
-       for runs in [trec.runs] for system in runs["q1"]])
+Table([{"system": system, "question": question, "ranking": ", ".join(run["retrieved"]) or "(none)"}
+       for question, systems in trec.runs.items() for system, run in systems.items()])
+
 
 # %% [markdown]
 # ## Step 3: graded labels
@@ -80,9 +86,11 @@ Table(table_rows(graded))
 # %% [markdown]
 # ## Step 5: n/a or 0? Raise the bar to grade 2
 # With `min_relevance = 2` only grade-2 notes count. `q3`'s only judged note has grade 1, so
-# nothing is relevant there: its retrieval metrics are n/a, and our mean leaves it out (it is
-# not in the slice of questions with something relevant, and the sentence says so).
-# trec_eval counts such a question as 0 in its mean; `--na-as-zero` reproduces that.
+# nothing is relevant there and its retrieval metrics are n/a. A question with nothing
+# relevant and no claim expected is unanswerable, so our mean over the answerable questions
+# does not include `q3` at all: the sentence below says "0 left out as n/a" (no answerable
+# question has an undefined recall) and "1 question ... not in this slice" (`q3`).
+# trec_eval instead counts such a question as 0 in its mean; `--na-as-zero` reproduces that.
 
 # %%
 strict = trec._replace(min_relevance=2)
@@ -115,7 +123,9 @@ Table([{**row, "RR at full depth": deep["RR@1000"]}
 ragas, _ = import_ragas([(FIXTURES / "ragas" / "bm25.csv", "bm25"),
                          (FIXTURES / "ragas" / "dense.jsonl", "dense")])
 both = question_table(ragas, k=2, metrics=("precision", "returned_precision", "recall"))
-Table([{**row, "question": ragas.cases[row["case"]]["question"]} for row in table_rows(both)])
+Table([{"question": ragas.cases[row["case"]]["question"], "system": row["system"],
+        **{key: value for key, value in row.items() if key not in ("case", "system")},
+        "case": row["case"]} for row in table_rows(both)])
 
 # %% [markdown]
 # The case names are short hashes of each question's text, so the same question gets the
@@ -124,24 +134,40 @@ Table([{**row, "question": ragas.cases[row["case"]]["question"]} for row in tabl
 
 # %% [markdown]
 # ## Recap
-# In this chapter we imported TREC and Ragas files, saw ties ordered as trec_eval orders
-# them and what an import drops, scored graded labels with nDCG, AP and Hit, kept an
-# unassessed answer stage out of the table, and explained three differences between our
-# means and a peer's: n/a against 0, RR cut at k, and the precision denominator. From the
-# command line the same steps are `ragscore import trec ...` and `ragscore report DIR
-# --metrics ... [--na-as-zero]`.
+# - An import reads TREC or Ragas files, orders ties as trec_eval does, and says what it
+#   dropped or filled in; a system that skipped a question scores 0 there.
+# - Graded labels count as relevant from `min_relevance` up; nDCG weighs each hit by its
+#   grade, and an answer stage that was not assessed is n/a, never 0.
+# - Our means leave unanswerable questions out of the answerable slice; trec_eval counts them
+#   as 0 (`--na-as-zero` shows its number).
+# - RR is cut at k here; trec_eval's `recip_rank` looks down the whole list.
+# - P@k divides by k; Ragas' ID-based context precision divides by the IDs returned.
 #
+# From the command line the same steps are `ragscore import trec ...` and
+# `ragscore report DIR --metrics ... [--na-as-zero]`.
+
+# %% [markdown] tags=["exercise"]
 # ## Exercises
-# 1. What is dense's RR@1 on `q1` (step 6)? Replace `None` with your answer.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
+#
+# 1. What is dense's nDCG@1 on `q2`? (a rate; the grades are in step 3)
 
 # %% tags=["exercise"]
 answer = None
 check("07.1", answer)
 
-# %% [markdown]
-# 2. At `min_relevance = 2`, how many of the three questions does our mean recall leave out
-# (step 5)?
+# %% [markdown] tags=["exercise"]
+# 2. trec_eval's `recip_rank` looks down the whole list, and its mean counts dense's empty
+#    ranking on `q3` as 0. What mean `recip_rank` would it report for dense over the three
+#    questions? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("07.2", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) ·
+# **Next:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) ·
+# [glossary](../docs/glossary.md)

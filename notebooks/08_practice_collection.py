@@ -19,14 +19,20 @@
 # restricted and outdated chunks), built by `tools/build_practice.py`. We read everything
 # at k = 3.
 
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous, [Chapter 7 — Your own data](07_your_own_data.ipynb) · this is
+# the last chapter for now · terms in **bold** are defined in the
+# [glossary](../docs/glossary.md).
+
 # %%
 import ragscore
 from ragscore.cli import capture
 from ragscore.render.text import format_value
-from ragscore.reports import question_table
+from ragscore.reports import agreement_table, disputed_slice, question_table, stats_table
 from ragscore.tables.summary import sliced_aggregates
 from ragscore.workbook.exercises import check
-from ragscore.workbook.explore import Table, table_rows
+from ragscore.workbook.explore import CommandOutput, Table, stats_rows, table_rows
+from ragscore.workbook.widgets import review_editor, show
 
 PRACTICE = "../fixtures/practice"
 practice = ragscore.load_dataset(PRACTICE)
@@ -94,8 +100,6 @@ Table(table_rows(sources[shown]))
 # own slice, and reports can show results with and without it. How far they agree overall:
 
 # %%
-from ragscore.reports import agreement_table, disputed_slice  # noqa: E402
-
 agreement = agreement_table(practice)
 Table([{"reviewers": f"{row.first} and {row.second}", "items both judged": row.items,
         "agreed": row.agreed, "percent agreement": format_value(row.po),
@@ -126,8 +130,6 @@ Table([{"questions": which, "in the set": count, "answerable, used by R@3": used
 # reviewer record, atomically.
 
 # %%
-from ragscore.workbook.widgets import review_editor, show  # noqa: E402
-
 editor = review_editor(practice, reviewer="learner", case="visitor-registration",
                        system="rerank", k=K)
 show(editor)
@@ -140,68 +142,86 @@ show(editor)
 # %%
 code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
                           "rerank", "--k", "3", "--metrics", "recall"])
-print("\n".join(out.splitlines()[:2]))
+CommandOutput("\n".join(out.splitlines()[:2]))
 
 # %%
 code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
                           "rerank", "--k", "3", "--metrics", "recall", "--split", "heldout"])
-print(out.splitlines()[0])
+CommandOutput(out.splitlines()[0])
 
 # %% [markdown]
 # ## Step 6: how sure is a difference?
-# On the held-out questions, `--stats` adds per metric: the number of questions where both
-# systems are defined, the mean paired difference, a 95% bootstrap interval of it (seeded, so
-# the same every run), a sign-flip permutation p-value and the smallest effect this sample
-# could detect. Repeated trials of a question count as one question, never as more samples.
+# On the held-out questions, `ragscore compare ... --split heldout --stats` adds, per metric:
+# the number of questions where both systems are defined, the mean paired difference, a 95%
+# bootstrap interval of it (seeded, so the same every run), a sign-flip permutation p-value
+# and the smallest effect this sample could detect. Repeated trials of a question count as
+# one question, never as more samples. The same numbers from Python, as a table:
 
 # %%
-code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",
-                          "rerank", "--k", "3", "--metrics", "recall,support", "--split",
-                          "heldout", "--stats"])
-print("\n".join(out.splitlines()[-3:]))
+heldout = [name for name, case in practice.cases.items() if case.get("split") == "heldout"]
+held = practice._replace(cases={name: practice.cases[name] for name in heldout},
+                         runs={name: practice.runs[name] for name in heldout
+                               if name in practice.runs})
+paired = stats_table(question_table(held, k=K, metrics=("recall", "support")),
+                     baseline="baseline", candidate="rerank")
+Table(stats_rows(paired, k=K))
 
 # %% [markdown]
 # `n` counts the held-out questions where both systems are defined (24 of the 28 for
-# recall: four are unanswerable); `min det` is the smallest mean difference this sample
-# could detect at 80% power; `test` says how p was found (`exact` over every sign
-# assignment up to 16 pairs, else `sampled`). The reranker's mean recall gain of +0.15
-# comes with an interval that still includes 0 and p = 0.19: eight improvements among 28
-# held-out questions are not yet evidence. On the course data, one of the four questions
+# recall: four are unanswerable); `min detectable` is the smallest mean difference this
+# sample could detect at 80% power; `how` says how the interval and p were found (exact over
+# every sign assignment up to 16 pairs, else sampled). The reranker's mean recall gain of
+# +0.15 comes with an interval that still includes 0 and p = 0.19: eight improvements among
+# 28 held-out questions are not yet evidence. On the course data, one of the four questions
 # is unanswerable, which leaves 3 pairs: the mean difference is shown, and no interval or
 # p-value is computed:
 
 # %%
-code, out, err = capture(["compare", "../fixtures/course", "--baseline", "A", "--candidate",
-                          "B", "--metrics", "recall", "--stats"])
-print("\n".join(out.splitlines()[-2:]))
+course = ragscore.load_course()
+Table(stats_rows(stats_table(question_table(course, k=2, metrics=("recall",)),
+                             baseline="A", candidate="B"), k=2))
 
 # %% [markdown]
 # ## Recap
-# We read per-tag means with their question counts, caught a disclosure behind a fully
-# supported answer, counted stale support apart from current support, kept disputed labels
-# apart and measured how much reviewers agree, kept development questions out of a
-# decision, and read a paired interval that says how little 24 questions can settle.
+# - Per-tag means, each with its question count, show where a change helps and where it
+#   does nothing.
+# - A disclosure (a restricted note delivered or cited for the wrong caller) is counted on
+#   its own; a fully supported answer does not excuse it.
+# - Stale support and the losing side of a conflict do not count as support, under rules
+#   declared in the dataset format.
+# - Disputed labels stay disputed and form their own slice; kappa says how far reviewers
+#   agree beyond chance.
+# - Decide on held-out questions, and read the paired interval: 24 questions settle little.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
 #
-# 1. How many disclosures does `rerank-guarded` make over the whole collection? (a count)
+# 1. How many disclosures does `rerank` make over the whole collection? (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("08.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Is `card-request` under `rerank` fully supported (support 1.00)? (`True` or `False`)
+# 2. On how many **dev** questions does `rerank` improve recall against `baseline`? (a count;
+#    step 5 has what you need)
 
 # %% tags=["exercise"]
 answer = None
 check("08.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. How many held-out questions does the `--split heldout` comparison use? (a count)
+# 3. Suppose ana and ben had agreed on 25 of their 27 shared items, with chance agreement
+#    still 46/81. What would Cohen's kappa be? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("08.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 7 — Your own data](07_your_own_data.ipynb) · this is the last
+# chapter for now; the README's "Start here" lists every chapter ·
+# [glossary](../docs/glossary.md)

@@ -2,8 +2,9 @@
 
 Each exercise has an ID (``"02.1"``: chapter 2, exercise 1), a kind, a salted SHA-256 digest of
 its answer in canonical form, hints for the likely mistakes and a general hint. A notebook cell
-reads ``check("02.1", answer)``; the answer itself is written only in the instructor guide
-(``docs/instructor-guide.md``), which a test checks against the digests.
+reads ``check("02.1", answer)``; the answer itself is written only in the instructor notes
+(``docs/instructor.md``), which a test checks against the digests. A rate one hundredth away
+from the answer gets the rounding hint (:data:`ROUNDING`), whichever way it is off.
 
 Kinds and their canonical forms (what is hashed):
 
@@ -46,6 +47,12 @@ WHAT_TO_TYPE = {
 
 _PEPPER = "ragscore-workbook-v1"
 
+#: The hint for a rate one hundredth away from the answer: usually digits cut off instead of
+#: rounded. Its example (1/6) is no exercise's answer.
+ROUNDING = ("You are one hundredth away, which is usually rounding: round to two decimals "
+            "instead of cutting digits off (1/6 = 0.1666... is 0.17, not 0.16), or type the "
+            "fraction itself, such as 1/6, and let Python divide.")
+
 
 class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options")):
     """One exercise: ``mistakes`` maps a likely wrong answer (canonical form) to its hint;
@@ -86,154 +93,192 @@ def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, optio
 
 
 CASES = ("launch", "rollback", "owner", "region")
+HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
 
-#: Every exercise of the workbook, by ID. The answers are in docs/instructor-guide.md.
+#: Every exercise of the workbook, by ID. The answers are in docs/instructor.md. No hint
+#: states its exercise's answer (tests/workbook/test_exercises.py reads them all).
 EXERCISES = {exercise.id: exercise for exercise in (
-    _exercise("01.1", COUNT, "b41f0c",
-              "01068f7e4094c930bdc0bc8a6460e415396c4f8eb62f165988aba209c800cfcf",
-              "Count the claim IDs in the rollback question's 'expected claims' column "
-              "(step 3), not the claims a system made.",
-              {"1": "1 is how many claims system A made on rollback; the question asks "
-                    "what the reviewer expected (step 3).",
-               "5": "5 is the number of notes in the corpus; count expected claims instead."}),
-    _exercise("01.2", YES_NO, "5e02aa",
-              "2d15fbac60046a01f79a5bee7cf7b14ea585990fe6da275e13833a322fbc4ac6",
-              "Every retrieved ID must be a note of the corpus (step 2).",
-              {"yes": "Look at the corpus table: is 'ghost' one of the five notes? A retrieved "
-                      "ID outside the corpus is refused."}),
-    _exercise("01.3", YES_NO, "c7d913",
-              "e940cfa78c7a63429f9389cb60d0db6118dea94fb35361056b525197c423d3a6",
-              "Step 6 ends with a citation to a note that does not exist: read what happens.",
-              {"yes": "Validation checks shape, not truth: a citation to an unknown note is "
-                      "valid input, and the scorer marks that claim unsupported."}),
-    _exercise("02.1", RATE, "2a9d47",
-              "6f67c741c37e83ff0d4cd2300ba82954150ac7f2d03ac3218ec71b8b5c450d76",
+    _exercise("01.1", COUNT, "881b56",
+              "feecb1bb5b5df4ecdcedec6b95911daab9ee532424e9ebee4982cfefe62ec9a0",
+              "Read the 'expected claims' column of step 3 row by row and add up the claim "
+              "IDs; a question that expects nothing adds nothing.",
+              {"5": "5 is how many claims system B made over the four questions; the "
+                    "question asks what the reviewer expects (step 3), not what a system said.",
+               "3": "Count claim IDs, not questions: one question expects more than one claim."}),
+    _exercise("01.2", COUNT, "12febe",
+              "848b931e76ac065acb94d79a2ad09d72defd539fe5d9e7bdfe1fe224cebffbc5",
+              "Take each run of step 4 claim by claim, and look up in step 3 which notes are "
+              "labelled as support for that claim ID on that question. A claim the reviewer "
+              "never expected has no supporting note at all.",
+              {"2": "Look again at launch B's second claim: did the reviewer expect a claim "
+                    "called bonus, with launch as its support?",
+               "1": "owner A is one such run; check the claims made on launch and on region too.",
+               "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
+    _exercise("01.3", YES_NO, "666442",
+              "8b64fa36c57fa73d70cc46ee99153539ea29df3630f47c781166616e386e70bd",
+              "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
+              "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell.",
+              {"yes": "Step 6 refuses an unknown note in the retrieved list; a citation is a "
+                      "different field, judged by the scorer. Try it in a new cell with "
+                      "attempt(...) before deciding."}),
+    _exercise("02.1", RATE, "b80045",
+              "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
               "P@3 has three slots: count the relevant notes in the top 3 and divide by 3.",
-              {"1.00": "1.00 divides by the two notes returned; P@k keeps k = 3 slots even "
-                       "for a short list.",
-               "0.33": "Count again: both notes rollback B retrieved are relevant.",
-               "0.50": "0.50 would be one hit in two slots; here k = 3 and both retrieved "
-                       "notes are relevant."}),
-    _exercise("02.2", RATE, "91be0c",
-              "afec36c792a19f3b629aefd749e2d12563bee2aeca829186bac02ad32c876065",
-              "At k = 1 only the first retrieved note is visible.",
-              {"0.50": "0.50 is RR@2 (owners is at rank 2); at k = 1 rank 2 is out of view.",
-               "1.00": "owner A ranks archive first, and archive is not relevant."}),
-    _exercise("02.3", RATE, "0d6e55",
-              "6f7206bd22636401ec4e2cfeffe82c56b3d623facd5dcf729607679a3af5d951",
-              "P@1 has one slot; is the note in it relevant?",
-              {"0.50": "0.50 is P@2 for rollback A; P@1 has a single slot.",
-               "0.00": "rollback A's first (and only) note is rollback, which is relevant."}),
-    _exercise("03.1", RATE, "e4c2b8",
-              "1011b45524b5408b369ef10fdd6f657ad9c9a593412a3839d3e6a4e0e5d19f75",
-              "Coverage is supported expected claims divided by expected claims; at k = 1 "
-              "only the first retrieved note is visible.",
-              {"1.00": "At k = 1 only checklist is in view, so switch's citation to rollback "
-                       "(now ranked second) does not count.",
-               "0.00": "smoke cites checklist, which is now ranked first and labelled for it."}),
-    _exercise("03.2", YES_NO, "7f1a30",
-              "62c471c987238bb01748ebbe2e1ddbf234016babc0dd08facfb85418fdca4964",
-              "Every cited note must be labelled for the claim and be in the top k.",
-              {"yes": "One good citation does not cancel a bad one: archive is not labelled "
-                      "for aurora, so the claim is unsupported."}),
-    _exercise("03.3", COUNT, "a3305d",
-              "2d3cc914b01aa5eebbab7d37e53f134256122965cccff6786383ddc52325cc85",
-              "Go through A's four runs claim by claim and apply the strict rule.",
-              {"3": "owner A retrieved owners but cited archive: that claim is unsupported.",
-               "4": "region A's claim cites archive, which supports nothing on an "
-                    "unanswerable question."}),
-    _exercise("04.1", RATE, "5b7e91",
-              "eec0434fdce32a40bf286c1d7d5d2b5a071431a0233540d6e8314cba76897a56",
-              "Pooled recall sums hits over the answerable questions and divides by the sum "
-              "of relevant notes.",
+              {"1.00": "1.00 divides the hits by the notes returned; P@k keeps k slots even "
+                       "when the list is shorter.",
+               "0.33": "Count the hits again: look up each of rollback B's two notes among "
+                       "the question's relevant notes (chapter 1, step 3).",
+               "0.50": "0.50 would be one hit in two slots; P@3 has three slots."}),
+    _exercise("02.2", RATE, "984fbe",
+              "be825be92a90a372b98173b8ea289ad2e5a96f108bfbd20933f00e4113ad7825",
+              "RR@k is 1 divided by the rank of the first relevant note within the top k.",
+              {"1.00": "1.00 is what R@3 gives here (the relevant note is found); RR asks at "
+                       "which rank the first relevant note sits.",
+               "0.50": "0.50 is RR@2 of owner A's recorded list; in this list the relevant "
+                       "note sits lower.",
+               "0.00": "At k = 3 all three notes are in view; is one of them relevant?"}),
+    _exercise("02.3", RATE, "02db82",
+              "0617885d0acb7490e7d15eb9af220113549ad685ef97972730b27b7861ad5a2a",
+              "Read A's P@1 in the table under step 5 and average it over the questions "
+              "where it is defined.",
+              {"0.50": "0.50 counts region as a 0. region's P@1 is n/a: it has nothing "
+                       "relevant, so it is not one of the answerable questions (step 4).",
+               "1.00": "owner A's first note is archive, which is not relevant.",
+               "0.33": "Look again at each answerable question: whose first note is relevant?"}),
+    _exercise("03.1", RATE, "400635",
+              "0090e2be5813dc364fb049b1f28a831872149eebca79088bb03edac44ac27099",
+              "Support = supported claims / claims made. Count the claims the new answer "
+              "makes, then check each against launch's labels (step 1's rule).",
+              {"0.67": "switch is an expected claim of the rollback question; on launch "
+                       "nobody labelled any note as its support.",
+               "0.50": "0.50 is launch B's support as recorded; the extra claim changes the "
+                       "number of claims made.",
+               "1.00": "1.00 is launch B's coverage; support divides by the claims made."}),
+    _exercise("03.2", COUNT, "ac6a5a",
+              "d819ac3bab44000f4e36e2683a31a486f70b138e17eb00f5034335d4bf66f913",
+              "Go through B's four answers; a claim counts when every note it cites is "
+              "labelled for it and ranked first (k = 1).",
+              {"4": "At k = 1 only each run's first note is in view: check where every cited "
+                    "note is ranked.",
+               "5": "launch B's bonus is unsupported at any cutoff: nothing is labelled for it."}),
+    _exercise("03.3", YES_NO, "cc7ac3",
+              "ba121483c04e9d1b69147dff70b1cb5aba99dcb2d69516aefeb3a2ff3359df61",
+              "Apply step 1's rule to each cited note in turn.",
+              {"yes": "owners on its own would do. The rule in step 1 asks something of "
+                      "every cited note: check the second one too."}),
+    _exercise("04.1", RATE, "626563",
+              "b320ab513debe59eaa0062e3822a5ba7d1cac17ca553b66e7eb398a6b7c6f8eb",
+              "Pooled recall sums the hits over the answerable questions and divides by the "
+              "sum of their relevant notes.",
               {"0.83": "0.83 is the macro mean (each question weighs the same); pooled "
                        "divides total hits by total relevant notes.",
                "0.50": "rollback has two relevant notes; count every relevant note of the "
-                       "three answerable questions."}),
-    _exercise("04.2", COUNT, "6c04fe",
-              "c3456b7509f12af2307d7cb2db6fd2d260d23be66b044198ec4f53d6b73483a0",
-              "Compare A and B at k = 1 claim by claim: which citations fall out of view?",
-              {"1": "1 is the count at k = 2; at k = 1 rollback B's citation to checklist "
-                    "(ranked second) no longer counts.",
-               "3": "region's support becomes n/a ('no longer defined'): n/a is not a "
-                    "regression.",
-               "0": "Look at launch: B's support is 0.50 against A's 1.00 at any k."}),
-    _exercise("04.3", CHOICE, "f0c8d2",
-              "949cf47fbf4ec51a0c057f7152086a70db30ec0c6e8ac7741a4be616adde0c8b",
-              "At k = 1 only the first retrieved note is visible: whose second citation "
-              "drops out of view?",
-              {"launch": "launch regresses at k = 2 as well; the question asks for the new one.",
-               "region": "region's support becomes n/a because B abstains, which is correct on "
-                         "an unanswerable question; that is not a regression."},
+                       "answerable questions."}),
+    _exercise("04.2", COUNT, "012f02",
+              "02212dc742dc82b83ee6ef949453bd45a69ebca4466332f7e561493558faa0dc",
+              "Run compare(question_table(course, k=1), baseline='A', candidate='B') in a new "
+              "cell and count the rows whose verdict is regressed.",
+              {"1": "That is the count at the chapter's cutoff; at k = 1 one more cited note "
+                    "falls out of view for system B.",
+               "3": "A value that becomes n/a is 'no longer defined', not a regression.",
+               "0": "launch's support regresses at every cutoff."}),
+    _exercise("04.3", CHOICE, "825eb0",
+              "219a6a458135d73540d63216847ac3ce7a4e8f79807d2e1e3cd2684841b517dd",
+              "At k = 1 only the first retrieved note is visible: which of B's answers cites "
+              "a note ranked second?",
+              {"launch": "launch regresses at the chapter's cutoff as well; the question asks "
+                         "for the new one.",
+               "region": "region's support becomes n/a because B declines, which is right on "
+                         "an unanswerable question; that is not a regression.",
+               "owner": "owner B ranks the note it cites first, so it stays in view at k = 1."},
               options=CASES),
-    _exercise("04.4", RATE, "19aa6e",
-              "7f2d2482cf70723fa3ff31a43da33f75e8f9096ef871063f4d34a5920c8c2359",
-              "Average A's coverage over the questions where it is defined.",
-              {"0.38": "region is unanswerable: its coverage is n/a and stays out of the "
-                       "mean; it is not a 0.",
+    _exercise("04.4", RATE, "ead02f",
+              "611cd19ab01aba3032e77f0caec93ddf8c652f3c9acf1200423a734b24cd61e4",
+              "Average A's coverage over the answerable questions (the numbers under the "
+              "heatmap list it per question).",
+              {"0.38": "region's coverage is n/a (nothing is expected) and region is not in "
+                       "the answerable slice: do not count it as a 0.",
                "0.67": "0.67 is A's mean support; the question asks about coverage."}),
-    _exercise("05.1", RATE, "d8e4b0",
-              "ee1ab1a389e1a1832334a1bd08dfc703f7851c207e6bfcfa18da0e7ab5a8d15c",
-              "Under that defect one labelled, visible citation is enough.",
-              {"0.00": "0.00 is what the correct scorer gives; the defect accepts any single "
-                       "good citation, and owners is one."}),
-    _exercise("05.2", RATE, "4e6f12",
-              "c55ff84562b0a1f7f74140b487863ab9174f2ac842afc2e96fae30a7f88e8fcd",
-              "With the defect, P@k divides by the notes returned (when fewer than k), not "
-              "by k.",
-              {"0.33": "0.33 is the correct P@3 (one hit in three slots); the defect divides "
-                       "by the one note returned."}),
-    _exercise("05.3", YES_NO, "b9c3e7",
-              "b241f00d6797a7bdbd5eadcb0bc17c1fa8a70960ecb9dcd4d5a2b152cf445b51",
-              "A defect counts as caught only when a test fails an assertion.",
-              {"yes": "An import error shows that the copy is broken, not that a test checks "
-                      "the rule; it proves nothing about the defect."}),
-    _exercise("06.1", YES_NO, "2d5f8c",
-              "2f61dfc6ba03cc16bfe5865e4090b7ef067834a61ebca420119099ec4a70369e",
-              "Look at region A in the gate's output: did it decline the unanswerable question?",
-              {"yes": "region A makes a claim on an unanswerable question, so its abstention "
-                      "is not correct."}),
-    _exercise("06.2", COUNT, "6a41c0",
-              "e91e11a43c6c095aca73b231eff4a8bf69659d412715f0c10d2bde5e82c9ce74",
-              "The gate exits 0 when every rule passes, 1 when a rule fails, 2 on bad input.",
-              {"0": "One rule failed (no support regression, because of launch), so the gate "
-                    "does not exit 0.",
-               "2": "2 is for bad input (a policy or a system that cannot be judged); here "
-                    "every rule was judged and one failed."}),
-    _exercise("06.3", COUNT, "c2d817",
-              "882542400e109f0b4d11e92a8eec15dd78347ac4ddc211fee4b12961e4469f1b",
-              "Count the PASS lines in the gate's output for B against A.",
-              {"5": "One rule fails: no support regression, because of launch.",
-               "3": "The minor rule (at most one unsupported claim) passes: B has exactly one."}),
-    _exercise("07.1", RATE, "c7e1a9",
-              "a15107cd9b44a79722012afe5fbea84624dc0493d4d80afa28903da31447730d",
-              "RR@1 looks only at the first note dense returned for q1.",
-              {"0.50": "1/2 is trec_eval's recip_rank, which looks past k; at k = 1 only the "
-                       "first note counts.",
-               "1.00": "The first note dense returned for q1 is tide, which is not relevant."}),
-    _exercise("07.2", COUNT, "4b90d2",
-              "86a9599ccf7740dd2b3f5b2136cac44c02766be3f13f931ba333dbf351815fe7",
-              "Count the questions with no note graded 2 or more.",
-              {"0": "With --na-as-zero nothing is left out; our default mean leaves out the "
-                    "questions where nothing is relevant.",
-               "3": "q1 and q2 each have a note graded 2; only one question has none."}),
-    _exercise("08.1", COUNT, "5e0b3d",
-              "d089a4b41bfa7f389c5981ca91377b54b04ba16f11b81668927f45e247b0a317",
-              "rerank-guarded has no row in step 2's table, which lists only the questions "
-              "with a disclosure.",
-              {"8": "8 is rerank's total; rerank-guarded filters restricted chunks out.",
-               "9": "9 is baseline's total; rerank-guarded filters restricted chunks out."}),
-    _exercise("08.2", YES_NO, "91ac4f",
-              "b01c633faf73ee63feddbd0b6330562ab5dea2acc2ce32ab29e77ec93e8508aa",
-              "Read the support column of card-request under rerank in step 2.",
-              {"no": "Its support is 1.00: every claim is supported, and it still discloses."}),
-    _exercise("08.3", COUNT, "d37a28",
-              "5111b8b3786cb698dd5190d026302234ed82e8632213802ebdbdcea846803a7e",
-              "The first line of the held-out comparison says how many questions it used.",
-              {"46": "46 is every question, dev included; the held-out split has fewer.",
-               "18": "18 is the dev split.",
-               "24": "24 is n for recall in the statistics: the held-out questions where both "
-                     "systems are defined; the split itself has more."}),
+    _exercise("05.1", RATE, "63d210",
+              "9e781100d701ef896a058109ff0e0bf9b78fdc2b456500c3a85b665ac682b374",
+              "Under that defect a claim needs only one labelled, visible citation.",
+              {"0.00": "0.00 is what the correct scorer gives; the defect is more lenient.",
+               "0.50": "Support counts claims, not citations: one claim was made."}),
+    _exercise("05.2", RATE, "8e5d56",
+              "ed570bcb15c6b598c63a883f6606b5e50d22d82996ac3e53de8f9f918454b68f",
+              "Recompute P@2 of launch A, rollback A and owner A with the defect (hits divided "
+              "by the notes returned when fewer than k came back), then average the three.",
+              {"0.50": "0.50 is the correct mean; the defect changes the denominator of a list "
+                       "shorter than k.",
+               "1.00": "Only rollback A returned fewer notes than k; launch A and owner A "
+                       "returned two each."}),
+    _exercise("05.3", RATE, "68b577",
+              "d2cdce0c77d367b14b523c2aacf0687dc6dd31a27d62f2b7a56a1b34c569b629",
+              "Coverage = supported expected claims / expected claims; under this defect the "
+              "rank of a cited note no longer matters.",
+              {"0.50": "0.50 is the correct coverage; the defect counts a labelled citation "
+                       "even when the note is ranked below k."}),
+    _exercise("06.1", CHOICE, "83738f",
+              "7f7a84bbfd47debce205790ec4e5f58055f0991b76134e3c3786de00762303eb",
+              "Step 1 says what each hash is computed over; find the one that includes the "
+              "notes' text.",
+              {"questions_sha256": "Which part of the test set holds the text of the notes? "
+                                   "Step 1 lists what each hash covers.",
+               "both": "The question set holds the questions and their labels; does any of "
+                       "those change when a note is reworded?",
+               "neither": "The hashes are over the content, so a changed character changes "
+                          "the hash of whatever holds it."},
+              options=HASHES),
+    _exercise("06.2", COUNT, "19a8c3",
+              "8dbb614e82597e517bf1c6baa7250ec097303d42e3e7d6dfe8e79d284e08d359",
+              "For each record, compare the set of delivered notes with the set of its first "
+              "retrieved note (recorded.runs[case][system] holds both).",
+              {"1": "That is the count at k = 2; at k = 1 the top-k list is one note, so "
+                    "compare each delivered list with the first retrieved note only.",
+               "5": "region B retrieved nothing and was given nothing: two empty sets are "
+                    "the same set."}),
+    _exercise("06.3", COUNT, "09ea1e",
+              "a78b92bbe615232be9bd50fd6c4936850b7ef94a4c574045142c4e0c923d2451",
+              "Read B's PASS and FAIL lines in step 4, then what step 4 says each exit code "
+              "means.",
+              {"1": "1 means a rule fails. Which rule did B fail, and would it still be in "
+                    "the policy?",
+               "2": "2 is for bad input (a policy or system that cannot be judged); nothing "
+                    "here is bad input."}),
+    _exercise("07.1", RATE, "4ea15a",
+              "8c852bd106fea764de8330ab3ee373925ec8e0122703df9608dc2ba1cf3177e4",
+              "nDCG@1 divides the first note's gain (its grade, over log2 of 2) by the best "
+              "gain possible at rank 1 (the highest grade judged for q2).",
+              {"1.00": "glacier is relevant, but graded 1; nDCG compares that with the best "
+                       "grade that could have been at rank 1.",
+               "0.38": "0.38 is nDCG@3; at k = 1 only the first note counts, in the DCG and "
+                       "in the ideal DCG."}),
+    _exercise("07.2", RATE, "c6242b",
+              "7b6c3af5723aca84ecda7e4877c5a513f3ed83b624f201b2f73690602071c2da",
+              "Average dense's 'RR at full depth' column (step 6) over all three questions.",
+              {"0.33": "0.33 is the mean of RR@1, cut at k = 1; trec_eval's recip_rank is "
+                       "not cut.",
+               "0.75": "trec_eval keeps q3 in its mean as a 0 (its -c convention); it does "
+                       "not leave it out."}),
+    _exercise("08.1", COUNT, "c1654d",
+              "d778243c4687dbdb1bc9603334c4921bb73143934d511592f63f307d6a7c0c7f",
+              "Add up the disclosures column of step 2's table for rerank.",
+              {"9": "9 is baseline's total; the question asks about rerank.",
+               "6": "6 counts the questions with a disclosure; one of them has more than one.",
+               "0": "rerank-guarded has none; the question asks about rerank."}),
+    _exercise("08.2", COUNT, "a9fd68",
+              "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
+              "Step 5 prints how many questions improved over the whole collection and over "
+              "the held-out split; every question is in one split or the other.",
+              {"8": "8 is the held-out count; the question asks about the dev split.",
+               "12": "12 is over all 46 questions, dev and held-out together.",
+               "18": "18 is how many dev questions there are, improved or not."}),
+    _exercise("08.3", RATE, "4a55ae",
+              "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
+              "kappa = (po - pe) / (1 - pe); here po is 25/27 and pe stays 46/81.",
+              {"0.93": "0.93 is the percent agreement, 25/27; kappa takes away the agreement "
+                       "expected by chance.",
+               "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
 )}
 
 
@@ -334,10 +379,26 @@ def check(exercise_id, answer):
     form, problem = canonical(exercise.kind, answer, options=exercise.options)
     if problem is not None:
         return Feedback(exercise.id, "wrong type", problem)
+    shown = _shown(exercise.kind, form)
     if digest(exercise.id, exercise.salt, form) == exercise.digest:
-        return Feedback(exercise.id, "correct", f"Correct: {form} is right.")
-    hint = exercise.mistakes.get(form, exercise.hint)
-    return Feedback(exercise.id, "wrong", f"Not quite: you gave {form}. {hint}")
+        return Feedback(exercise.id, "correct", f"Correct: {shown} is right.")
+    hint = ROUNDING if _off_by_rounding(exercise, form) else exercise.mistakes.get(form,
+                                                                                exercise.hint)
+    return Feedback(exercise.id, "wrong", f"Not quite: you gave {shown}. {hint}")
+
+
+def _shown(kind, form):
+    """A canonical form as the learner typed it: ``True``/``False`` for a yes/no answer."""
+    return {"yes": "True", "no": "False"}[form] if kind == YES_NO else form
+
+
+def _off_by_rounding(exercise, form):
+    """True when a rate's answer is one hundredth above or below ``form``."""
+    if exercise.kind != RATE:
+        return False
+    hundredths = round(float(form) * 100)
+    return any(digest(exercise.id, exercise.salt, f"{near / 100:.2f}") == exercise.digest
+               for near in (hundredths - 1, hundredths + 1) if 0 <= near <= 100)
 
 
 def about(exercise_id):

@@ -15,8 +15,18 @@ from ..core.scoring import evaluate
 from ..core.validation import validate
 from ..render.text import format_delta, format_value, is_na
 
-STYLE = ("<style>.ragscore-table td,.ragscore-table th{padding:2px 8px;text-align:left;"
-         "font-size:15px}.ragscore-table td.na{color:#888;font-style:italic}</style>")
+#: Tables for a projector: 16 px text, left-aligned (the class is doubled so that the rule
+#: outranks JupyterLab's right-aligned output tables).
+STYLE = ("<style>.ragscore-table.ragscore-table td,.ragscore-table.ragscore-table th{"
+         "padding:2px 8px;text-align:left;font-size:16px}"
+         ".ragscore-table.ragscore-table td.na{color:#888;font-style:italic}</style>")
+#: Command output for a projector: 16 px, one line per line (never wrapped in the middle of a
+#: word), scrolling sideways when a line is wider than the page.
+CONSOLE_STYLE = ("font-size:16px;line-height:1.4;white-space:pre;word-break:normal;"
+                 "overflow-wrap:normal;overflow-x:auto;margin:0;padding:6px 8px;"
+                 "background:#f7f7f7")
+#: Widest a plot is drawn on the page, in CSS pixels (the PNG is drawn at this size).
+PAGE_WIDTH = 900
 #: Added to the live widgets' HTML only: where a live widget is drawn (JupyterLab, Voila),
 #: the stored snapshots beside it are hidden, so no number on the page can go stale.
 LIVE_STYLE = "<style>.ragscore-snapshot{display:none}</style>"
@@ -271,6 +281,46 @@ class Table:
         return "\n".join(([self.caption] if self.caption else []) + lines)
 
 
+class CommandOutput:
+    """What a command printed, for a notebook page: pre-formatted text at 16 px that scrolls
+    sideways rather than wrapping a line in the middle of a word; plain text elsewhere.
+
+    >>> CommandOutput("exit code 1\\n")
+    exit code 1
+    >>> "white-space:pre" in CommandOutput("x")._repr_html_()
+    True
+    """
+
+    def __init__(self, text):
+        if not isinstance(text, str):
+            fail("command output", "a str", text)
+        self.text = text.rstrip("\n")
+
+    def _repr_html_(self):
+        return (f'<pre class="ragscore-console" style="{CONSOLE_STYLE}">'
+                f"{html.escape(self.text)}</pre>")
+
+    def __repr__(self):
+        return self.text
+
+
+def stats_rows(frame, *, k):
+    """Paired statistics (``ragscore.reports.stats_table``) at cutoff ``k`` as plain rows for
+    :class:`Table`: every number in the page's one format (two decimals, p included; signed
+    for a difference; n/a)."""
+    rows = []
+    for row in frame.astype(object).itertuples(index=False):
+        interval = ("n/a" if is_na(row.ci_low) else
+                    f"[{format_delta(row.ci_low)}, {format_delta(row.ci_high)}]")
+        rows.append({"metric": REGISTRY[row.metric].label_at(k) if row.metric in REGISTRY
+                     else row.metric, "n": format_value(row.n),
+                     "mean difference": format_delta(row.mean_delta), "95% interval": interval,
+                     "p": format_value(row.p_value), "min detectable": format_value(
+                         row.min_detectable), "how": row.method,
+                     "note": "" if is_na(row.note) else row.note})
+    return rows
+
+
 def attempt(corpus, case, run, *, k=2):
     """``"accepted"`` or ``"refused: <the validation message>"`` for one evaluation.
 
@@ -336,12 +386,35 @@ def drawn(ax):
             for i, x in enumerate(lines[0].get_xdata())]
 
 
+def fit_width(figure, width=PAGE_WIDTH):
+    """Narrow ``figure`` until everything it draws (legends and colour bars outside the axes
+    included) fits ``width`` pixels, keeping its text at the same size; return it.
+
+    A figure wider than the page is shrunk by the browser, and its text with it: drawn at
+    this width, 12-point labels stay about 17 pixels high on the page.
+    """
+    from matplotlib import rcParams
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure) if not hasattr(figure.canvas, "get_renderer") \
+        else figure.canvas
+    padding = 2 * rcParams["savefig.pad_inches"] * figure.dpi  # what a tight PNG adds
+    for _ in range(6):
+        drawn_width = figure.get_tightbbox(canvas.get_renderer()).width * figure.dpi + padding
+        if drawn_width <= width + 1:
+            break
+        inches, height = figure.get_size_inches()
+        figure.set_size_inches(inches * width / drawn_width, height)
+    return figure
+
+
 def show_plot(ax):
-    """Show a plot and, under it, the numbers it draws (:func:`drawn`) as a small table, so a
-    change to the plotted data changes a compared text output; then close the figure."""
+    """Show a plot at most :data:`PAGE_WIDTH` pixels wide (:func:`fit_width`) and, under it,
+    the numbers it draws (:func:`drawn`) as a small table, so a change to the plotted data
+    changes a compared text output; then close the figure."""
     from IPython.display import display
 
-    display(ax.figure)
+    display(fit_width(ax.figure))
     display(Table(drawn(ax), caption="numbers in the plot"))
     import matplotlib.pyplot as plt
 

@@ -41,6 +41,81 @@ MUTATIONS = {
 }
 
 
+#: The ten behaviours the workbook's own test file checks, in its order, each with the
+#: contract tests that pin it (tests/core/test_contract.py). Chapter 5 shows them first.
+BEHAVIOURS = (
+    ("a short list keeps k as the denominator of P@k",
+     ("test_short_list_keeps_cutoff_denominator",)),
+    ("good retrieval does not hide an unsupported extra claim",
+     ("test_good_retrieval_does_not_hide_extra_claim",)),
+    ("a complete, supported answer scores 1 on support and coverage",
+     ("test_complete_supported_answer",)),
+    ("a wrong citation is not support, even when the right note was retrieved",
+     ("test_existing_but_wrong_citation_is_not_support",)),
+    ("a citation to a note outside the top k does not count",
+     ("test_citation_outside_visible_context_is_unsupported",)),
+    ("a missing, unknown or partly wrong citation does not count",
+     ("test_missing_unknown_or_mixed_citations_do_not_count",)),
+    ("abstention is scored apart from the values that are n/a",
+     ("test_abstention_is_separate_from_missing_metrics",)),
+    ("declining an answerable question scores coverage 0",
+     ("test_answerable_abstention_has_zero_coverage",)),
+    ("a note retrieved twice, or a claim made twice, is refused",
+     ("test_duplicate_documents_are_rejected", "test_duplicate_claims_are_rejected")),
+    ("a label outside the relevant notes, or a bad cutoff, is refused",
+     ("test_support_label_outside_relevant_is_rejected", "test_invalid_cutoffs_are_rejected")),
+)
+
+#: What the contract file's other tests add beyond the ten behaviours.
+OTHER_TESTS = {
+    "test_workbook_table_at_k2": "the workbook's eight rows at k = 2, value by value",
+    "test_result_keys_are_in_contract_order": "the six results, named and in order",
+    "test_the_right_citation_alone_counts": "the right citation on its own is supported",
+    "test_k_equal_1_scores_only_the_first_slot": "k = 1 scores the first note only",
+    "test_k_equal_100_keeps_100_as_denominator": "k = 100 keeps 100 as P@k's denominator",
+    "test_lists_of_exactly_100_ids_are_accepted": "lists of exactly 100 IDs are accepted",
+    "test_lists_of_101_ids_are_refused": "lists of 101 IDs are refused, in each field",
+    "test_101_claims_are_refused": "an answer of 101 claims is refused",
+    "test_100_claims_are_accepted": "an answer of 100 claims is accepted",
+    "test_a_million_document_corpus_is_accepted": "a corpus of a million notes is accepted",
+    "test_evaluate_does_not_change_its_inputs": "evaluate never changes what it is given",
+    "test_k_is_keyword_only": "k must be passed by name",
+}
+
+
+def test_function(name):
+    """The test function of a test's name: ``test_x[3]`` -> ``test_x``."""
+    return name.split("[")[0]
+
+
+def behaviour_rows(results):
+    """The ten behaviours as plain rows: each behaviour, how many tests pin it, and for each
+    scorer in ``results`` (``{name: run_tests summary}``, ``None`` for the scorer as
+    shipped) ``pass`` or ``FAIL`` (FAIL when any of its tests failed)."""
+    rows = []
+    for behaviour, functions in BEHAVIOURS:
+        row = {"behaviour": behaviour}
+        for name, result in results.items():
+            ran = [test for test in result["tests"] if test_function(test) in functions]
+            failed = [test for test in result["failed_tests"] if test_function(test) in functions]
+            row.setdefault("tests", len(ran))
+            row[name or "as shipped"] = "FAIL" if failed else ("pass" if ran else "not run")
+        rows.append(row)
+    return rows
+
+
+def other_rows(result):
+    """The contract tests outside the ten behaviours, from one :func:`run_tests` summary:
+    what each adds and how many tests (parameters included) it ran."""
+    pinned = {function for _, functions in BEHAVIOURS for function in functions}
+    counts = {}
+    for test in result["tests"]:
+        if test_function(test) not in pinned:
+            counts[test_function(test)] = counts.get(test_function(test), 0) + 1
+    return [{"test": function, "adds": OTHER_TESTS.get(function, "(not described here)"),
+             "tests": count} for function, count in counts.items()]
+
+
 def scratch_copy(destination, *, source=ROOT):
     """Copy the package, tests and fixtures of the checkout at ``source`` into
     ``destination``; return it as a Path."""
@@ -65,8 +140,9 @@ def apply_mutation(scratch, name):
 def run_tests(scratch, *tests, deselect_slow=False):
     """Run pytest on ``tests`` inside ``scratch``; return a summary dict.
 
-    Keys: ``returncode``, ``passed``, ``failed``, ``errors`` (counts), ``failed_tests``
-    (names), ``output`` (pytest's text). Deterministic apart from ``output``.
+    Keys: ``returncode``, ``passed``, ``failed``, ``errors`` (counts), ``tests`` (the name
+    of every test that ran, in order), ``failed_tests`` (names), ``output`` (pytest's
+    text). Deterministic apart from ``output``.
     """
     scratch = Path(scratch)
     report = scratch / "report.xml"
@@ -82,12 +158,13 @@ def run_tests(scratch, *tests, deselect_slow=False):
                          f"{result.returncode} on {', '.join(tests)}:\n{result.stdout[-2000:]}"
                          f"{result.stderr[-2000:]}")
     suite = ElementTree.parse(report).getroot().find("testsuite")
-    failed = [case.get("name") for case in suite.iter("testcase")
-              if case.find("failure") is not None]
+    ran = [case for case in suite.iter("testcase") if case.find("skipped") is None]
+    failed = [case.get("name") for case in ran if case.find("failure") is not None]
     total = int(suite.get("tests")) - int(suite.get("skipped"))
     return {"returncode": result.returncode, "passed": total - len(failed)
             - int(suite.get("errors")), "failed": len(failed), "errors": int(suite.get("errors")),
-            "failed_tests": failed, "output": result.stdout}
+            "tests": [case.get("name") for case in ran], "failed_tests": failed,
+            "output": result.stdout}
 
 
 CONTRACT_TESTS = ("tests/core/test_contract.py",)

@@ -61,7 +61,7 @@ def _panel(children, summary, snapshot):
         def snapshot(self):
             """This panel's current state as static HTML, for a view without a kernel."""
             return ('<div class="ragscore-snapshot"><p><i>Stored view of the live panel '
-                    "(run the notebook to use it): "
+                    "(it becomes live when the notebook runs): "
                     f"{summary(self)}.</i></p>{snapshot(self)}</div>")
 
     return Panel(children=children, layout=widgets.Layout(width="100%"))
@@ -270,7 +270,8 @@ def ranking_editor(dataset, *, case=None, system=None, k=2):
                               builder="ranking editor", course_only=True)
     case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
     system_choice = widgets.Dropdown(options=systems, value=system or systems[0],
-                                     description="from system")
+                                     description="from system",
+                                     style={"description_width": "initial"})
     slider = widgets.IntSlider(value=k, min=1, max=MAX_SLIDER_K, description="k")
     ranking = widgets.Text(description="ranking", layout=widgets.Layout(width="420px"))
     report = widgets.HTML()
@@ -342,7 +343,8 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     decision = widgets.ToggleButtons(
         options=[("not judged", "")] + [(choice, choice) for choice in CLAIM_DECISIONS],
         value="", description="decision")
-    note = widgets.Text(description="note", continuous_update=False,
+    # Every keystroke reaches the kernel: a note typed without Enter is never lost.
+    note = widgets.Text(description="note", continuous_update=True,
                         layout=widgets.Layout(width="420px"))
     save = widgets.Button(description="Save", disabled=path is None,
                           tooltip="write the judgements into the dataset folder")
@@ -435,7 +437,11 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
             return
         if after.cases[case_choice.value] != current().cases[case_choice.value]:
             state["dataset"], state["unsaved"] = after, True
-        idle()
+        if not decision.value and note.value.strip():
+            say("The note is kept in its box; choose supported or unsupported to record it "
+                "with your judgement.")
+        else:
+            idle()
         refresh()
 
     def write(_=None):

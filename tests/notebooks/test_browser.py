@@ -143,48 +143,134 @@ OWNER_P = '.widget-html table.ragscore-questions tr[data-case="owner"] td[data-m
 EXPLORER_IMAGE = ".widget-image"
 
 
-def test_present_mode_shows_the_story_and_live_widgets(chromium, tmp_path, capsys):
-    """`make present CHAPTER=02`: no exercises, no code, no stale snapshot; a slider step
-    updates the table and the projector-sized plot."""
+#: Text that belongs to JupyterLab only: exercises, their scaffolding, navigation, code.
+NOT_PRESENTED = ("Exercises", "Replace `None`", "Replace None", "Not answered yet",
+                 "answer = None", "check(", "Finding your way", "Next:", "import ragscore")
+
+#: Reads, in the page, the computed style of command output and tables.
+STYLE_JS = """
+() => {
+  const visible = (el) => el.offsetParent !== null;
+  const consoles = [...document.querySelectorAll('pre.ragscore-console')].filter(visible);
+  const cells = [...document.querySelectorAll('table.ragscore-table td')].filter(visible);
+  return {
+    consoles: consoles.map((el) => {
+      const s = getComputedStyle(el);
+      return [parseFloat(s.fontSize), s.whiteSpace, s.overflowX];
+    }),
+    smallest_table_px: Math.min(...cells.map((el) => parseFloat(getComputedStyle(el).fontSize))),
+  };
+}
+"""
+
+
+def _presented_text(page):
+    text = page.locator("body").inner_text()
+    return [words for words in NOT_PRESENTED if words in text]
+
+
+def _check_projector_style(page, chapter):
+    style = page.evaluate(STYLE_JS)
+    for size, white_space, overflow in style["consoles"]:
+        assert size >= 16 and white_space == "pre" and overflow in ("auto", "scroll"), \
+            (chapter, size, white_space, overflow)
+    assert style["smallest_table_px"] >= 16, (chapter, style)
+    return len(style["consoles"])
+
+
+def test_present_mode_every_chapter(chromium, tmp_path, capsys):
+    """`make present` for every chapter: the stored page is on screen within seconds of the
+    request (measured and printed; goal < 5 s after the server is up), then the live page
+    takes its place; neither shows an exercise, its scaffolding, navigation or code;
+    command output and tables are projector-sized. On chapter 2 a slider step then updates
+    the table and the projector-sized plot."""
     from playwright.sync_api import expect
 
     started = time.monotonic()
     port = _free_port()
-    notebook = next(NOTEBOOKS.glob("02_*.ipynb"))
-    command = [sys.executable, "-m", "voila", notebook.name, "--no-browser", f"--port={port}",
+    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
                "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--template=present"]
-    url = f"http://127.0.0.1:{port}/"
-    with _server(command, NOTEBOOKS, tmp_path / "voila.log", url,
+    timings = []
+    with _server(command, NOTEBOOKS, tmp_path / "voila.log",
+                 f"http://127.0.0.1:{port}/voila/static/voila.js",
                  env={"JUPYTER_PATH": str(TEMPLATES)}), _browser(chromium, tmp_path) as context:
-        page = context.new_page()
-        page.goto(url, timeout=90_000)
-        with _screenshot_on_failure(page, tmp_path / "present-failure.png"):
-            cell = page.locator(OWNER_P)
-            expect(cell).to_have_text("0.50", timeout=90_000)       # owner A at k = 2
-            expect(page.get_by_text("Step 1: precision keeps k")).to_be_visible()
-            for hidden in ("Exercises", "Not answered yet", "check(", "answer = None"):
-                expect(page.get_by_text(hidden)).to_have_count(0)
-            expect(page.get_by_text("import ragscore")).to_have_count(0)    # no code
-            expect(page.locator(".ragscore-snapshot").first).to_be_hidden()  # live, not stale
-            image = page.locator(EXPLORER_IMAGE).first
-            expect(image).to_be_visible()
-            width = image.evaluate("img => img.getBoundingClientRect().width")
-            assert width >= 800, width
-            page.evaluate(TIMING_JS, [OWNER_P, EXPLORER_IMAGE])
-            handle = page.locator(".widget-slider .noUi-handle").first
-            handle.focus()
-            handle.press("ArrowLeft")                                # k: 2 -> 1
-            expect(cell).to_have_text("0.00", timeout=15_000)        # archive ranked first
-            expect(page.locator(".widget-html table.ragscore-questions").first).to_have_attribute(
-                "data-k", "1")
-            page.wait_for_function("() => window.__ragscore.image !== null", timeout=15_000)
-            table_ms, plot_ms = _elapsed_ms(page, "cell"), _elapsed_ms(page, "image")
-            page.screenshot(path=str(tmp_path / "present.png"))
+        up = time.monotonic() - started
+        for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+            chapter = notebook.name[:2]
+            page = context.new_page()
+            with _screenshot_on_failure(page, tmp_path / f"present-{chapter}-failure.png"):
+                asked = time.monotonic()
+                page.goto(f"http://127.0.0.1:{port}/voila/render/{notebook.name}",
+                          wait_until="commit", timeout=90_000)
+                title = page.locator("h1").filter(has_text=f"Chapter {int(chapter)} ")
+                expect(title.first).to_be_visible(timeout=90_000)
+                expect(page.locator(".jp-OutputArea-output").first).to_be_visible()
+                first = time.monotonic() - asked
+                assert page.locator("#ragscore-stored").count() == 1, "not the stored page"
+                assert not _presented_text(page), (chapter, "stored", _presented_text(page))
+                consoles = _check_projector_style(page, chapter)
+                expect(page.locator("#ragscore-stored")).to_have_count(0, timeout=120_000)
+                expect(page.locator("#rendered_cells")).to_be_visible()
+                live = time.monotonic() - asked
+                expect(title.first).to_be_visible()
+                assert "Recap" in page.locator("body").inner_text(), chapter
+                assert not _presented_text(page), (chapter, "live", _presented_text(page))
+                assert _check_projector_style(page, chapter) == consoles
+                timings.append((chapter, first, live, consoles))
+                if chapter == "02":
+                    slider = _slide_in_present_mode(page)
+                if chapter == "08":
+                    _note_without_enter(page)
+            page.close()
     with capsys.disabled():
-        print(f"\n[browser] present mode, k slider 2 -> 1: table {table_ms:.0f} ms, plot "
-              f"{plot_ms:.0f} ms after the key press (goal < 100 ms); plot {width:.0f} px wide; "
-              f"whole test {time.monotonic() - started:.1f} s")
-    assert table_ms >= 0 and plot_ms >= 0
+        print(f"\n[browser] present mode (Voila, --template=present), server up after {up:.1f} s;"
+              " per chapter, from the request: first screen (stored page) / live page")
+        for chapter, first, live, consoles in timings:
+            print(f"[browser]   chapter {chapter}: first screen {first:.2f} s (goal < 5 s), "
+                  f"live {live:.1f} s" + (f"; {consoles} command outputs at >= 16 px"
+                                          if consoles else ""))
+        print(f"[browser] present mode, chapter 2, k slider 2 -> 1: table {slider[0]:.0f} ms, "
+              f"plot {slider[1]:.0f} ms after the key press (goal < 100 ms); plot "
+              f"{slider[2]:.0f} px wide; whole test {time.monotonic() - started:.1f} s")
+    assert len(timings) == len(list(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")))
+
+
+def _note_without_enter(page):
+    """Chapter 8's review editor: a decision, then a note typed without Enter or a click
+    elsewhere, reaches the judgement the editor shows (it used to be lost)."""
+    from playwright.sync_api import expect
+
+    page.locator(".widget-toggle-button", has_text="unsupported").first.click()
+    note = page.locator(".widget-text", has=page.locator("label", has_text="note")).locator(
+        "input").first
+    note.click()
+    note.press_sequentially("typed without Enter")
+    claims = page.locator('.widget-html tr[data-claim="17-day-before"]').first
+    expect(claims).to_contain_text("typed without Enter", timeout=15_000)
+    expect(claims).to_contain_text("unsupported")
+
+
+def _slide_in_present_mode(page):
+    """Chapter 2's live page: no stale snapshot beside the live k explorer, a 900 px plot, and
+    a slider step that updates the table and the plot. Returns (table ms, plot ms, width)."""
+    from playwright.sync_api import expect
+
+    cell = page.locator(OWNER_P)
+    expect(cell).to_have_text("0.50", timeout=30_000)       # owner A at k = 2
+    expect(page.locator(".ragscore-snapshot").first).to_be_hidden()  # live, not stale
+    image = page.locator(EXPLORER_IMAGE).first
+    expect(image).to_be_visible()
+    width = image.evaluate("img => img.getBoundingClientRect().width")
+    assert width >= 800, width
+    page.evaluate(TIMING_JS, [OWNER_P, EXPLORER_IMAGE])
+    handle = page.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("ArrowLeft")                                # k: 2 -> 1
+    expect(cell).to_have_text("0.00", timeout=15_000)        # archive ranked first
+    expect(page.locator(".widget-html table.ragscore-questions").first).to_have_attribute(
+        "data-k", "1")
+    page.wait_for_function("() => window.__ragscore.image !== null", timeout=15_000)
+    return _elapsed_ms(page, "cell"), _elapsed_ms(page, "image"), width
 
 
 OPEN_JS = """

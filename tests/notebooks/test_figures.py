@@ -15,12 +15,15 @@ FIGURES = [
     ("01", r"launch\s+The fictional release window starts on Monday\."),
     ("01", r"region\s+Which region hosts the backup\?\s+\(none\)\s+\(none\)"),
     ("01", r"must be unique within the tuple; got 'owners'"),
+    ("01", r"must be an ID in the corpus; got 'ghost'"),                 # unknown document
+    ("01", r"corpus\['archive'\] must be non-blank text"),               # empty source text
     ("02", r"rollback\s+A\s+rollback\s+0\.50\s+0\.50\s+1\.00"),           # P@2, R@2 0.50
     ("02", r"1\s+2\s+1\s+0\.50\s+1\.00"),                                  # over returned 1.00
     ("02", r"owner\s+A\s+archive, owners\s+0\.50\s+1\.00\s+0\.50"),        # RR@2 0.50
     ("02", r"owner\s+B\s+owners, archive\s+0\.50\s+1\.00\s+1\.00"),        # RR@2 1.00
     ("02", r"region\s+B\s+\(none\)\s+n/a\s+n/a\s+n/a"),
     ("02", r"owner\s+empty list\s+\(none\)\s+0\.00\s+0\.00\s+0\.00"),
+    ("02", r"owners, archve\s+refused: .* must be an ID in the corpus; got 'archve'"),
     ("03", r"launch\s+B as recorded\s+2\s+1\.00\s+0\.50\s+1\.00"),         # support 0.50
     ("03", r"owner\s+A as recorded\s+2\s+1\.00\s+0\.00\s+0\.00"),          # recall 1, support 0
     ("03", r"rollback\s+A as recorded\s+2\s+0\.50\s+1\.00\s+0\.50"),       # 1.00 / 0.50
@@ -43,6 +46,12 @@ FIGURES = [
     ("04", r"launch\s+support\s+1\.00\s+0\.50\s+-0\.50\s+regressed"),
     ("04", r"region\s+abstention\s+no\s+yes\s+no → yes\s+improved"),
     ("05", r"384\s+10\s+3840\s+0"),
+    # the ten behaviours of the workbook's test file, each failed by exactly its defect
+    ("05", r"a short list keeps k as the denominator of P@k\s+1\s+pass\s+FAIL\s+pass\s+pass"),
+    ("05", r"a citation to a note outside the top k does not count\s+1\s+pass\s+pass\s+pass"
+           r"\s+FAIL"),
+    ("05", r"a missing, unknown or partly wrong citation does not count\s+4\s+pass\s+pass"
+           r"\s+FAIL\s+pass"),
     ("05", r"short-list denominator\s+\d+\s+[1-9]\d*\s+0\s+.*test_short_list"),
     ("05", r"any citation suffices\s+\d+\s+[1-9]\d*\s+0\s+.*test_missing_unknown_or_mixed"),
     ("05", r"no visible-context check\s+\d+\s+[1-9]\d*\s+0\s+.*test_citation_outside"),

@@ -13,36 +13,37 @@ import pandas as pd
 import pytest
 
 from ragscore.core.rules import InvalidInputError
-from ragscore.workbook.exercises import CHOICE, COUNT, EXERCISES, RATE, YES_NO, about, check
+from ragscore.workbook.exercises import CHOICE, COUNT, EXERCISES, RATE, ROUNDING, YES_NO, \
+    about, canonical, check
 
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "instructor-guide.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "instructor.md"
 
 #: exercise -> (kind, the right answer worked by hand, a likely mistake, another wrong answer)
 HAND = {
-    "01.1": (COUNT, 2, 1, 7),            # rollback expects switch and smoke
-    "01.2": (YES_NO, False, True, None),  # 'ghost' is not in the corpus: refused
+    "01.1": (COUNT, 4, 5, 7),             # monday, switch, smoke, aurora; region expects none
+    "01.2": (COUNT, 3, 2, 0),             # launch B (bonus), owner A (aurora), region A (region)
     "01.3": (YES_NO, False, True, None),  # an unknown citation is valid input
     "02.1": (RATE, 2 / 3, 1.0, 0.1),      # 2 hits / 3 slots
-    "02.2": (RATE, 0.0, 0.5, 0.25),       # archive first, not relevant
-    "02.3": (RATE, 1.0, 0.5, 0.25),       # rollback first, relevant: 1/1
-    "03.1": (RATE, 0.5, 1.0, 0.25),       # (checklist, rollback) at k = 1: smoke only, 1/2
-    "03.2": (YES_NO, False, True, None),  # archive is not labelled for aurora
-    "03.3": (COUNT, 2, 3, 0),             # monday and switch
+    "02.2": (RATE, 1 / 3, 1.0, 0.25),     # (archive, launch, owners): first relevant at rank 3
+    "02.3": (RATE, 2 / 3, 0.5, 0.2),      # A's P@1: 1, 1, 0 and region n/a, out of the slice
+    "03.1": (RATE, 1 / 3, 2 / 3, 0.1),    # monday supported; bonus and switch not: 1/3
+    "03.2": (COUNT, 3, 4, 0),             # k = 1: monday, switch, aurora; not bonus, smoke
+    "03.3": (YES_NO, False, True, None),  # archive is not labelled for aurora
     "04.1": (RATE, 0.75, 5 / 6, 0.2),     # (1 + 1 + 1) / (1 + 2 + 1)
     "04.2": (COUNT, 2, 1, 5),             # k = 1: launch and rollback support
-    "04.3": (CHOICE, "rollback", "launch", "owner"),  # smoke's checklist is ranked 2nd
+    "04.3": (CHOICE, "rollback", "launch", None),  # smoke's checklist is ranked 2nd
     "04.4": (RATE, 0.5, 0.375, 0.1),      # (1 + 0.5 + 0) / 3; region is n/a
     "05.1": (RATE, 1.0, 0.0, 0.3),        # owners alone now suffices: 1/1
-    "05.2": (RATE, 1.0, 1 / 3, 0.3),      # P@3 with the defect: 1 hit / 1 returned
-    "05.3": (YES_NO, False, True, None),  # an import error proves nothing
-    "06.1": (YES_NO, False, True, None),  # region A makes a claim
-    "06.2": (COUNT, 1, 0, 3),             # one rule fails: exit code 1 (0 pass, 2 bad input)
-    "06.3": (COUNT, 4, 5, 2),             # every rule but no support regression
-    "07.1": (RATE, 0.0, 0.5, 0.25),       # tide first: RR@1 = 0 (1/3 is trec_eval's)
-    "07.2": (COUNT, 1, 0, 2),             # only q3 has no note graded 2
-    "08.1": (COUNT, 0, 8, 3),             # rerank-guarded filters restricted chunks
-    "08.2": (YES_NO, True, False, None),  # support 1.00 and a disclosure
-    "08.3": (COUNT, 28, 46, 30),          # 46 questions, 18 dev
+    "05.2": (RATE, 2 / 3, 0.5, 0.3),      # defect: 1/2, 1/1, 1/2 over launch, rollback, owner
+    "05.3": (RATE, 1.0, 0.5, 0.3),        # defect: smoke's checklist counts although ranked 2nd
+    "06.1": (CHOICE, "corpus_sha256", "questions_sha256", None),  # a note's text
+    "06.2": (COUNT, 4, 1, 8),             # k = 1: launch A, launch B, rollback B, owner B
+    "06.3": (COUNT, 0, 1, 3),             # every remaining rule passes: exit code 0
+    "07.1": (RATE, 0.5, 1.0, 0.2),        # (1 / log2 2) / (2 / log2 2): glacier 1, moraine 2
+    "07.2": (RATE, 0.5, 1 / 3, 0.2),      # (1/2 + 1 + 0) / 3, recip_rank uncut, q3 as 0
+    "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
+    "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
+    "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
 }
 
 
@@ -108,8 +109,8 @@ WRONG_TYPES = {
             ("two", "type a whole number")],
     YES_NO: [("False", "You typed the text 'False'"), ("no", "type True or False"),
              (0, "This exercise asks yes or no"), (np.int64(1), "asks yes or no")],
-    CHOICE: [(1, "Type one of 'launch', 'rollback', 'owner', 'region'"),
-             ("lunch", "'lunch' is not one of the choices"), (True, "Type one of")],
+    CHOICE: [(1, "Type one of '"), ("lunch", "'lunch' is not one of the choices"),
+             (True, "Type one of")],
 }
 
 
@@ -129,6 +130,65 @@ def test_rates_round_to_two_decimals():
     assert "rounding to two decimals" in about("02.1")
 
 
+@pytest.mark.parametrize("name", sorted(n for n in HAND if HAND[n][0] == RATE))
+def test_a_rate_one_hundredth_off_gets_the_rounding_hint(name):
+    right = round(HAND[name][1], 2)
+    for near in (right - 0.01, right + 0.01):
+        if 0 <= near <= 1:
+            feedback = check(name, near)
+            assert feedback.status == "wrong" and feedback.message.endswith(ROUNDING), near
+    for far in (right - 0.02, right + 0.02):
+        if 0 <= far <= 1:
+            assert ROUNDING not in check(name, far).message, far
+
+
+def test_the_rounding_hint_of_02_1():
+    """The walkthrough's case: 2/3 cut to 0.66 is told about rounding, not about slots."""
+    message = check("02.1", 0.66).message
+    assert "round" in message and "slots" not in message
+
+
+#: Words that would settle a yes/no exercise if a hint said them.
+YES_NO_GIVEAWAYS = {"01.3": ("valid input", "not refused", "is accepted"),
+                    "03.3": ("unsupported", "not supported")}
+
+
+def states(kind, answer, text):
+    """True when ``text`` writes ``answer`` out: a rate as 0.67 or as its fraction, a count
+    as a number standing alone (not a cutoff such as k = 2), a yes/no as True/False, a choice
+    by name."""
+    if kind == RATE:
+        forms = [f"{answer:.2f}", str(Fraction(answer).limit_denominator(40))]
+        return any(re.search(rf"(?<![\d/.]){re.escape(form)}(?![\d/])", text) for form in forms)
+    if kind == COUNT:
+        return bool(re.search(rf"(?<![\d.,/=@] )(?<![\d.,/=@]){answer}(?![\d.,/@])(?! of \d)",
+                              re.sub(r"(k =|step|chapter) \d+", "", text)))
+    if kind == YES_NO:
+        return bool(re.search(r"\b(True|False)\b", text))
+    return answer.split("_")[0] in text.lower()
+
+
+def test_the_answer_detector_notices_a_planted_answer():
+    assert states(RATE, 2 / 3, "Not quite. The answer is 2/3.")
+    assert states(RATE, 2 / 3, "It is 0.67 here.")
+    assert not states(RATE, 2 / 3, "0.50 is one hit in two slots")
+    assert states(COUNT, 4, "There are 4 expected claims.")
+    assert not states(COUNT, 4, "at k = 4 the list is longer; 46 questions; 0.45")
+    assert states(YES_NO, False, "The answer is False.")
+    assert states(CHOICE, "corpus_sha256", "The corpus holds the text.")
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_no_hint_states_its_answer(name):
+    exercise = EXERCISES[name]
+    kind, right, *_ = HAND[name]
+    hints = [exercise.hint, *exercise.mistakes.values()] + ([ROUNDING] if kind == RATE else [])
+    for hint in hints:
+        assert not states(kind, right, hint), hint
+        for words in YES_NO_GIVEAWAYS.get(name, ()):
+            assert words not in hint, hint
+
+
 def test_feedback_shows_only_its_message():
     feedback = check("02.1", None)
     assert repr(feedback) == str(feedback) == feedback.message
@@ -138,7 +198,14 @@ def test_feedback_shows_only_its_message():
 def test_no_answer_is_stored_in_plain_sight():
     for name, exercise in EXERCISES.items():
         assert re.fullmatch(r"[0-9a-f]{64}", exercise.digest), name
-        assert check(name, HAND[name][1]).message.split()[1] not in exercise.mistakes, name
+        kind, right, *_ = HAND[name]
+        form, _ = canonical(kind, right, options=exercise.options)
+        assert form not in exercise.mistakes, name
+
+
+def test_a_yes_no_answer_is_echoed_as_typed():
+    assert check("03.3", True).message.startswith("Not quite: you gave True. ")
+    assert check("03.3", False).message == "Correct: False is right."
 
 
 @pytest.mark.parametrize("bad", ["99.9", None, 2.1, "2.1"])

@@ -208,11 +208,24 @@ def test_review_editor_refuses_to_record_without_a_name(practice):
     assert panel.dataset() is practice
 
 
-def test_a_note_without_a_decision_records_nothing(practice):
+def test_a_note_without_a_decision_records_nothing_and_says_so(practice):
     panel = review_editor(practice, reviewer="cara", case="annual-days", system="baseline")
     panel.note.value = "still reading"
     assert panel.dataset() is practice
-    assert "No path given" in panel.status.value
+    assert "choose supported or unsupported to record it" in panel.status.value
+    panel.decision.value = "unsupported"
+    assert panel.dataset().cases["annual-days"]["reviews"][-1]["note"] == "still reading"
+
+
+def test_a_note_typed_without_enter_reaches_the_record(practice):
+    """The note box sends every keystroke (a browser sends nothing until Enter or a click
+    elsewhere when continuous_update is off), and each keystroke updates the judgement."""
+    panel = review_editor(practice, reviewer="cara", case="annual-days", system="baseline")
+    assert panel.note.continuous_update
+    panel.decision.value = "supported"
+    for typed in ("s", "sa", "same text"):
+        panel.note.value = typed
+    assert panel.dataset().cases["annual-days"]["reviews"][-1]["note"] == "same text"
 
 
 def test_review_editor_reports_a_refused_save(course, tmp_path):

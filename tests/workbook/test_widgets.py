@@ -89,6 +89,20 @@ def test_ranking_editor(course):
     assert panel.ranking.value == "rollback"
 
 
+def test_ranking_editor_label_is_not_cut(course):
+    """'from system' is wider than the default label width, which cut it to 'from syst...'."""
+    panel = ranking_editor(course, case="owner", system="A")
+    assert panel.system.description == "from system"
+    assert panel.system.style.description_width == "initial"
+
+
+def test_a_typo_in_a_ranking_is_refused_not_scored(course):
+    panel = ranking_editor(course, case="owner", system="A")
+    panel.ranking.value = "owners, archve"
+    assert "Not scored: " in panel.report.value
+    assert "must be an ID in the corpus; got &#x27;archve&#x27;" in panel.report.value
+
+
 def test_widgets_do_not_change_the_dataset(course):
     import copy
     before = copy.deepcopy(course)

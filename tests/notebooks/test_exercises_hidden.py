@@ -1,0 +1,185 @@
+"""No exercise is answered above itself: what a chapter shows before an exercise (its stored
+outputs and its prose) never states that exercise's answer.
+
+The answers are worked by hand in tests/workbook/test_exercises.py. For each exercise the
+table below says what a giveaway would look like on the page: one line (a sentence of prose,
+a line of output, or a table row read as ``header: value | ...``) that names the exercise's
+subject and states its answer. Each entry carries a planted line of that kind, and a test
+checks that the planted line is caught, so no entry can pass by never matching anything.
+"""
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from ragscore.workbook.exercises import EXERCISES
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+#: exercise -> (subject patterns, all in one line; answer patterns, any; a planted giveaway)
+GIVEAWAYS = {
+    "01.1": ([r"expect"], [r"\b(4|four) (expected )?claims", r"expect\w* (4|four)\b"],
+             "The reviewer expects 4 claims in all."),
+    "01.2": ([r"\bruns?\b", r"cit|label"], [r"\b3\b", r"\bthree\b"],
+             "Three runs cite a note not labelled for their claim."),
+    "01.3": ([r"cit", r"unknown|not in the corpus|no-such-note|does not exist"],
+             [r"accepted", r"valid input", r"not refused", r"marked unsupported"],
+             "A citation to an unknown note is valid input."),
+    "02.1": ([r"rollback", r"\bB\b", r"P@3"], [r"0\.67", r"2/3"],
+             "case: rollback | system: B | P@3: 0.67"),
+    "02.2": ([r"RR@3"], [r"0\.33", r"1/3"], "case: owner | RR@3: 0.33"),
+    "02.3": ([r"P@1", r"mean|average"], [r"0\.67", r"2/3"], "A's mean P@1 is 2/3."),
+    "03.1": ([r"launch", r"support"], [r"0\.33", r"1/3"],
+             "case: launch | answer: B with switch | support: 0.33"),
+    "03.2": ([r"\bB\b", r"k = 1|@1|k=1", r"supported"], [r"\b3\b", r"\bthree\b"],
+             "At k = 1, B makes three supported claims."),
+    "03.3": ([r"owners", r"archive", r"aurora"], [r"unsupported", r"not supported",
+                                                    r"supported: no"],
+             "aurora citing owners and archive is unsupported."),
+    "04.1": ([r"pooled|summed", r"recall|relevant"], [r"0\.75", r"3/4", r"3 hits of 4"],
+             "system: A | value: 0.75 | declared as: 3 hits of 4 relevant documents, summed"),
+    "04.2": ([r"k = 1|@1|k=1", r"regress"], [r"\b2\b", r"\btwo\b"],
+             "At k = 1 B regresses on two pairs."),
+    "04.3": ([r"k = 1|@1|k=1", r"regress"], [r"rollback"],
+             "At k = 1 rollback regresses as well."),
+    "04.4": ([r"coverage", r"mean|macro", r"\bA\b"], [r"0\.50", r"1/2"],
+             "A's macro mean coverage is 0.50."),
+    "05.1": ([r"owner", r"support", r"defect|any citation"], [r"1\.00", r"1/1"],
+             "Under the any-citation defect owner A's support is 1.00."),
+    "05.2": ([r"P@2", r"mean|average", r"defect|short-list"], [r"0\.67", r"2/3"],
+             "With the short-list defect A's mean P@2 is 0.67."),
+    "05.3": ([r"rollback", r"coverage", r"defect|visible"], [r"1\.00", r"1/1"],
+             "Without the visible-context check rollback B's coverage is 1.00."),
+    "06.1": ([r"corpus_sha256|corpus hash"], [r"changed: yes", r"corpus hash changes",
+                                                r"corpus_sha256 changes"],
+             "hash: corpus_sha256 | changed: yes"),
+    "06.2": ([r"ctx differs@1|k = 1"], [r"\b4\b", r"\bfour\b"],
+             "At k = 1, ctx differs@1 says yes for 4 records."),
+    "06.3": ([r"exit code"], [r"exit code 0\b"], "exit code 0"),
+    "07.1": ([r"nDCG@1"], [r"0\.50", r"1/2"], "case: q2 | system: dense | nDCG@1: 0.50"),
+    "07.2": ([r"dense", r"mean", r"recip_rank|RR at full depth|RR@1000"],
+             [r"0\.50", r"1/2"], "system: dense | value: 0.50 | how: mean RR@1000 over all 3"),
+    "08.1": ([r"\brerank\b(?!-)", r"disclos"], [r"\b8\b", r"\beight\b"],
+             "rerank makes 8 disclosures in all."),
+    "08.2": ([r"\bdev\b", r"improv"], [r"\b4\b", r"\bfour\b"],
+             "On the dev questions rerank improves 4."),
+    "08.3": ([r"kappa"], [r"0\.83", r"29/35"], "With 25 agreements kappa would be 0.83."),
+}
+
+
+class _Rows(HTMLParser):
+    """Table rows as ``header: value | ...`` lines, and any other text as lines."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines, self.headers, self.cells, self.text, self.in_cell = [], [], [], [], False
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("td", "th"):
+            self.in_cell, self.text = True, []
+        elif tag == "tr":
+            self.cells = []
+        elif tag == "table":
+            self.headers = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self.cells.append(("th" if tag == "th" else "td", " ".join(self.text).strip()))
+            self.in_cell = False
+        elif tag == "tr":
+            if all(kind == "th" for kind, _ in self.cells) and not self.headers:
+                self.headers = [value for _, value in self.cells]
+            else:
+                names = self.headers or [""] * len(self.cells)
+                self.lines.append(" | ".join(f"{name}: {value}" for name, (_, value)
+                                             in zip(names, self.cells)))
+
+    def handle_data(self, data):
+        if self.in_cell:
+            self.text.append(data.strip())
+        elif data.strip():
+            self.lines.extend(line for line in data.splitlines() if line.strip())
+
+
+def output_lines(output):
+    """The lines a learner reads in one stored output."""
+    data = output.get("data", {})
+    if "text/html" in data and "<table" in data["text/html"]:
+        parser = _Rows()
+        parser.feed(data["text/html"])
+        return parser.lines
+    text = output.get("text") or data.get("text/plain", "")
+    return text.splitlines()
+
+
+def prose_lines(source):
+    """A markdown cell's sentences (its lines joined, then split after . ! ? :)."""
+    text = " ".join(line.strip() for line in source.splitlines())
+    return [part for part in re.split(r"(?<=[.!?:;])\s+", text) if part]
+
+
+def lines_above(cells, exercise):
+    """Every line shown above the cell that checks ``exercise``."""
+    lines = []
+    for cell in cells:
+        if cell.cell_type == "code" and f'check("{exercise}"' in cell.source:
+            return lines
+        if cell.cell_type == "markdown":
+            lines += prose_lines(cell.source)
+        else:
+            for output in cell.get("outputs", []):
+                lines += output_lines(output)
+    raise AssertionError(f"no cell checks {exercise}")
+
+
+def giveaways(lines, exercise):
+    subjects, answers, _ = GIVEAWAYS[exercise]
+    return [line for line in lines
+            if all(re.search(pattern, line) for pattern in subjects)
+            and any(re.search(pattern, line, re.IGNORECASE) for pattern in answers)]
+
+
+def _notebook(exercise):
+    return nbformat.read(next(NOTEBOOKS.glob(f"{exercise[:2]}_*.ipynb")), as_version=4)
+
+
+def test_every_exercise_has_its_giveaway_patterns():
+    assert sorted(GIVEAWAYS) == sorted(EXERCISES)
+
+
+@pytest.mark.parametrize("exercise", sorted(GIVEAWAYS))
+def test_a_planted_giveaway_is_caught(exercise):
+    assert giveaways([GIVEAWAYS[exercise][2]], exercise)
+
+
+@pytest.mark.parametrize("exercise", sorted(GIVEAWAYS))
+def test_nothing_above_an_exercise_states_its_answer(exercise):
+    found = giveaways(lines_above(_notebook(exercise).cells, exercise), exercise)
+    assert not found, found
+
+
+def test_a_giveaway_planted_in_a_stored_table_fails_the_check():
+    """The whole path, from a stored HTML table to a failure: chapter 2 with a table showing
+    rollback B at k = 3 inserted just before its exercises."""
+    from ragscore.workbook.explore import Table
+
+    notebook = _notebook("02.1")
+    shown = Table([{"case": "rollback", "system": "B", "P@3": "0.67", "R@3": "1.00"}])
+    planted = nbformat.v4.new_code_cell("Table(...)", outputs=[nbformat.v4.new_output(
+        "execute_result", data={"text/html": shown._repr_html_(), "text/plain": repr(shown)},
+        execution_count=1)])
+    index = next(i for i, cell in enumerate(notebook.cells) if "## Exercises" in cell.source)
+    notebook.cells.insert(index, planted)
+    assert giveaways(lines_above(notebook.cells, "02.1"), "02.1") == [
+        "case: rollback | system: B | P@3: 0.67 | R@3: 1.00"]
+    assert not giveaways(lines_above(_notebook("02.1").cells, "02.1"), "02.1")
+
+
+def test_a_giveaway_planted_in_prose_fails_the_check():
+    notebook = _notebook("06.3")
+    index = next(i for i, cell in enumerate(notebook.cells) if "## Exercises" in cell.source)
+    notebook.cells.insert(index, nbformat.v4.new_markdown_cell(
+        "Without that rule the gate\nwould end with exit code 0."))
+    assert giveaways(lines_above(notebook.cells, "06.3"), "06.3")

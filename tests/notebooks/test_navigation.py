@@ -1,0 +1,139 @@
+"""A course to find your way in: README's "Start here" lists every chapter at the path
+JupyterLab shows; each chapter ends with a recap list and links to its neighbours and to the
+glossary, which defines the terms the chapters use and names the works they build on.
+
+Every test reads whatever chapters exist, so a chapter 9 is checked as soon as it is added.
+"""
+import re
+from pathlib import Path
+
+import jupytext
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+GLOSSARY = ROOT / "docs" / "glossary.md"
+README = ROOT / "README.md"
+
+
+def title(source):
+    """``Chapter 2 — Denominators, ordering and missing values``."""
+    return re.search(r"^# # (Chapter \d+ — .+)$", source.read_text(), re.M).group(1)
+
+
+def markdown_links(source):
+    """``[(text, target, tags)]`` of every markdown link in a chapter."""
+    found = []
+    for cell in jupytext.read(source).cells:
+        if cell.cell_type == "markdown":
+            for text, target in re.findall(r"\[([^\]]+)\]\(([^)\s]+)\)", cell.source):
+                found.append((text, target, tuple(cell.metadata.get("tags", ()))))
+    return found
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_chapter_has_a_recap_of_three_to_five_points(source):
+    recaps = [cell.source for cell in jupytext.read(source).cells
+              if cell.cell_type == "markdown" and cell.source.startswith("## Recap")]
+    assert len(recaps) == 1, source.name
+    points = re.findall(r"^- ", recaps[0], re.M)
+    assert 3 <= len(points) <= 5, (source.name, len(points))
+    assert not re.search(r"\bexercise\b", recaps[0], re.I)
+
+
+@pytest.mark.parametrize("index", range(len(SOURCES)), ids=lambda i: SOURCES[i].name)
+def test_each_chapter_links_its_neighbours_and_the_glossary(index):
+    """The last cell (JupyterLab only) links the previous chapter, if any, and the next, if
+    any, by their titles; the glossary is linked too. No link points at a chapter that
+    does not exist, and none is shown in present mode."""
+    source = SOURCES[index]
+    links = markdown_links(source)
+    last = jupytext.read(source).cells[-1]
+    assert "lab-only" in last.metadata.get("tags", ()), source.name
+    expected = []
+    if index > 0:
+        expected.append(("Previous", SOURCES[index - 1]))
+    if index + 1 < len(SOURCES):
+        expected.append(("Next", SOURCES[index + 1]))
+    for word, neighbour in expected:
+        target = neighbour.with_suffix(".ipynb").name
+        assert re.search(rf"\*\*{word}:\*\*\s+\[[^\]]+\]\({re.escape(target)}\)", last.source), \
+            (source.name, word, target)
+        text = next(text for text, link, _ in links if link == target)
+        assert text.split(" — ")[0] == title(neighbour).split(" — ")[0], (source.name, text)
+    assert "(../docs/glossary.md)" in last.source
+    if index + 1 == len(SOURCES):
+        assert "**Next:**" not in last.source
+    for _, target, tags in links:
+        if target.endswith(".ipynb") or target.startswith("../"):
+            assert "lab-only" in tags, (source.name, target)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_every_relative_link_of_a_chapter_resolves(source):
+    for _, target, _ in markdown_links(source):
+        if not re.match(r"[a-z]+://", target):
+            assert (NOTEBOOKS / target.split("#")[0]).resolve().is_file(), (source.name, target)
+
+
+def test_the_link_check_notices_a_missing_neighbour(tmp_path):
+    """The check above, on a chapter whose last cell links nowhere."""
+    broken = tmp_path / "01_x.py"
+    broken.write_text('# %% [markdown]\n# # Chapter 1 — X\n\n# %% [markdown] tags=["lab-only"]\n'
+                      "# **Next:** [Chapter 2 — Y](09_nowhere.ipynb)\n")
+    (_, target, _), = markdown_links(broken)
+    assert not (tmp_path / target).is_file()
+
+
+def start_here():
+    text = README.read_text()
+    return text[text.index("## Start here"):text.index("\n## ", text.index("## Start here") + 1)]
+
+
+def test_start_here_lists_every_chapter_once_at_its_jupyterlab_path():
+    """One numbered line per chapter, in order, naming `notebooks/NN_name.ipynb`: the path
+    JupyterLab's file browser shows when `make lab` opens at the repository root."""
+    section = start_here()
+    listed = re.findall(r"^(\d+)\. `(notebooks/[^`]+\.ipynb)`: \S.*$", section, re.M)
+    assert listed == [(str(n), f"notebooks/{source.with_suffix('.ipynb').name}")
+                      for n, source in enumerate(SOURCES, start=1)]
+    assert "being rebuilt" not in section
+
+
+def test_make_lab_opens_at_the_root_where_those_paths_hold():
+    makefile = (ROOT / "Makefile").read_text()
+    lab = makefile[makefile.index("\nlab:"):makefile.index("\npresent:")]
+    assert "--ServerApp.root_dir=$(CURDIR)" in lab
+    assert f"notebooks/{SOURCES[0].with_suffix('.ipynb').name}" in lab
+
+
+#: Terms the chapters use that the glossary must define (each a heading of its own).
+TERMS = ["precision at k", "recall at k", "reciprocal rank", "n/a", "support", "coverage",
+         "abstention", "pooled", "macro", "slice", "left out as n/a", "delivered context",
+         "manifest", "fingerprint", "gate", "policy", "kappa", "disclosure", "stale support",
+         "conflict", "disputed", "held-out", "nDCG", "graded relevance", "unanswerable",
+         "validation", "regression", "trial", "p-value", "bootstrap", "cutoff",
+         "precision over returned items", "mutation", "cross-check", "TREC", "claim",
+         "citation", "corpus", "run"]
+
+
+def test_the_glossary_defines_each_term_under_a_heading():
+    headings = [line[4:].lower() for line in GLOSSARY.read_text().splitlines()
+                if line.startswith("### ")]
+    missing = [term for term in TERMS
+               if not any(re.search(rf"(^|[ ,(]){re.escape(term.lower())}\b", heading)
+                          for heading in headings)]
+    assert not missing, missing
+
+
+def test_the_glossary_names_the_works_the_workbook_cites():
+    references = " ".join(GLOSSARY.read_text().split("## References")[1].split())
+    for work in ("RAGAS: Automated Evaluation of Retrieval Augmented Generation",
+                 "Unanswerable Questions for SQuAD", "Introduction to Information Retrieval"):
+        assert work in references, work
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_learner_code_carries_no_lint_suppressions(source):
+    assert "noqa" not in source.read_text()
