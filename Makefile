@@ -4,8 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHAPTER ?= 02
+# Test processes: two, one per core of the machines CI runs on; each test file runs whole in one
+# process, so a notebook's cells keep their order and kernel (make test JOBS=0 runs them in one process).
+JOBS ?= 2
+PYTEST := env -u MPLBACKEND $(BIN)/python -m pytest --nbval --nbval-current-env \
+  -n $(JOBS) --dist loadfile
 
-.PHONY: demo test lab present bench mutation notebooks clean
+.PHONY: demo test test-all lab present bench mutation notebooks clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (python3.12 or python3)"; exit 1; }
@@ -16,8 +21,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## print the course table at k=2
 	$(BIN)/python -m ragscore demo
 
-test: $(STAMP)  ## the whole suite: unit tests, doctests, notebooks (nbval), browser test
-	env -u MPLBACKEND $(BIN)/python -m pytest --nbval --nbval-current-env tests ragscore notebooks
+test: $(STAMP)  ## the suite: unit tests, doctests, notebooks (nbval), browser tests (about 3 min)
+	$(PYTEST) -m "not exhaustive" tests ragscore notebooks
+
+test-all: $(STAMP)  ## the suite plus the exhaustive tests (every chapter's live page in present mode)
+	$(PYTEST) tests ragscore notebooks
 
 lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \

@@ -54,20 +54,27 @@ def _inside_fstring(tree):
     return nodes
 
 
-def mutants(path):
-    """Yield ``(description, line, source)`` for every single-point mutant of ``path``."""
-    source = (ROOT / path).read_text()
-    tree = ast.parse(source)
+def _sites(tree):
     skip = _docstring_nodes(tree) | _inside_fstring(tree)
-    sites = [node for node in ast.walk(tree) if id(node) not in skip]
-    for index, node in enumerate(sites):
-        for description, change in _changes(node):
-            mutated = copy.deepcopy(tree)
-            skip_copy = _docstring_nodes(mutated) | _inside_fstring(mutated)
-            target = [n for n in ast.walk(mutated) if id(n) not in skip_copy][index]
-            change(target)
-            ast.fix_missing_locations(mutated)
-            yield f"{path}:{node.lineno}:{description}", node.lineno, ast.unparse(mutated)
+    return [node for node in ast.walk(tree) if id(node) not in skip]
+
+
+def mutants(path):
+    """Yield ``(description, line, (path, site, change))`` for every single-point mutant of
+    ``path``; :func:`mutant_source` turns the last item into the mutated source."""
+    for site, node in enumerate(_sites(ast.parse((ROOT / path).read_text()))):
+        for change, (description, _) in enumerate(_changes(node)):
+            yield f"{path}:{node.lineno}:{description}", node.lineno, (path, site, change)
+
+
+def mutant_source(path, site, change):
+    """The source of ``path`` with the ``change``-th mutation of its ``site``-th node."""
+    tree = ast.parse((ROOT / path).read_text())
+    target = _sites(tree)[site]
+    _, mutate = list(_changes(target))[change]
+    mutate(target)
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree)
 
 
 def _changes(node):
@@ -129,10 +136,10 @@ def run_suite(scratch, tests=TESTS, *, stop_early=True):
 
 
 def _try(item):
-    description, path, source = item
+    description, path, where = item
     scratch = _scratch()
     try:
-        (scratch / path).write_text(source)
+        (scratch / path).write_text(mutant_source(*where))
         code, output = run_suite(scratch)
         return description, code, output
     finally:
@@ -145,8 +152,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--only", default="", help="only mutants whose description has this")
     args = parser.parse_args(argv)
-    items = [(description, path, source) for path in CORE
-             for description, _, source in mutants(path) if args.only in description]
+    items = [(description, path, where) for path in CORE
+             for description, _, where in mutants(path) if args.only in description]
     if args.list:
         print("\n".join(description for description, _, _ in items))
         print(f"{len(items)} mutants")
