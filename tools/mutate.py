@@ -10,12 +10,14 @@ listed in ``EQUIVALENT`` with the reason; any other survivor makes this script e
 
     python tools/mutate.py            # every mutant, two at a time
     python tools/mutate.py --list     # just list the mutants
+    python tools/mutate.py --sample 80 --jobs 1   # a seeded random sample of 80 mutants
 """
 import argparse
 import ast
 import concurrent.futures
 import copy
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -151,9 +153,14 @@ def main(argv=None):
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--only", default="", help="only mutants whose description has this")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="a random sample of this many mutants (0: every mutant)")
+    parser.add_argument("--seed", type=int, default=20, help="seed of --sample (default 20)")
     args = parser.parse_args(argv)
     items = [(description, path, where) for path in CORE
              for description, _, where in mutants(path) if args.only in description]
+    if 0 < args.sample < len(items):
+        items = random.Random(args.seed).sample(items, args.sample)
     if args.list:
         print("\n".join(description for description, _, _ in items))
         print(f"{len(items)} mutants")
