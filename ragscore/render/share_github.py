@@ -68,7 +68,7 @@ def render_github(data):
     new = [row for row in data["questions"]
            if (row["c"] or {}).get("diagnosis") in failures
            and (row["b"] or {}).get("diagnosis") not in failures]
-    lines += ["", f"{len(new)} question{'s' * (len(new) != 1)} fail with "
+    lines += ["", f"{len(new)} question{'s fail' if len(new) != 1 else ' fails'} with "
                   f"{cell(data['candidate'])} and did not with {cell(data['baseline'])}"
                   + (":" if new else ".")]
     if new:

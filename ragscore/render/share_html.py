@@ -40,6 +40,63 @@ def script_json(value):
             .replace("\u2029", "\\u2029"))
 
 
+#: Decimals of the per-question values in the page's data (the table shows TABLE_DIGITS).
+PAYLOAD_DIGITS = 6
+
+
+def _round(value):
+    if isinstance(value, float):
+        return round(value, PAYLOAD_DIGITS)
+    return value
+
+
+def compact(data):
+    """The page's data with the questions packed small: every ID once in ``ids`` (lists
+    hold their positions), each system's detail as a fixed-order list, a delivered context
+    that is the top n of the ranking as the number n, values rounded to
+    :data:`PAYLOAD_DIGITS` decimals (deltas are worked out in the page). The page's script
+    unpacks it (``unpack`` in share_page.js)."""
+    ids, where = [], {}
+
+    def code(doc):
+        if doc not in where:
+            where[doc] = len(ids)
+            ids.append(doc)
+        return where[doc]
+
+    names = [metric["name"] for metric in data["metrics"]]
+    counts_order = ("relevant", "hits_at_k", "retrieved_relevant", "n_retrieved", "claims",
+                    "supported_at_k", "expected")
+
+    def side(detail):
+        if not detail:
+            return None
+        retrieved = detail.get("retrieved") or []
+        delivered = detail.get("delivered")
+        if delivered is not None and list(delivered) == list(retrieved[:len(delivered)]):
+            delivered = len(delivered)
+        elif delivered is not None:
+            delivered = [code(doc) for doc in delivered]
+        claims = detail.get("claims")
+        if claims is not None:
+            claims = [[claim, [[code(doc), int(labelled), int(visible)]
+                               for doc, labelled, visible in citations]]
+                      for claim, citations in claims]
+        counts = detail.get("counts")
+        return [detail["diagnosis"], [_round(value) for value in detail["values"]],
+                [detail["pooled"].get(name) for name in names],
+                None if counts is None else [counts[key] for key in counts_order],
+                [code(doc) for doc in retrieved], delivered, claims, detail.get("answer"),
+                detail.get("trials", 1), detail.get("trial_diagnoses")]
+
+    questions = [[row["case"], row["question"], row["tags"],
+                  [code(doc) for doc in row["relevant"]], side(row["b"]), side(row["c"])]
+                 for row in data["questions"]]
+    packed = {key: value for key, value in data.items() if key != "questions"}
+    packed.update(questions=questions, ids=ids, digits=TABLE_DIGITS)
+    return packed
+
+
 def _number(value, kind="rate", digits=SUMMARY_DIGITS, signed=False):
     if value is None:
         return '<span class="na">n/a</span>'
@@ -99,8 +156,8 @@ def _diagnosis_summary(data):
                     f'{escape(data["diagnoses"][code])}</li>' for case, code in new[:READ_FIRST])
     more = (f"<li>and {len(new) - READ_FIRST} more (table filter: new failures)</li>"
             if len(new) > READ_FIRST else "")
-    read = (f'<p id="read-first"><strong>{len(new)} question{"s" * (len(new) != 1)} fail '
-            f'with {escape(data["candidate"])} and did not with {escape(data["baseline"])}'
+    read = (f'<p id="read-first"><strong>{len(new)} question'
+            f'{"s fail" if len(new) != 1 else " fails"} with {escape(data["candidate"])} and did not with {escape(data["baseline"])}'
             f'</strong>{":" if new else "."}</p><ul>{items}{more}</ul>'
             f"<p>{len(fixed)} failed with {escape(data['baseline'])} and no longer do.</p>")
     return table + read
@@ -166,7 +223,7 @@ def render_html(data):
     script = page.joinpath("share_page.js").read_text(encoding="utf-8")
     title = (f"{data['candidate']} against {data['baseline']} on {data['dataset']}, "
              f"k={data['k']}")
-    payload = dict(data, digits=TABLE_DIGITS)
+    payload = compact(data)
     notes = "".join(f"<li>{escape(note)}</li>" for note in data["notes"])
     rules = "".join(f"<li><code>{escape(code)}</code>: {escape(text)}</li>"
                     for code, text in data["diagnoses"].items())

@@ -3,8 +3,42 @@
 // as HTML, so nothing from the data is ever parsed as markup.
 (function () {
   "use strict";
-  const data = JSON.parse(document.getElementById("ragscore-data").textContent);
+  const data = unpack(JSON.parse(document.getElementById("ragscore-data").textContent));
   const metrics = data.metrics;
+
+  // The data comes packed (compact() in share_html.py): IDs by position, each side a list.
+  function unpack(packed) {
+    const ids = packed.ids;
+    const names = ["relevant", "hits_at_k", "retrieved_relevant", "n_retrieved", "claims",
+      "supported_at_k", "expected"];
+    function side(item) {
+      if (item === null) return null;
+      const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
+        trialDiagnoses] = item;
+      const pooled = {};
+      packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
+      const ranked = retrieved.map((i) => ids[i]);
+      return {
+        diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
+        counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
+        retrieved: ranked,
+        delivered: delivered === null ? null : typeof delivered === "number" ?
+          ranked.slice(0, delivered) : delivered.map((i) => ids[i]),
+        claims: claims === null ? null : claims.map(([claim, cites]) =>
+          [claim, cites.map(([doc, labelled, visible]) => [ids[doc], labelled === 1, visible === 1])]),
+      };
+    }
+    packed.questions = packed.questions.map(([name, question, tags, relevant, b, c]) => {
+      const row = { case: name, question, tags, relevant: relevant.map((i) => ids[i]),
+        b: side(b), c: side(c) };
+      row.delta = packed.metrics.map((m, i) => {
+        const x = row.b ? row.b.values[i] : null, y = row.c ? row.c.values[i] : null;
+        return x === null || y === null ? null : Number(y) - Number(x);
+      });
+      return row;
+    });
+    return packed;
+  }
   const failures = new Set(data.failures);
   const PAGE = 200;
   const state = { key: null, dir: 1, text: "", show: "all", shown: PAGE, open: new Set() };

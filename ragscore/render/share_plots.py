@@ -19,6 +19,7 @@ def _svg(figure):
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
     text = text[text.index("<svg"):]  # drop the XML header and doctype
+    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
     return re.sub(r"\n\s*", "\n", text)
 
 
