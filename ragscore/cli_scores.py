@@ -55,6 +55,8 @@ def _record_lines(counted, *, k, metrics):
 def _report(args, out):
     counted = read_counted(args)
     k = cutoff(args.k, counted.rules)
+    if args.failures:
+        return _failures(args, counted, k, out)
 
     if args.by is not None:
         from .render.formats import render_frame
@@ -120,6 +122,18 @@ def _report(args, out):
                       for case, system, dropped, collapsed in removed]
         out.write("\n".join(lines) + "\n")
     notes_out(counted, Escaping(sys.stderr))
+    return OK
+
+
+def _failures(args, counted, k, out):
+    """``report --failures``: the failing questions, with question, answer and relevant IDs."""
+    from .io.dataset import load_dataset
+    from .render.failures import failure_rows, failures_json, failures_text
+
+    if args.format not in ("text", "json"):
+        raise InvalidInputError(f"--failures prints text or json; got --format {args.format}")
+    rows = failure_rows(load_dataset(args.dataset), counted, k=k)
+    out.write((failures_json if args.format == "json" else failures_text)(rows, k=k))
     return OK
 
 
@@ -252,6 +266,11 @@ def add_score_commands(commands):
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")
+    report.add_argument("--failures", action="store_true",
+                        help="print only the questions a stage failed (diagnosis: retrieval "
+                             "missed, not delivered, unsupported claims, should abstain, "
+                             "should answer), with question, answer and relevant IDs side by "
+                             "side (docs/diagnosis.md)")
     report.set_defaults(handler=_report)
 
     comparison = commands.add_parser(

@@ -14,12 +14,13 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses] = item;
+        trialDiagnoses, shownTrial] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
       return {
         diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
+        shown_trial: shownTrial,
         counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
         retrieved: ranked,
         delivered: delivered === null ? null : typeof delivered === "number" ?
@@ -149,7 +150,8 @@
     const c = detail.counts;
     if (detail.trials > 1) {
       box.append(el("p", { class: "trials" }, `${detail.trials} trials: the values above combine them; ` +
-        `the counts and lists below are trial 1's. Diagnosis of each trial: ` +
+        `the counts and lists below are trial ${detail.shown_trial}'s (the first with the ` +
+        `question's diagnosis). Diagnosis of each trial: ` +
         (detail.trial_diagnoses || []).join(", ")));
     }
     if (c) {

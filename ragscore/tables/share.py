@@ -6,7 +6,8 @@ recomputed in the page. Values stay ``None`` where they are n/a.
 """
 from bisect import bisect_right
 
-from ..core.diagnosis import DIAGNOSES, FAILURES, diagnose_counts, question_diagnoses
+from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
+                              question_diagnoses)
 from ..core.metrics import REGISTRY, select
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
@@ -80,11 +81,12 @@ def _run_detail(run, case, counts, *, k):
     trials = trial_runs(run)
     by_trial = ([diagnose_counts(one, k=k, run=record) for one, record in zip(counts, trials)]
                 if len(trials) > 1 and not hasattr(counts, "relevant_ranks") else None)
-    first = trials[0]
-    one = counts if hasattr(counts, "relevant_ranks") else counts[0]
+    shown = 0 if by_trial is None else by_trial.index(combine(by_trial))  # the telling trial
+    first = trials[shown]
+    one = counts if hasattr(counts, "relevant_ranks") else counts[shown]
     delivered = first.get("delivered")
     return {
-        "trials": len(trials), "trial_diagnoses": by_trial,
+        "trials": len(trials), "trial_diagnoses": by_trial, "shown_trial": shown + 1,
         "retrieved": list(first.get("retrieved", ())),
         "delivered": None if delivered is None else list(delivered),
         "answer": first.get("answer"),
