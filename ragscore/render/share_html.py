@@ -265,7 +265,7 @@ title.</figcaption></figure>
 <p class="sub">Click a heading to sort (again to reverse; n/a stays last). Click a row for
 the numerators, denominators, retrieved and delivered IDs, claims with their citations and
 the answer behind its values.</p>
-<table id="questions"><thead id="questions-head"></thead><tbody id="questions-body"></tbody></table>
+<div class="table-wrap"><table id="questions"><thead id="questions-head"></thead><tbody id="questions-body"></tbody></table></div>
 <button id="more" type="button" hidden>show more</button>
 <h2>How to read the diagnosis</h2>
 <p>Each question gets the first pipeline stage that failed, from its counts at k (rule:

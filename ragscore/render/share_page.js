@@ -189,11 +189,11 @@
   }
 
   function detailRow(row) {
-    const cell = el("td", { colspan: String(columns.length) },
+    const cell = el("td", { colspan: String(columns.length) }, el("div", { class: "panel" },
       el("p", {}, el("strong", {}, "question: "), row.question || "(no text)"),
       el("p", {}, el("strong", {}, "relevant IDs: "), row.relevant.length ? row.relevant.join(", ") : "none (unanswerable)"),
       el("div", { class: "sides" }, sideDetail(row, "b", "baseline " + data.baseline),
-        sideDetail(row, "c", "candidate " + data.candidate)));
+        sideDetail(row, "c", "candidate " + data.candidate))));
     return el("tr", { class: "detail" }, cell);
   }
 
