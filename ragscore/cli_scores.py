@@ -114,6 +114,7 @@ def _report(args, out):
             lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
                          f"{description}")
         lines += _record_lines(counted, k=k, metrics=tuple(table.columns))
+        lines += _diagnosis_lines(args, counted, k)
         removed = what_was_removed(counted)
         if removed:
             lines += ["", "Removed before scoring, per question (repeated IDs dropped, chunks "
@@ -123,6 +124,17 @@ def _report(args, out):
         out.write("\n".join(lines) + "\n")
     notes_out(counted, Escaping(sys.stderr))
     return OK
+
+
+def _diagnosis_lines(args, counted, k):
+    from .render.failures import diagnosis_lines
+
+    runs = {}
+    if "delivered" in counted.features:  # a delivered context that is not a prefix: the runs
+        from .io.dataset import load_dataset
+
+        runs = load_dataset(args.dataset).runs
+    return diagnosis_lines(counted, runs, k=k)
 
 
 def _failures(args, counted, k, out):

@@ -99,3 +99,19 @@ def failures_text(rows, *, k):
 def failures_json(rows, *, k):
     """The rows of :func:`failure_rows` as JSON (``null`` where nothing was recorded)."""
     return json.dumps({"k": k, "failures": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+def diagnosis_lines(counted, runs, *, k):
+    """The lines a text report adds: per system, how many questions each diagnosis got
+    (``runs``: the dataset's runs, read only where the delivered context is not a prefix of
+    the ranking)."""
+    codes = question_diagnoses(counted, runs, k=k)
+    tally = {}
+    for (_, system), code in zip(counted.keys, codes):
+        tally.setdefault(system, dict.fromkeys(DIAGNOSES, 0))[code] += 1
+    lines = ["", f"Diagnosis per question at k={k}: the first stage that failed "
+                 "(docs/diagnosis.md; 'report --failures' lists them with their text):"]
+    for system, counts in tally.items():
+        lines.append(f"- {system}: " + ", ".join(f"{count} {DIAGNOSES[code]}"
+                                                  for code, count in counts.items() if count))
+    return lines

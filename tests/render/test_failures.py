@@ -37,3 +37,15 @@ def test_course_failures_at_k1_and_json():
 def test_failures_refuse_a_table_format():
     code, _, err = capture(["report", "fixtures/course", "--failures", "--format", "csv"])
     assert code == 2 and "--failures prints text or json" in err
+
+
+def test_the_text_report_counts_each_diagnosis():
+    code, out, _ = capture(["report", "fixtures/course"])
+    assert code == 0
+    tail = out.splitlines()[-3:]
+    # A: owner unsupported, region should abstain, launch and rollback ok;
+    # B: launch unsupported, the other three ok (by hand in tests/core/test_diagnosis.py)
+    assert tail[0].startswith("Diagnosis per question at k=2: the first stage that failed")
+    assert tail[1:] == ["- A: 1 delivered but the answer's claims unsupported, 1 answered when "
+                        "it should abstain, 2 no stage failed",
+                        "- B: 1 delivered but the answer's claims unsupported, 3 no stage failed"]
