@@ -51,6 +51,9 @@ def _html(args, out):
     from .io.store import write_file_atomically
 
     target = Path(args.out)
+    if not target.parent.is_dir():
+        raise InvalidInputError(f"--out {show(args.out)}: its folder {show(str(target.parent))} "
+                                "does not exist")
     write_file_atomically(target, [text])
     import sys
 

@@ -105,6 +105,9 @@ def test_cli_writes_the_file_and_refuses_bad_input(tmp_path):
                               "--out", str(target)])
     assert code == 0 and out == "" and "wrote html report of 4 questions" in err
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    code, _, err = capture(["html", "fixtures/course", "--baseline", "A", "--candidate", "B",
+                            "--out", str(tmp_path / "missing" / "r.html")])
+    assert code == 2 and "its folder" in err and "does not exist" in err
     code, _, err = capture(["html", "fixtures/course", "--baseline", "A", "--candidate", "Z"])
     assert code == 2 and err.count("\n") == 1 and "--candidate 'Z' has no runs" in err
     code, out, _ = capture(["html", "fixtures/course", "--baseline", "A", "--candidate", "B",
