@@ -32,10 +32,9 @@ def script_json(value):
     separators JavaScript once refused) written as an escape.
 
     >>> script_json({"a": "</script>"})
-    '{"a": "\\\\u003c/script>"}'
+    '{"a":"\\\\u003c/script>"}'
     """
-    text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":")
-                      if isinstance(value, dict) and "questions" in value else None)
+    text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
     return (text.replace("<", "\\u003c").replace("\u2028", "\\u2028")
             .replace("\u2029", "\\u2029"))
 

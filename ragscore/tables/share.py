@@ -11,7 +11,6 @@ from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
 from ..core.metrics import REGISTRY, select
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
-from .compare import systems_of  # noqa: F401  (same checks as compare)
 from .scores import scores_frame
 from .stats import stats_table
 from .summary import aggregates, sweep
@@ -116,7 +115,7 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
     delivered IDs, claims with their citations)."""
     counted = count_dataset(dataset, engine=engine)
     names = default_metrics(counted) if metrics is None else metrics
-    chosen = [metric for metric in select(names)]
+    chosen = list(select(names))
     table = scores_frame(counted, k=k, metrics=tuple(m.name for m in chosen))
     pair = table[table.index.get_level_values("system").isin([baseline, candidate])]
     stats = {row["metric"]: {key: value for key, value in row.items() if key != "metric"}
