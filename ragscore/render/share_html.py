@@ -253,8 +253,9 @@ runs and the labels.</p>
 report's k). A gap is a mean that is n/a, not 0.</figcaption></figure>
 <h2>Per-question change</h2>
 <figure id="plot-deltas">{delta_svg(data)}<figcaption>Every question's candidate
-\u2212 baseline, sorted; questions where either side is n/a are left out and counted in each
-title.</figcaption></figure>
+\u2212 baseline, sorted (blue: better, red: worse; for disclosures, stale and other
+measures where lower is better a rise is worse); questions where either side is n/a are left
+out and counted in each title.</figcaption></figure>
 <h2 id="questions-title">Questions</h2>
 <div class="controls">
 <input type="search" id="filter-text" placeholder="filter: case, question, relevant ID, diagnosis" aria-label="filter questions">

@@ -77,7 +77,8 @@ def _runs(values):
 
 def delta_svg(data):
     """One small plot per measure: every question's candidate - baseline, sorted from the
-    largest fall to the largest rise (red below 0, blue above); the title counts the
+    largest fall to the largest rise (blue where the candidate is better, red where worse:
+    a rise is worse for a measure where lower is better); the title counts the
     questions that fell, rose and stayed, and those left out as n/a."""
     import matplotlib
 
@@ -90,7 +91,8 @@ def delta_svg(data):
             left_out = len(deltas) - len(defined)
             position = 0
             for value, times in _runs(defined):
-                colour = UP_COLOUR if value > 0 else DOWN_COLOUR if value < 0 else "#999999"
+                better = value < 0 if metric["lower_is_better"] else value > 0
+                colour = "#999999" if value == 0 else UP_COLOUR if better else DOWN_COLOUR
                 if value == 0:
                     ax.plot([position, position + times], [0, 0], color=colour, linewidth=2)
                 else:
