@@ -46,6 +46,7 @@ notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps th
 bench: $(STAMP)  ## throughput and memory against pytrec_eval (in memory, then end to end)
 	$(BIN)/python benchmarks/bench_score_runs.py
 	$(BIN)/python benchmarks/bench_end_to_end.py
+	$(BIN)/python benchmarks/bench_share_report.py
 
 mutation: $(STAMP)  ## mutation score of the scoring core (several minutes)
 	$(BIN)/python tools/mutate.py

@@ -22,13 +22,14 @@ from .io.read import load_dataset
 from .io.write import save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
-_LAZY = {"score_runs": "ragscore.tables.scores"}
+_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.gating"}
 _SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core")
 
 #: The public names: one for the contract's six metrics (CONTRACT), one for every metric
-#: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs).
+#: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs), and
+#: the release gate as a call for a test suite (gate).
 __all__ = ["CONTRACT", "Dataset", "DatasetFileError", "InvalidInputError", "Metric", "REGISTRY",
-           "evaluate", "ids", "load_course", "load_dataset", "save_dataset", "score_runs",
+           "evaluate", "gate", "ids", "load_course", "load_dataset", "save_dataset", "score_runs",
            "validate"]
 __version__ = "0.1.0"
 

@@ -40,6 +40,7 @@ def build_parser():
     from .cli_import import add_import_commands
     from .cli_release import add_release_commands
     from .cli_scores import add_score_commands
+    from .cli_share import add_share_commands
 
     parser = _Parser(
         prog="ragscore",
@@ -51,6 +52,7 @@ def build_parser():
     add_score_commands(commands)
     add_import_commands(commands)
     add_release_commands(commands, dataset_argument, engine_option)
+    add_share_commands(commands, dataset_argument, engine_option)
     return parser
 
 

@@ -55,6 +55,8 @@ def _record_lines(counted, *, k, metrics):
 def _report(args, out):
     counted = read_counted(args)
     k = cutoff(args.k, counted.rules)
+    if args.failures:
+        return _failures(args, counted, k, out)
 
     if args.by is not None:
         from .render.formats import render_frame
@@ -112,6 +114,7 @@ def _report(args, out):
             lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
                          f"{description}")
         lines += _record_lines(counted, k=k, metrics=tuple(table.columns))
+        lines += _diagnosis_lines(args, counted, k)
         removed = what_was_removed(counted)
         if removed:
             lines += ["", "Removed before scoring, per question (repeated IDs dropped, chunks "
@@ -120,6 +123,29 @@ def _report(args, out):
                       for case, system, dropped, collapsed in removed]
         out.write("\n".join(lines) + "\n")
     notes_out(counted, Escaping(sys.stderr))
+    return OK
+
+
+def _diagnosis_lines(args, counted, k):
+    from .render.failures import diagnosis_lines
+
+    runs = {}
+    if "delivered" in counted.features:  # a delivered context that is not a prefix: the runs
+        from .io.dataset import load_dataset
+
+        runs = load_dataset(args.dataset).runs
+    return diagnosis_lines(counted, runs, k=k)
+
+
+def _failures(args, counted, k, out):
+    """``report --failures``: the failing questions, with question, answer and relevant IDs."""
+    from .io.dataset import load_dataset
+    from .render.failures import failure_rows, failures_json, failures_text
+
+    if args.format not in ("text", "json"):
+        raise InvalidInputError(f"--failures prints text or json; got --format {args.format}")
+    rows = failure_rows(load_dataset(args.dataset), counted, k=k)
+    out.write((failures_json if args.format == "json" else failures_text)(rows, k=k))
     return OK
 
 
@@ -252,6 +278,11 @@ def add_score_commands(commands):
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")
+    report.add_argument("--failures", action="store_true",
+                        help="print only the questions a stage failed (diagnosis: retrieval "
+                             "missed, not delivered, unsupported claims, should abstain, "
+                             "should answer), with question, answer and relevant IDs side by "
+                             "side (docs/diagnosis.md)")
     report.set_defaults(handler=_report)
 
     comparison = commands.add_parser(

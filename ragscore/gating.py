@@ -1,0 +1,108 @@
+"""The release gate as a Python call, for teams that gate inside their own tests::
+
+    def test_release():
+        result = ragscore.gate("fixtures/course", policy="fixtures/policies/course.toml",
+                               candidate="B", baseline="A")
+        assert result.passed, result
+
+``result.passed`` is True only when every rule passed; ``str(result)`` (and the ``repr``
+pytest prints under a failed ``assert result.passed``) names each failed rule, its detail
+sentence and the questions that broke it, worst first. The rules are judged by
+:mod:`ragscore.core.gate`, exactly as ``ragscore gate`` judges them.
+"""
+from collections import namedtuple
+
+from .core.rules import InvalidInputError, show
+
+#: Questions listed per failed rule in the text of a result.
+SHOWN = 5
+
+
+class GateResult(namedtuple("GateResult", "passed outcomes candidate baseline k policy")):
+    """How a candidate fared against a policy: ``passed`` (every rule passed), ``outcomes``
+    (one :class:`~ragscore.core.gate.Outcome` per rule, in policy order), the ``candidate``
+    and ``baseline`` names, the cutoff ``k`` and the ``policy`` path."""
+
+    __slots__ = ()
+
+    @property
+    def failed(self):
+        """The outcomes of the rules that failed, in policy order."""
+        return [outcome for outcome in self.outcomes if not outcome.passed]
+
+    def __bool__(self):  # a result is a tuple: without this it would always be true
+        return self.passed
+
+    def __str__(self):
+        from .render.text import format_value
+
+        failed = self.failed
+        against = "" if self.baseline is None else f" against baseline {self.baseline}"
+        head = (f"gate {'PASS' if self.passed else 'FAIL'}: candidate {self.candidate}"
+                f"{against}, k={self.k}: {len(self.outcomes) - len(failed)} of "
+                f"{len(self.outcomes)} rules passed")
+        lines = [head]
+        for outcome in failed:
+            rule = outcome.rule
+            lines.append(f"  FAIL {rule.name} ({rule.metric}, {rule.check}, {rule.severity}): "
+                         f"{outcome.detail}")
+            for case, value, before in outcome.failures[:SHOWN]:
+                was = "" if before is None else f" (baseline {format_value(before)})"
+                lines.append(f"    {case}: {format_value(value)}{was}")
+            if len(outcome.failures) > SHOWN:
+                lines.append(f"    ... and {len(outcome.failures) - SHOWN} more")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<GateResult {self}>"
+
+
+def _dataset(dataset):
+    from .io.format import Dataset
+
+    if isinstance(dataset, Dataset):
+        return dataset
+    from .io.dataset import load_dataset
+
+    return load_dataset(dataset)
+
+
+def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
+         allow_mismatch=False):
+    """Judge every rule of ``policy`` (a TOML file's path) for system ``candidate`` of
+    ``dataset`` (a folder's path or a loaded dataset), against system ``baseline`` of the
+    same test set when given; return a :class:`GateResult`.
+
+    Bad input (an unknown system, a rule that needs a baseline without one, runs judged
+    under different rubric versions unless ``allow_mismatch``) raises
+    :class:`~ragscore.core.rules.InvalidInputError`: a gate fails closed.
+
+    >>> import ragscore
+    >>> result = ragscore.gate(ragscore.load_course(), policy="fixtures/policies/course.toml",
+    ...                        candidate="B", baseline="A")  # doctest: +SKIP
+    >>> result.passed  # doctest: +SKIP
+    False
+    """
+    from .core.gate import run_gate
+    from .engine import count_dataset
+    from .io.manifest import rubric_conflict
+    from .io.policy import check_policy_rules, load_policy
+
+    loaded = load_policy(policy)
+    check_policy_rules(loaded, policy, has_baseline=baseline is not None)
+    data = _dataset(dataset)
+    systems = count_dataset(data, engine=engine).by_system()
+    for role, name in (("candidate", candidate), ("baseline", baseline)):
+        if name is not None and name not in systems:
+            raise InvalidInputError(f"{role} system {show(name)} has no runs in this test "
+                                    f"set; systems: {', '.join(map(show, systems))}")
+    if baseline is not None and not allow_mismatch:
+        problem = rubric_conflict(data.manifests, data.rubric, baseline, candidate)
+        if problem:
+            raise InvalidInputError(f"{problem}; refusing to compare (pass "
+                                    "allow_mismatch=True to compare anyway)")
+    tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
+    outcomes = run_gate(loaded.rules, systems[candidate], k=loaded.k, tags=tags,
+                        baseline=None if baseline is None else systems[baseline])
+    return GateResult(all(outcome.passed for outcome in outcomes), outcomes, candidate,
+                      baseline, loaded.k, str(policy))

@@ -1,0 +1,54 @@
+"""ragscore.gate(...): the release gate as a call inside a test suite (course data; numbers
+from the seed workbook's chapter 4 tables at k=2)."""
+import pytest
+
+import ragscore
+from ragscore.core.rules import InvalidInputError
+
+COURSE = "fixtures/course"
+
+
+def _policy(tmp_path, text):
+    path = tmp_path / "policy.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_passing_policy_reads_as_passed(tmp_path):
+    # B's coverage: launch 1.00, rollback 1.00, owner 1.00 (region n/a): mean 1.00 >= 0.8
+    policy = _policy(tmp_path, 'k = 2\n[[rule]]\nname = "mean coverage"\nmetric = "coverage"\n'
+                               'check = "min_mean"\nthreshold = 0.8\n')
+    result = ragscore.gate(COURSE, policy=policy, candidate="B")
+    assert result.passed and result
+    assert str(result).startswith("gate PASS: candidate B, k=2: 1 of 1 rules passed")
+
+
+def test_a_failing_rule_shows_in_the_assert_message(tmp_path):
+    # support on launch: A 1/1 = 1.00, B 1/2 = 0.50: a regression; rollback 1.00 -> 1.00,
+    # owner 0.00 -> 1.00 (not a regression); region B n/a (left out).
+    policy = _policy(tmp_path, 'k = 2\n[[rule]]\nname = "no support regression"\n'
+                               'metric = "support"\ncheck = "no_regression"\n')
+    result = ragscore.gate(COURSE, policy=policy, candidate="B", baseline="A")
+    assert not result.passed and not result
+    assert [outcome.rule.name for outcome in result.failed] == ["no support regression"]
+    with pytest.raises(AssertionError) as caught:
+        assert result.passed, result
+    assert ("gate FAIL: candidate B against baseline A, k=2: 0 "
+            "of 1 rules passed") in str(caught.value)
+    text = str(result)
+    assert "FAIL no support regression (support, no_regression, major)" in text
+    assert "launch: 0.50 (baseline 1.00)" in text
+    assert "no support regression" in repr(result)
+
+
+def test_bad_input_fails_closed(tmp_path):
+    policy = _policy(tmp_path, 'k = 2\n[[rule]]\nname = "r"\nmetric = "support"\n'
+                               'check = "no_regression"\n')
+    with pytest.raises(InvalidInputError, match="needs a baseline|baseline"):
+        ragscore.gate(COURSE, policy=policy, candidate="B")
+    with pytest.raises(InvalidInputError, match="candidate system 'Z'"):
+        ragscore.gate(COURSE, policy=policy, candidate="Z", baseline="A")
+
+
+def test_gate_is_public():
+    assert "gate" in ragscore.__all__ and len(ragscore.__all__) <= 14
