@@ -22,14 +22,14 @@ from .io.read import load_dataset
 from .io.write import save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
-_LAZY = {"score_runs": "ragscore.tables.scores"}
+_LAZY = {"score_runs": "ragscore.tables.scores", "record": "ragscore.recording"}
 _SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core")
 
 #: The public names: one for the contract's six metrics (CONTRACT), one for every metric
 #: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs).
 __all__ = ["CONTRACT", "Dataset", "DatasetFileError", "InvalidInputError", "Metric", "REGISTRY",
-           "evaluate", "ids", "load_course", "load_dataset", "save_dataset", "score_runs",
-           "validate"]
+           "evaluate", "ids", "load_course", "load_dataset", "record", "save_dataset",
+           "score_runs", "validate"]
 __version__ = "0.1.0"
 
 
