@@ -46,6 +46,21 @@ def _retry_after(value):
     return max(0.0, when.timestamp() - time.time()) if when is not None else None
 
 
+def _read_body(response):
+    """The body of ``response``, or ``None`` when it is larger than :data:`MAX_BODY`."""
+    if response.length is not None:
+        return None if response.length > MAX_BODY else response.read()
+    parts, size = [], 0
+    while True:  # no length given (chunked): read in pieces, up to the limit
+        part = response.read(1 << 16)
+        if not part:
+            return b"".join(parts)
+        size += len(part)
+        if size > MAX_BODY:
+            return None
+        parts.append(part)
+
+
 class HttpCaller:
     """``caller(case, question, trial)`` posts one question and returns the parsed JSON."""
 
@@ -116,9 +131,9 @@ class HttpCaller:
         connection = self._connection()
         connection.request("POST", self.target, body=payload, headers=self.headers)
         response = connection.getresponse()
-        data = response.read(MAX_BODY + 1)
+        data = _read_body(response)
         self._local.used = True
-        if len(data) > MAX_BODY:
+        if data is None:
             self._drop()
             raise ResponseError(f"the response is larger than {MAX_BODY:,} bytes")
         if response.will_close:

@@ -42,9 +42,13 @@ def parse_path(text, *, option="path"):
             raise InvalidInputError(f"{option}: cannot read the path {show(text)} at "
                                     f"character {position + 1}")
         key, index, dot = match.groups()
+        if dot is not None and expect_key:
+            raise InvalidInputError(f"{option}: a key is missing before character "
+                                    f"{position + 1} of the path {show(text)}")
         if key is not None:
             if not expect_key:
                 raise InvalidInputError(f"{option}: a dot is missing before {show(key)} in "
+                                        f"the path "
                                         f"{show(text)}")
             steps.append(key)
         elif index is not None:

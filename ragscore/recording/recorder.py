@@ -190,9 +190,11 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
             down = down + 1 if connection else 0
             if stop_after and down >= stop_after:
                 stop.set()
-                kept = "; the journal keeps every finished call" if book else ""
+                answered = sum(not e.get("failed") for e in entries.values())
+                kept = f"; the journal keeps the {answered:,} finished calls" if book else ""
+                hint = "" if answered else " (is the system running at that address?)"
                 raise RecordingStopped(
-                    f"stopped: {down} calls in a row found nobody answering (last: "
+                    f"stopped: {down} calls in a row found nobody answering{hint} (last: "
                     f"{entry['reason']}){kept}; when the system is back, run the same "
                     "command again with --resume")
     except KeyboardInterrupt:

@@ -38,6 +38,7 @@ class FakeSystem:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
 
             def log_message(self, *args):
                 pass
@@ -48,6 +49,7 @@ class FakeSystem:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.server.handle_error = lambda request, address: None  # a client that hung up
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/ask"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 

@@ -72,9 +72,9 @@ def test_transient_faults_are_retried_counted_and_score_as_without_them(
     faults = {cases[0]: ["500", "500"], cases[1]: ["429"], cases[2]: ["slow"],
               cases[3]: ["drop"], cases[4]: ["500", "429", "500"]}
     out = tmp_path / "faulty"
-    with FakeSystem(practice, faults=faults, slow_s=0.6) as system:
+    with FakeSystem(practice, faults=faults, slow_s=1.5) as system:
         record_endpoint(PRACTICE, system.url, system="live", out=out,
-                        **{**QUICK, "timeout": 0.3})
+                        **{**QUICK, "timeout": 1.0})
     recorded = ragscore.load_dataset(out)
     retries = {case: recorded.runs[case]["live"]["retries"] for case in cases[:6]}
     # one retry per fault before the answer; the slow call times out once; the dropped
