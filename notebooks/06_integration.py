@@ -203,7 +203,7 @@ CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 # question to the system's HTTP endpoint, keeps the ranking, the delivered context and the
 # answer text it returns, fills in the manifest (fingerprint, date, code revision, settings)
 # and writes the runs into a normal dataset folder; every finished call is journalled, so an
-# interrupted recording resumes ([docs/record.md](../docs/record.md)). Here the system is a
+# interrupted recording resumes (`docs/record.md` has the details). Here the system is a
 # toy retriever over the course notes (it ranks notes by the words they share with the
 # question), served on this machine on a free port for the length of one cell.
 
@@ -259,7 +259,7 @@ with tempfile.TemporaryDirectory() as scratch:
     gate_code, gate_out, _ = capture(["gate", f"{scratch}/live", "--policy",
                                       f"{scratch}/policy.toml", "--candidate", "live",
                                       "--baseline", "A"])
-CommandOutput(out.split("; wrote")[0] + f"\nexit code {code}")
+CommandOutput(out.split("; wrote")[0] + ("" if code == 0 else f"\n{err}"))
 
 # %% [markdown]
 # The recording is a system like A and B: the same tables score it (no claims were
@@ -272,7 +272,7 @@ Table([{"question": case, "retrieved": ", ".join(live.runs[case]["live"]["retrie
         "answer": live.runs[case]["live"]["answer"]} for case in live.cases])
 
 # %%
-CommandOutput("\n".join(gate_out.splitlines()[1:]) + f"\nexit code {gate_code}")
+CommandOutput("\n".join(gate_out.splitlines()[1:]))
 
 # %% [markdown]
 # ## Step 7: what this chapter does not settle, and why
@@ -296,7 +296,8 @@ CommandOutput("\n".join(gate_out.splitlines()[1:]) + f"\nexit code {gate_code}")
 # %% [markdown]
 # ## Recap
 # - A run carries its manifest; the test set's fingerprint (two content hashes) is computed,
-#   never typed, so a changed note or question shows.
+#   never typed, so a changed note or question shows. `ragscore record` fills both in while
+#   it records a running system.
 # - A record keeps the context actually delivered to the answer stage, and `ctx differs@k`
 #   flags every question where it is not the top k.
 # - One controlled change is compared stage by stage: retrieval can improve while the
@@ -304,8 +305,6 @@ CommandOutput("\n".join(gate_out.splitlines()[1:]) + f"\nexit code {gate_code}")
 # - A gate applies a policy written before looking, prints PASS or FAIL per rule with the
 #   questions that broke it, and exits 0, 1 or 2 for CI.
 # - A committed baseline refuses to compare against a test set that has moved.
-# - `ragscore record` turns a running system into recorded runs: nothing typed by hand,
-#   nothing lost when a call fails or the recording is interrupted.
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
