@@ -82,6 +82,11 @@ class FakeSystem:
                 return
             self.calls[case] += 1
             fault = self.faults.get(case, []).pop(0) if self.faults.get(case) else "ok"
+            if fault in ("ok", "slow", "no-retrieved") and self.die_after is not None:
+                if self.answered >= self.die_after:  # answers counted before they are sent
+                    self.dead = handler.close_connection = True
+                    return
+                self.answered += 1
         if fault == "drop":
             handler.close_connection = True
             return
@@ -100,7 +105,6 @@ class FakeSystem:
             del answer["retrieved"]
         self._send(handler, 200, json.dumps(answer).encode())
         with self.lock:
-            self.answered += 1
             die = self.die_after is not None and self.answered >= self.die_after
         if die:
             with self.lock:
