@@ -140,8 +140,9 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
     if out is not None:
         from ..io.write import save_dataset
 
-        save_dataset(recorded, out, overwrite=overwrite or (folder is not None and
-                                                            out.resolve() == folder.resolve()))
+        # the folder read, or one this recording wrote before a resume, is replaced
+        same = folder is not None and out.resolve() == folder.resolve()
+        save_dataset(recorded, out, overwrite=overwrite or same or resume)
     if book is not None and not failed:
         book.remove()
     return recorded

@@ -110,3 +110,23 @@ def test_bad_options_are_refused_before_any_call(course, options, message):
     with pytest.raises(ValueError, match=message):
         ragscore.record(course, called.append, **options)
     assert called == []
+
+
+def test_the_progress_bar_draws_on_a_terminal_only():
+    import io
+
+    from ragscore.recording.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        bar = Progress(2, stream=stream, label="recording C")
+        bar.update({"failed": False, "retries": 1})
+        bar.update({"failed": True, "retries": 0})
+        bar.close()
+    assert pipe.getvalue() == ""
+    assert "\rrecording C [####################] 2/2 calls, 1 failed, 1 retries" in \
+        terminal.getvalue()

@@ -106,8 +106,7 @@ def test_an_unreadable_response_becomes_a_failed_run_and_a_resume_retries_only_i
         assert journal_path(out, "live").exists()  # kept for the resume
         before = sum(system.calls.values())
         code, stdout, err = capture(["record", str(PRACTICE), "--endpoint", system.url,
-                                     "--system", "live", "--out", str(out), "--resume",
-                                     "--overwrite"])
+                                     "--system", "live", "--out", str(out), "--resume"])
         assert code == 0, err
         assert sum(system.calls.values()) - before == 2  # only the two failed calls
     assert table(out).equals(table(clean))
