@@ -130,6 +130,11 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
     try:
         _run(todo, call, fields.read, entries, book, bar, policy=policy, limit=limit,
              concurrency=concurrency, stop_after=stop_after)
+    except RecordingStopped:
+        if book is not None and not resume and not any(
+                not entry.get("failed") for entry in entries.values()):
+            book.remove()  # nothing was ever answered: no journal to resume from
+        raise
     finally:
         bar.close()
         if book is not None:
@@ -192,10 +197,13 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
             if stop_after and down >= stop_after:
                 stop.set()
                 answered = sum(not e.get("failed") for e in entries.values())
+                if not answered:
+                    raise RecordingStopped(
+                        f"stopped: {down} calls in a row found nobody answering; is the "
+                        f"system running at that address? (last: {entry['reason']})")
                 kept = f"; the journal keeps the {answered:,} finished calls" if book else ""
-                hint = "" if answered else " (is the system running at that address?)"
                 raise RecordingStopped(
-                    f"stopped: {down} calls in a row found nobody answering{hint} (last: "
+                    f"stopped: {down} calls in a row found nobody answering (last: "
                     f"{entry['reason']}){kept}; when the system is back, run the same "
                     "command again with --resume")
     except KeyboardInterrupt:

@@ -100,3 +100,13 @@ def test_a_leftover_journal_needs_resume_or_deleting(practice, tmp_path):
     code, _, err = capture(["record", str(PRACTICE), "--endpoint", "http://127.0.0.1:9/",
                             "--system", "s", "--out", str(out), "--resume"])
     assert code == 2 and "not a ragscore record journal" in err
+
+
+def test_a_system_that_is_not_running_leaves_no_journal(tmp_path):
+    out = tmp_path / "o"
+    with FakeSystem(ragscore.load_dataset(PRACTICE)) as system:
+        url = system.url
+    code, _, err = capture(["record", str(PRACTICE), "--endpoint", url, "--system", "s",
+                            "--out", str(out), "--backoff", "0.001", "--stop-after", "2"])
+    assert code == 1 and "is the system running at that address?" in err
+    assert list(tmp_path.iterdir()) == []
