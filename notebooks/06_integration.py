@@ -11,6 +11,7 @@
 # - how to evaluate retrieval and answer stages separately for two configurations;
 # - how an acceptance gate reads a policy and a baseline, and what its exit code means;
 # - what happens when the test set changes under a committed baseline.
+# - how to record a running system's answers into a test set folder and gate them.
 #
 # The data: `fixtures/course-runs/` holds the course's four questions recorded as runs of
 # two configurations. B is A with **one controlled change**, a reranker after BM25. The
@@ -23,7 +24,10 @@
 # in the [glossary](../docs/glossary.md).
 
 # %%
+import json
 import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import ragscore
 from ragscore import REGISTRY
@@ -194,7 +198,84 @@ with tempfile.TemporaryDirectory() as scratch:
 CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 
 # %% [markdown]
-# ## Step 6: what this chapter does not settle, and why
+# ## Step 6: record a system that is running
+# Runs come from a system, not from a file typed by hand. `ragscore record` sends every
+# question to the system's HTTP endpoint, keeps the ranking, the delivered context and the
+# answer text it returns, fills in the manifest (fingerprint, date, code revision, settings)
+# and writes the runs into a normal dataset folder; every finished call is journalled, so an
+# interrupted recording resumes (`docs/record.md` has the details). Here the system is a
+# toy retriever over the course notes (it ranks notes by the words they share with the
+# question), served on this machine on a free port for the length of one cell.
+
+# %%
+WORDS = {doc: set(text.lower().strip(".").split()) for doc, text in recorded.corpus.items()}
+
+
+def overlap_retriever(question):
+    """Every note, most words shared with the question first (ties in corpus order)."""
+    asked = set(question.lower().strip("?").split())
+    return sorted(WORDS, key=lambda doc: -len(WORDS[doc] & asked))
+
+
+class Retriever(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        question = json.loads(self.rfile.read(int(self.headers["Content-Length"])))["question"]
+        ranking = overlap_retriever(question)
+        body = json.dumps({"retrieved": ranking, "delivered": ranking[:2],
+                           "answer": f"See the note {ranking[0]}."}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+retrieval_policy = """k = 2
+[[rule]]
+name = "recall no worse than A"
+metric = "recall"
+check = "no_regression"
+tolerance = 0.0
+[[rule]]
+name = "mean precision"
+metric = "precision"
+check = "min_mean"
+threshold = 0.5
+"""
+server = ThreadingHTTPServer(("127.0.0.1", 0), Retriever)  # port 0: any free port
+threading.Thread(target=server.serve_forever, daemon=True).start()
+with tempfile.TemporaryDirectory() as scratch:
+    endpoint = f"http://127.0.0.1:{server.server_address[1]}/ask"
+    code, out, err = capture(["record", RUNS, "--endpoint", endpoint, "--system", "live",
+                              "--out", f"{scratch}/live"])
+    server.shutdown()
+    live = ragscore.load_dataset(f"{scratch}/live")
+    with open(f"{scratch}/policy.toml", "w") as handle:
+        handle.write(retrieval_policy)
+    gate_code, gate_out, _ = capture(["gate", f"{scratch}/live", "--policy",
+                                      f"{scratch}/policy.toml", "--candidate", "live",
+                                      "--baseline", "A"])
+CommandOutput(out.split("; wrote")[0] + ("" if code == 0 else f"\n{err}"))
+
+# %% [markdown]
+# The recording is a system like A and B: the same tables score it (no claims were
+# assessed, so its answer metrics are n/a, never 0), and a gate reads it. The policy here
+# asks only about retrieval, since nothing has judged the live answers yet.
+
+# %%
+Table([{"question": case, "retrieved": ", ".join(live.runs[case]["live"]["retrieved"][:3]),
+        "delivered": ", ".join(live.runs[case]["live"]["delivered"]),
+        "answer": live.runs[case]["live"]["answer"]} for case in live.cases])
+
+# %%
+CommandOutput("\n".join(gate_out.splitlines()[1:]))
+
+# %% [markdown]
+# ## Step 7: what this chapter does not settle, and why
 # - **A practical test collection** (lookups, multi-evidence, near-duplicates, outdated and
 #   conflicting notes, unanswerable and permission-sensitive questions): four questions
 #   estimate nothing; the practice collection and its slices are the next step.
@@ -203,7 +284,8 @@ CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 #   answer; the course notes have no restricted note, so the column stays out of these
 #   tables. It models access labels; it is not an access-control system.
 # - **Latency and cost**: measured only by recording them from a real system, with the
-#   measurement environment and request count; this lab calls no model or retriever.
+#   measurement environment and request count; this lab's toy retriever answers at once
+#   and calls no model, so its latencies say nothing and are not shown.
 # - **A hosted judge** brings its own cost, variability and errors: validate it against a
 #   reviewed sample before trusting its score.
 # - **Uncertainty**: needs more than a handful of questions; repeated trials of one question
@@ -214,7 +296,8 @@ CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 # %% [markdown]
 # ## Recap
 # - A run carries its manifest; the test set's fingerprint (two content hashes) is computed,
-#   never typed, so a changed note or question shows.
+#   never typed, so a changed note or question shows. `ragscore record` fills both in while
+#   it records a running system.
 # - A record keeps the context actually delivered to the answer stage, and `ctx differs@k`
 #   flags every question where it is not the top k.
 # - One controlled change is compared stage by stage: retrieval can improve while the

@@ -22,14 +22,17 @@ from .io.read import load_dataset
 from .io.write import save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
-_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.gating"}
+_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.gating",
+         "record": "ragscore.recording"}
 _SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core")
 
 #: The public names: one for the contract's six metrics (CONTRACT), one for every metric
 #: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs), and
-#: the release gate as a call for a test suite (gate).
-__all__ = ["CONTRACT", "Dataset", "DatasetFileError", "InvalidInputError", "Metric", "REGISTRY",
-           "evaluate", "gate", "ids", "load_course", "load_dataset", "save_dataset", "score_runs",
+#: the release gate as a call for a test suite (gate), and a recorder of a live system (record).
+#: Every refusal is an InvalidInputError (a ValueError); ragscore.DatasetFileError, its
+#: subclass for files (naming the file and line), stays importable from here.
+__all__ = ["CONTRACT", "Dataset", "InvalidInputError", "Metric", "REGISTRY", "evaluate", "gate",
+           "ids", "load_course", "load_dataset", "record", "save_dataset", "score_runs",
            "validate"]
 __version__ = "0.1.0"
 

@@ -60,3 +60,14 @@ def test_the_statistics_simulation_runs_on_a_small_size():
     assert len(lines) == 8
     assert lines[0].startswith("null, n=10: rejected at p <= 0.05 in ")
     assert lines[-1].startswith("mean delta 0.1, n=200: 95% interval covered it in ")
+
+
+RECORD = BENCH.parent / "bench_record.py"
+
+
+def test_record_benchmark_runs_and_prints_the_overhead_per_call():
+    result = subprocess.run([sys.executable, str(RECORD), "--questions", "200"],
+                            capture_output=True, text=True, check=True, timeout=120)
+    lines = result.stdout.splitlines()
+    assert lines[0] == "200 questions, default concurrency 8, local endpoint in another process"
+    assert sum(line.startswith("recorder overhead per call") for line in lines) == 2

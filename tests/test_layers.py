@@ -14,11 +14,12 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
 LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
-          "ragscore.render", "ragscore.workbook", "ragscore.top"]
+          "ragscore.render", "ragscore.workbook", "ragscore.recording", "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
-       "ragscore.cli_import", "ragscore.cli_release", "ragscore.cli_scores", "ragscore.reports",
-       "ragscore.plots", "ragscore.gating", "ragscore.cli_share"}
+       "ragscore.cli_import", "ragscore.cli_record", "ragscore.cli_release",
+       "ragscore.cli_scores", "ragscore.reports", "ragscore.plots", "ragscore.gating",
+       "ragscore.cli_share"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
@@ -27,6 +28,7 @@ THIRD_PARTY = {
     "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
+    "ragscore.recording": set(),
     "ragscore.top": {"numpy", "pandas"},
 }
 

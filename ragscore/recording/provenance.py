@@ -1,0 +1,79 @@
+"""The manifest a recording fills in: what was recorded, when, from which code, how.
+
+Computed, never typed: the test set's fingerprint (:func:`~ragscore.io.manifest.
+fingerprint`), the date (UTC), the code revision (``git rev-parse HEAD`` in the caller's
+working directory when it is a git checkout; absent otherwise), the recorder's name and
+version with the options it ran with, and the settings the user passed. The endpoint is
+kept without its query string or credentials; request headers are never kept.
+"""
+import datetime
+import subprocess
+from urllib.parse import urlsplit, urlunsplit
+
+from ..core.rules import InvalidInputError, show
+
+__all__ = ["RECORDER", "code_revision", "make_manifest", "public_url"]
+
+RECORDER = "ragscore record"
+#: Manifest keys a user may give (the rest are filled in).
+USER_KEYS = ("model", "prompt_revision", "retrieval", "generation", "context_cutoff",
+             "rubric_version", "notes", "code_revision")
+
+
+def code_revision(cwd=None):
+    """``git rev-parse HEAD`` in ``cwd`` (default: the working directory), or ``None`` when
+    it is not a git checkout or git is not installed."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    revision = done.stdout.strip()
+    return revision if done.returncode == 0 and revision else None
+
+
+def recorder_version():
+    """The installed ragscore's version (``"unknown"`` when it is not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("ragscore")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def public_url(url):
+    """``url`` without credentials, query or fragment (they may hold secrets).
+
+    >>> public_url("https://user:secret@example.org:8443/ask?key=abc#x")
+    'https://example.org:8443/ask'
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def make_manifest(*, system, fingerprint, user=None, settings=None, recorder=None,
+                  revision=None, now=None):
+    """The manifest of one recording (see the module docstring); ``user`` holds the keys a
+    user gave (:data:`USER_KEYS`), ``recorder`` the recorder's own options."""
+    user = dict(user or {})
+    unknown = sorted(set(user) - set(USER_KEYS))
+    if unknown:
+        raise InvalidInputError(f"manifest: key {show(unknown[0])} is filled in by the "
+                                f"recorder or unknown (a user may give {', '.join(USER_KEYS)})")
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    date = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+    manifest = {"run_id": f"{system}@{date}", "date": date, "model": "not stated"}
+    if revision is not None:
+        manifest["code_revision"] = revision
+    manifest.update(user)
+    manifest["fingerprint"] = {key: fingerprint[key]
+                               for key in ("corpus_sha256", "questions_sha256")}
+    if settings:
+        manifest["settings"] = dict(settings)
+    manifest["recorder"] = {"name": RECORDER, "version": recorder_version(), **(recorder or {})}
+    return manifest
