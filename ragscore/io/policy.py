@@ -158,12 +158,7 @@ def load_policy(path, *, max_bytes=1 << 20):
             place = _place(path, text, None, top)
         raise DatasetFileError(f"{place}: {field}: {message}")
     rules = []
-    for position, item in enumerate(policy["rule"]):
-        rule = Rule(name=item["name"], metric=item["metric"], check=item["check"],
-                    threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
-                    slice=item.get("slice"), cases=item.get("cases"), k=item.get("k"),
-                    severity=item.get("severity", "major"),
-                    missing=item.get("missing", policy.get("missing", "fail")))
+    for position, rule in enumerate(rules_of(policy)):
         try:
             check_numbers(rule)
         except RuleError as error:
@@ -175,7 +170,25 @@ def load_policy(path, *, max_bytes=1 << 20):
         if names.index(name) != position:
             raise DatasetFileError(f"{where(path, _line_of_rule(text, position))}: rule name "
                                    f"{show(name)} is used twice")
-    return Policy((tuple(rules), policy.get("k", 2), policy.get("description", ""), text))
+    return Policy((tuple(rules), _whole(policy.get("k", 2)), policy.get("description", ""),
+                   text))
+
+
+def rules_of(policy):
+    """The :class:`~ragscore.core.gate.Rule` of each ``[[rule]]`` of a parsed policy whose
+    shape the schema accepted (unchecked: :func:`~ragscore.core.gate.check_rule` judges
+    them); a rule without ``missing`` takes the policy's, else ``"fail"``."""
+    return [Rule(name=item["name"], metric=item["metric"], check=item["check"],
+                 threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
+                 slice=item.get("slice"), cases=item.get("cases"), k=_whole(item.get("k")),
+                 severity=item.get("severity", "major"),
+                 missing=item.get("missing", policy.get("missing", "fail")))
+            for item in policy["rule"]]
+
+
+def _whole(k):
+    """``k`` as an int when the schema let a whole float through (TOML ``k = 2.0``)."""
+    return int(k) if type(k) is float and k.is_integer() else k
 
 
 def check_policy_rules(policy, path, *, has_baseline, cases=None, tags=None, max_k=MAX_K):
