@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragscore.cli import capture
 from ragscore.io.dataset import load_dataset, save_dataset
@@ -199,3 +201,42 @@ def test_show_must_be_at_least_0(tmp_path, show):
 def test_show_0_lists_nothing_but_counts_every_question(tmp_path):
     code, out, _ = gate(tmp_path, POLICY, "--baseline", "A", "--show", "0")
     assert code == 1 and "        ... and 1 more" in out and "launch: 0.50" not in out
+
+
+# ---- 5. the verdict line and the exit code come from one Verdict ---------------------------
+
+RULE_LINES = {
+    "min_mean": 'metric = "coverage"\ncheck = "min_mean"\nthreshold = {t}',
+    "min_each": 'metric = "support"\ncheck = "min_each"\nthreshold = {t}',
+    "max_count": 'metric = "unsupported"\ncheck = "max_count"\nthreshold = {n}',
+    "no_regression": 'metric = "support"\ncheck = "no_regression"\ntolerance = {t}',
+}
+
+
+def _toml_string(text):
+    """A TOML basic string holding ``text`` (any character, newlines and DEL included)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=12), st.sampled_from(sorted(RULE_LINES)),
+                          st.sampled_from([0.0, 0.5, 1.0]), st.integers(0, 2),
+                          st.sampled_from(["critical", "major", "minor"])),
+                min_size=1, max_size=4, unique_by=lambda rule: rule[0]),
+       st.sampled_from(["A", "B"]))
+def test_the_verdict_line_and_the_exit_code_agree(tmp_path_factory, rules, candidate):
+    text = "k = 2\n" + "".join(
+        f"\n[[rule]]\nname = {_toml_string(name)}\nseverity = \"{severity}\"\n"
+        + RULE_LINES[check].format(t=threshold, n=count) + "\n"
+        for name, check, threshold, count, severity in rules)
+    code, out, err = gate(tmp_path_factory.mktemp("v"), text, "--baseline",
+                          "B" if candidate == "A" else "A", candidate=candidate)
+    assert code in (0, 1), err
+    last = out.splitlines()[-1]
+    assert [line for line in out.splitlines() if line.startswith("verdict: ")] == [last]
+    assert last.startswith("verdict: PASS: ") == (code == 0)
+    assert last.startswith("verdict: FAIL: ") == (code == 1)
+    fails = sum(line.startswith("  FAIL  ") for line in out.splitlines())
+    assert (fails == 0) == (code == 0)
+    assert last.startswith(f"verdict: {'PASS' if code == 0 else 'FAIL'}: "
+                           f"{len(rules) - fails} of {len(rules)} rules passed")
