@@ -133,7 +133,7 @@ def _gate(args, out):
     verdict = verdict_of(run_gate(policy.rules, candidate, k=policy.k, tags=tags,
                                   baseline=baseline, cases=cases, max_k=counted.rules.max_k))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
-              f"{len(verdict.outcomes)} rules, {len(cases)} questions in the test set")
+              f"{len(verdict.outcomes)} rules")
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
                                   warnings=warnings)) + "\n")
     return PASSED if verdict.passed else FAILED
