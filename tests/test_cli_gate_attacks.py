@@ -240,3 +240,31 @@ def test_the_verdict_line_and_the_exit_code_agree(tmp_path_factory, rules, candi
     assert (fails == 0) == (code == 0)
     assert last.startswith(f"verdict: {'PASS' if code == 0 else 'FAIL'}: "
                            f"{len(rules) - fails} of {len(rules)} rules passed")
+
+
+# ---- 3. no baseline file gives an internal error (exit 3) ----------------------------------
+
+ODD_VALUES = [-1, 0, 1, 2, 1.5, 1e308, "x", "", None, True, [], {}, [1, "a"], [[1]], [[1, 2]],
+              [2, 1], [0], [[1, -2]], [[1, 1.5, 3]], {"n_relevant": 1}, [{}]]
+FIELDS = ["relevant_ranks", "n_relevant", "claim_cutoffs", "n_claims", "n_expected",
+          "n_retrieved", "gains", "ideal", "dropped", "collapsed", "delivered_span", "exposed",
+          "stale_cutoffs", "unknown"]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.tuples(st.sampled_from(["launch", "rollback", "owner", "region"]),
+                          st.sampled_from(FIELDS), st.sampled_from(ODD_VALUES)),
+                min_size=1, max_size=3))
+def test_no_baseline_edit_gives_an_internal_error(tmp_path_factory, edits):
+    folder = tmp_path_factory.mktemp("b")
+    path = folder / "baseline.json"
+    code, _, _ = capture(["baseline", "save", str(COURSE), "--system", "A", "--out", str(path)])
+    assert code == 0
+
+    def change(questions):
+        for case, field, value in edits:
+            questions[case][field] = value
+
+    code, out, err = gate(folder, POLICY, "--baseline-file", str(edited(path, change)))
+    assert code in (0, 1, 2) and "internal error" not in err, err
+    assert (code == 2) == (out == "")

@@ -96,3 +96,46 @@ def test_the_issue_example_ties_and_breaks_by_docno(tmp_path):
     peer = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1}}, {"P_1", "recip_rank"}).evaluate(
         {"q1": {"a": 0.50000001, "b": 0.5}})
     assert peer["q1"] == {"P_1": 0.0, "recip_rank": 0.5}
+
+
+@pytest.mark.parametrize("engine", ["reference", "columnar"])
+@pytest.mark.parametrize("score, read", [("1_0", "1"), ("\u0661\u0662", "0"),
+                                         ("\uff11\uff12", "0")])
+def test_scores_outside_strtod_are_refused_naming_what_trec_eval_reads(tmp_path, engine,
+                                                                        score, read):
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    (tmp_path / "run").write_text(f"q1 Q0 a 1 {score} r\n", encoding="utf-8")
+    from ragscore import DatasetFileError
+
+    with pytest.raises(DatasetFileError, match=rf"run, line 1: score must be a number as C's "
+                                               rf"strtod reads one .*\(trec_eval would read "
+                                               rf"{read}\)$"):
+        import_trec(tmp_path / "qrels", tmp_path / "run", engine=engine)
+
+
+def test_text_after_the_sixth_field_is_ignored_as_in_results_trunc(tmp_path):
+    # the shape of trec_eval's test/results.trunc: words after the run tag
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    (tmp_path / "run").write_text("q1 Q0 b 1 0.9 r trailing words\nq1 Q0 a 2 0.5 r x\n")
+    dataset, _ = import_trec(tmp_path / "qrels", tmp_path / "run")
+    assert dataset.runs["q1"]["r"]["retrieved"] == ("b", "a")
+
+
+@pytest.mark.parametrize("seed", range(TRIALS))
+def test_max_depth_is_trec_eval_m(tmp_path, seed):
+    # trec_eval -M 3 keeps each ranking's best 3: at k=10 that is, with pytrec_eval cutting
+    # the whole run itself, P_3 * 3 / 10, recall_3 and map_cut_3 (AP divides by the number
+    # relevant at any cut; nDCG@10's ideal is not nDCG@3's, so it is not compared here)
+    qrels, run = _generate(random.Random(100 + seed), tmp_path)
+    dataset, _ = import_trec(tmp_path / "qrels", tmp_path / "run", max_depth=3)
+    counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, rules=OPEN,
+                         min_relevance=dataset.min_relevance)
+    ours = dict(zip((case for case, _ in counted.keys), counted.counts))
+    peer = pytrec_eval.RelevanceEvaluator(
+        qrels, {"P_3", "recall_3", "map_cut_3"}).evaluate(run)
+    for qid, theirs in peer.items():
+        expected = {"precision": theirs["P_3"] * 3 / 10, "recall": theirs["recall_3"],
+                    "ap": theirs["map_cut_3"]}
+        for name, value in expected.items():
+            ours_value = REGISTRY[name].value(ours[qid], 10)
+            assert (ours_value or 0.0) == pytest.approx(value, abs=1e-12), (qid, name)
