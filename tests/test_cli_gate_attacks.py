@@ -268,3 +268,23 @@ def test_no_baseline_edit_gives_an_internal_error(tmp_path_factory, edits):
     code, out, err = gate(folder, POLICY, "--baseline-file", str(edited(path, change)))
     assert code in (0, 1, 2) and "internal error" not in err, err
     assert (code == 2) == (out == "")
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(["launch", "rollback", "owner", "region"]), st.sampled_from(FIELDS[:-1]),
+       st.sampled_from([float("nan"), float("inf"), -float("inf")]), st.booleans())
+def test_nan_or_inf_anywhere_in_a_baseline_never_passes(tmp_path_factory, case, field, bad,
+                                                        inside):
+    # json.dumps writes NaN and Infinity, which Python's reader (and so a naive tool) accepts
+    folder = tmp_path_factory.mktemp("n")
+    path = folder / "baseline.json"
+    capture(["baseline", "save", str(COURSE), "--system", "A", "--out", str(path)])
+
+    def change(questions):
+        old = questions[case][field]
+        questions[case][field] = [bad] if inside and type(old) is list else bad
+
+    lenient = POLICY.replace("tolerance = 0.0", "tolerance = 1.0")
+    assert gate(folder, lenient, "--baseline-file", str(path))[0] == 0  # B passes all 5
+    code, out, err = gate(folder, lenient, "--baseline-file", str(edited(path, change)))
+    assert code == 2 and out == "", (code, err)
