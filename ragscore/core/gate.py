@@ -29,7 +29,7 @@ The candidate and the baseline are *views* of one system's counted runs: objects
 :class:`~ragscore.engine.counted.Counted` has them).
 """
 from collections import namedtuple
-from math import isfinite
+from math import fsum, isfinite
 
 from .metrics import COUNT, RATE, YES_NO, get
 from .rules import InvalidInputError, show
@@ -237,7 +237,7 @@ def _min_mean(rule, metric, values, where, label, left_out, baseline, k):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
-    mean = sum(defined.values()) / len(defined)
+    mean = fsum(defined.values()) / len(defined)  # exactly rounded: no order can tip it
     below = sorted(((name, values[name], None) for name, value in defined.items()
                     if value < rule.threshold), key=lambda item: float(item[1]))
     return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
@@ -260,7 +260,7 @@ def _max_count(rule, metric, values, where, label, left_out, baseline, k):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
-    total = sum(defined.values())
+    total = fsum(defined.values())
     having = sorted(((name, values[name], None) for name, value in defined.items() if value),
                     key=lambda item: -float(item[1]))
     return Outcome(rule, total <= rule.threshold, total, len(defined), left_out, having,

@@ -172,3 +172,29 @@ def test_reordering_questions_runs_or_rules_never_changes_the_verdict(gate, data
     # the verdict, and each rule's own pass or fail, whatever the order
     assert verdict_of(after).passed == verdict_of(before).passed
     assert {o.rule.name: o.passed for o in after} == {o.rule.name: o.passed for o in before}
+
+
+class _Values:
+    """A candidate whose metric values are given directly (``values_by_case``)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def values_by_case(self, metric, k):
+        return dict(self.values)
+
+
+def test_a_mean_does_not_depend_on_the_order_of_the_questions():
+    # found by benchmarks/gate_properties.py: summed left to right, these five values give
+    # 2.0 in one order and 1.9999999999999998 in another, so a mean of exactly
+    # (1/3 + 2/3 + 0.1 + 0.2 + 0.7) / 5 = 2/5 passed or failed a 0.4 threshold by order.
+    # The mean is now an exactly rounded sum (math.fsum) over the count: 2.0 / 5 = 0.4.
+    from itertools import permutations
+
+    values = {"q1": 1 / 3, "q2": 2 / 3, "q3": 0.1, "q4": 0.2, "q5": 0.7}
+    rule = Rule("mean", "recall", "min_mean", threshold=0.4)
+    assert len({sum(order) for order in permutations(values.values())}) == 2
+    for order in permutations(values):
+        outcome = run_gate([rule], _Values({name: values[name] for name in order}), k=2,
+                           tags={}, cases=list(order))[0]
+        assert (outcome.passed, outcome.value) == (True, 0.4)
