@@ -147,6 +147,8 @@ def edited(path, change):
      r"claim_cutoffs and stale_cutoffs list 2 supported claims for n_claims 1"),
     (lambda q: q["launch"].update(relevant_ranks=[2, 1]), r"relevant_ranks must be an "
                                                           r"ascending list"),
+    (lambda q: q["launch"].update(delivered_span=[3, 2]), r"delivered_span must be null or "
+                                                          r"\[low, high\]"),
     (lambda q: q["launch"].update(n_relevant=3),
      r"questions\['launch'\]\.n_relevant: 3 in the baseline, 1 in this test set"),
     (lambda q: q["launch"].pop("n_claims"), r"questions\['launch'\]: missing count n_claims"),

@@ -104,7 +104,8 @@ def _check_counts(counts, place):
                                    f"more than ideal lists; got {show(counts.gains)}")
     span = counts.delivered_span
     if span is not None and (type(span) is not tuple or len(span) != 2 or not all(
-            type(end) is int for end in span) or span[0] < 0 or span[1] < -1):
+            type(end) is int for end in span) or span[0] < 0 or span[1] < -1
+            or -1 < span[1] < span[0]):
         raise DatasetFileError(f"{place}: delivered_span must be null or [low, high] (whole "
                                f"numbers, high -1 for open); got {show(span)}")
 

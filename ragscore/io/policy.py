@@ -87,7 +87,7 @@ def _line_of_top_key(text, key):
 def _place(path, text, position, key):
     """``file, line N`` of ``key`` in the ``position``-th rule (``None``: the top level)."""
     line = (_line_of_top_key(text, key) if position is None
-            else _line_of_rule(text, position, key))
+            else _line_of_rule(text, position, key) or _line_of_top_key(text, "rule"))
     return where(path, line) if line else where(path)
 
 
