@@ -95,7 +95,7 @@ def _one(**rule):
     return {}, [{"name": "r", "metric": "recall", "check": "min_mean", "threshold": 0.5, **rule}]
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True, database=None)
+@settings(max_examples=500, deadline=None, derandomize=True, database=None)
 @given(policies())
 @example(_one(k=10_001))
 @example(_one(k=10_000))
