@@ -51,6 +51,8 @@ def _commands(big, out):
         ["report", runs], ["compare", runs, "--baseline", "A", "--candidate", "B"],
         ["sweep", course, "--max-k", "3"], ["audit", course], ["validate", runs],
         ["gate", runs, "--policy", str(POLICY), "--candidate", "B", "--baseline", "A"],
+        ["baseline", "save", runs, "--system", "A", "--out", str(out) + "-baseline.json"],
+        ["manifest", runs], ["demo"],
     ]
 
 
@@ -62,6 +64,10 @@ found = []
 for argv in json.loads(sys.argv[1]):
     code, out, err = capture(argv)
     found.append([code, bool(out), err])
+import ragscore
+course = ragscore.load_course()
+scores = ragscore.score_runs(course.corpus, course.cases, course.runs, k=2)
+found.append([0, scores is not None, ""])
 print(json.dumps(found))
 """
 
@@ -72,7 +78,9 @@ def test_every_command_runs_with_sigchld_ignored_and_stdin_closed(big_trec, tmp_
                             capture_output=True, text=True, preexec_fn=_hostile_parent,
                             timeout=300)
     assert result.returncode == 0, result.stderr
-    for argv, (code, wrote, err) in zip(commands, json.loads(result.stdout)):
+    found = json.loads(result.stdout)
+    assert len(found) == len(commands) + 1  # and score_runs, the API
+    for argv, (code, wrote, err) in zip(commands + [["score_runs"]], found):
         expected = 1 if argv[0] == "gate" else 0  # the course gate fails B on launch
         assert (code, wrote) == (expected, True), (argv, err)
         assert "No child processes" not in err
