@@ -61,15 +61,15 @@ def _baseline_save(args, out):
 
 
 def _mismatch(dataset, args, candidate):
-    """``(message or None)``: why the candidate and its baseline may not be compared."""
+    """``(message or None, baseline name, baseline counts or None)``: why the candidate and
+    its baseline may not be compared."""
     from .io.manifest import fingerprint, rubric_conflict
 
     if args.baseline_file:
+        from .engine.reference import ReferenceCounted
         from .io.baseline import load_baseline
 
         system, stored, _, questions = load_baseline(args.baseline_file)
-        from .engine.reference import ReferenceCounted
-
         questions = ReferenceCounted([(case, system) for case in questions],
                                      list(questions.values()))
         current = fingerprint(dataset)
@@ -83,11 +83,22 @@ def _mismatch(dataset, args, candidate):
             args.baseline, None)
 
 
+def _regression_scope(rules, cases, tags):
+    """The questions some ``no_regression`` rule judges, in test-set order."""
+    from .core.gate import CHECKS, in_scope
+
+    judged = set()
+    for rule in rules:
+        if CHECKS[rule.check].needs == "baseline":
+            judged.update(in_scope(rule, cases, tags))
+    return [case for case in cases if case in judged]
+
+
 def _gate(args, out):
-    from .core.gate import SEVERITIES, run_gate
+    from .core.gate import run_gate, verdict_of
     from .io.dataset import load_dataset
     from .io.policy import check_policy_rules, load_policy
-    from .render.text import format_value
+    from .render.gate import gate_text
 
     policy = load_policy(args.policy)
     if args.baseline and args.baseline_file:
@@ -95,44 +106,50 @@ def _gate(args, out):
     has_baseline = bool(args.baseline or args.baseline_file)
     check_policy_rules(policy, args.policy, has_baseline=has_baseline)
     dataset = load_dataset(args.dataset)
-    _, systems = _counted_by_system(dataset, args.engine)
+    counted, systems = _counted_by_system(dataset, args.engine)
+    cases = list(dataset.cases)  # the test set's questions, whoever answered them
+    tags = {name: case.get("tags", ()) for name, case in dataset.cases.items()}
+    check_policy_rules(policy, args.policy, has_baseline=has_baseline, cases=cases, tags=tags,
+                       max_k=counted.rules.max_k)
     candidate = _system(systems, args.candidate, "candidate")
-    lines, baseline, against = [], None, ""
+    warnings, baseline, against = [], None, ""
     if has_baseline:
         problem, name, stored = _mismatch(dataset, args, args.candidate)
         if problem and not args.allow_mismatch:
             raise InvalidInputError(f"{problem}; refusing to compare (update the baseline "
                                     "with 'ragscore baseline save', or pass --allow-mismatch)")
         if problem:
-            lines.append(f"WARNING: --allow-mismatch: {problem}")
+            warnings.append(f"--allow-mismatch: {problem}")
+        if stored is not None:
+            from .io.baseline import check_against_test_set
+
+            check_against_test_set(
+                {case: stored.counts_at(position) for position, (case, _) in
+                 enumerate(stored.keys)}, counted, cases=cases,
+                scope=_regression_scope(policy.rules, cases, tags), path=args.baseline_file)
         baseline = stored if stored is not None else _system(systems, name, "baseline")
         against = f" against baseline {name}" + (f" ({args.baseline_file})"
                                                  if args.baseline_file else "")
-    tags = {name: case.get("tags", ()) for name, case in dataset.cases.items()}
-    outcomes = run_gate(policy.rules, candidate, k=policy.k, tags=tags, baseline=baseline)
-    failed = [outcome for outcome in outcomes if not outcome.passed]
-    lines.append(f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
-                 f"{len(outcomes)} rules")
-    for severity in SEVERITIES:
-        group = [outcome for outcome in outcomes if outcome.rule.severity == severity]
-        if not group:
-            continue
-        lines.append(f"{severity}:")
-        for outcome in sorted(group, key=lambda o: o.passed):
-            rule = outcome.rule
-            lines.append(f"  {'PASS' if outcome.passed else 'FAIL'}  {rule.name} "
-                         f"({rule.metric}, {rule.check}): {outcome.detail}")
-            for case, value, before in outcome.failures[:args.show]:
-                was = "" if before is None else f" (baseline {format_value(before)})"
-                lines.append(f"        {case}: {format_value(value)}{was}")
-            if len(outcome.failures) > args.show:
-                lines.append(f"        ... and {len(outcome.failures) - args.show} more")
-    verdict = "PASS" if not failed else "FAIL"
-    lines.append(f"verdict: {verdict}: {len(outcomes) - len(failed)} of {len(outcomes)} rules "
-                 f"passed" + (f"; failed: {', '.join(o.rule.name for o in failed)}"
-                              if failed else ""))
-    out.write("\n".join(lines) + "\n")
-    return FAILED if failed else PASSED
+    verdict = verdict_of(run_gate(policy.rules, candidate, k=policy.k, tags=tags,
+                                  baseline=baseline, cases=cases, max_k=counted.rules.max_k))
+    header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
+              f"{len(verdict.outcomes)} rules")
+    out.write("\n".join(gate_text(verdict, header=header, show=args.show,
+                                  warnings=warnings)) + "\n")
+    return PASSED if verdict.passed else FAILED
+
+
+def _at_least_0(text):
+    """``--show``: a whole number at least 0."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number at least 0; got {show(text)}")
+    return value
 
 
 def add_release_commands(commands, dataset_argument, engine_option):
@@ -167,8 +184,9 @@ def add_release_commands(commands, dataset_argument, engine_option):
         "gate", help="check a candidate against a policy: exit 0 pass, 1 fail, 2 bad input",
         description="Judge every rule of a TOML policy for the candidate system; print each "
                     "rule with PASS or FAIL and the questions that broke it, worst first, "
-                    "grouped by severity. Exit 0 when every rule passes, 1 when one fails, "
-                    "2 on bad input.")
+                    "grouped by severity. The questions are the test set's: one in a rule's "
+                    "scope without a run fails the rule ('no run'). Exit 0 when every rule "
+                    "passes, 1 when any fails (minor ones too), 2 on bad input.")
     dataset_argument(gate)
     gate.add_argument("--policy", required=True, help="the policy file (TOML)")
     gate.add_argument("--candidate", required=True, help="the system you might ship")
@@ -177,7 +195,7 @@ def add_release_commands(commands, dataset_argument, engine_option):
     gate.add_argument("--allow-mismatch", action="store_true",
                       help="compare even when the test set or the rubric changed (the "
                            "output says so on its first line)")
-    gate.add_argument("--show", type=int, default=10,
+    gate.add_argument("--show", type=_at_least_0, default=10,
                       help="questions listed per failed rule (default 10)")
     engine_option(gate)
     gate.set_defaults(handler=_gate)

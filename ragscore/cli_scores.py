@@ -91,7 +91,10 @@ def _report(args, out):
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
         text = render(table, k=k, fmt=args.format)
     if counted.notes and args.format in ("text", "markdown"):
-        out.write("".join(f"Note: {shortened_note(note)}\n" for note in counted.notes) + "\n")
+        from .render.escape import text as one_line
+
+        out.write("".join(f"Note: {one_line(shortened_note(note))}\n" for note in counted.notes)
+                  + "\n")
     elif counted.notes:
         Escaping(sys.stderr).write("".join(f"ragscore: note: {shortened_note(note)}\n"
                                             for note in counted.notes))

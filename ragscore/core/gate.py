@@ -17,73 +17,146 @@ A rule with no defined value in scope fails: nothing was shown to pass. The ques
 broke a rule are listed worst first. Repeated trials are one question (their combined value,
 :mod:`ragscore.core.trials`).
 
+The questions in a rule's scope are the *test set's* (``cases``), not the candidate's: a
+question in scope that the candidate (or, for ``no_regression``, the baseline) has no run
+for is listed as "no run" and fails the rule (``missing = "fail"``, the default), or stops
+the gate with an error (``missing = "error"``). Every number of a rule is checked as data
+before anything is judged (:func:`check_rule`): finite, a rate threshold in [0, 1], a count
+threshold whole and at least 0, a tolerance at least 0, a cutoff from 1 to ``max_k``.
+
 The candidate and the baseline are *views* of one system's counted runs: objects with
 ``keys`` (``(case, system)`` pairs) and ``values_by_case(metric, k)`` (each engine's
 :class:`~ragscore.engine.counted.Counted` has them).
 """
 from collections import namedtuple
+from math import fsum, isfinite
 
 from .metrics import COUNT, RATE, YES_NO, get
 from .rules import InvalidInputError, show
 
 SEVERITIES = ("critical", "major", "minor")
+#: What a question in scope without a run does: fail the rule, or stop the gate (exit 2).
+MISSING = ("fail", "error")
+#: The largest cutoff any ID rules accept (:data:`ragscore.core.rules.OPEN`'s ``max_k``).
+MAX_K = 10_000
 
 
 class Check(namedtuple("Check", "name meaning reads needs judge")):
     """One kind of gate rule, defined once: its ``name`` (a policy's ``check``), what it
     means in one sentence (the docs and the policy schema say the same), the metric kinds
     it ``reads``, what it ``needs`` (``"threshold"`` or ``"baseline"``) and ``judge(rule,
-    metric, values, where, label, left_out, baseline, k)``, which returns an
+    metric, values, where, label, left_out, baseline, k)`` (``values`` and ``baseline``:
+    ``{case: value}`` of the questions in scope that have a run), which returns an
     :class:`Outcome`."""
 
     __slots__ = ()
 
 
-class Rule(namedtuple("Rule", "name metric check threshold tolerance slice cases k severity",
-                      defaults=(None, 0.0, None, None, None, "major"))):
+class Rule(namedtuple("Rule", "name metric check threshold tolerance slice cases k severity "
+                              "missing",
+                      defaults=(None, 0.0, None, None, None, "major", "fail"))):
     """One rule of a policy (see the module docstring for what each check means)."""
 
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", "rule passed value used left_out failures detail")):
+class Outcome(namedtuple("Outcome", "rule passed value used left_out failures detail no_run",
+                         defaults=((),))):
     """How one rule fared: ``value`` is the mean, total or number of regressions it judged;
     ``used`` the questions with a defined value, ``left_out`` those in scope without one;
     ``failures`` ``(case, candidate, baseline)`` for each question that broke it, worst first;
-    ``detail`` one sentence saying all of that."""
+    ``detail`` one sentence saying all of that; ``no_run`` ``(case, side)`` for each question
+    in scope that the ``"candidate"`` or the ``"baseline"`` has no run for (any fails the
+    rule)."""
 
     __slots__ = ()
 
 
-def check_rule(rule, *, has_baseline):
-    """Raise :class:`~ragscore.core.rules.InvalidInputError` for a rule that cannot be judged:
-    an unknown metric or check, a missing threshold, a metric the check cannot read, or a
-    ``no_regression`` rule without a baseline."""
+class RuleError(InvalidInputError):
+    """A rule that cannot be judged; ``field`` names the policy key at fault (or ``None``)."""
+
+    def __init__(self, message, *, field=None):
+        super().__init__(message)
+        self.field = field
+
+
+def _is_number(value):
+    return type(value) in (int, float)
+
+
+def check_numbers(rule, *, max_k=MAX_K):
+    """Raise :class:`RuleError` for a number of ``rule`` outside what its check reads: not
+    finite, a ``min_mean``/``min_each`` threshold outside [0, 1], a ``max_count`` threshold
+    not a whole number at least 0, a tolerance below 0, ``k`` not a whole number from 1 to
+    ``max_k``, ``missing`` not one of :data:`MISSING`.
+
+    >>> check_numbers(Rule("x", "recall", "min_mean", float("nan")))
+    Traceback (most recent call last):
+    ...
+    ragscore.core.gate.RuleError: rule 'x': threshold must be a finite number; got nan
+    """
     where = f"rule {show(rule.name)}"
+    for field in ("threshold", "tolerance"):
+        value = getattr(rule, field)
+        if value is None:
+            continue
+        if not _is_number(value) or not isfinite(value):
+            raise RuleError(f"{where}: {field} must be a finite number; got {show(value)}",
+                            field=field)
+    threshold = rule.threshold
+    if rule.check in ("min_mean", "min_each") and _is_number(threshold) and not (
+            0 <= threshold <= 1):
+        raise RuleError(f"{where}: {rule.check} reads rates and yes/no values, so its "
+                        f"threshold must be from 0 to 1; got {show(threshold)}",
+                        field="threshold")
+    if rule.check == "max_count" and _is_number(threshold) and not (
+            threshold >= 0 and float(threshold).is_integer()):
+        raise RuleError(f"{where}: max_count totals counts, so its threshold must be a "
+                        f"whole number at least 0; got {show(threshold)}", field="threshold")
+    if rule.tolerance is not None and rule.tolerance < 0:
+        raise RuleError(f"{where}: tolerance must be at least 0; got {show(rule.tolerance)}",
+                        field="tolerance")
+    if rule.k is not None and (type(rule.k) is not int or not 1 <= rule.k <= max_k):
+        raise RuleError(f"{where}: k must be a whole number from 1 to {max_k}; got "
+                        f"{show(rule.k)}", field="k")
+    if rule.missing not in MISSING:
+        raise RuleError(f"{where}: missing must be one of {', '.join(MISSING)}; got "
+                        f"{show(rule.missing)}", field="missing")
+
+
+def check_rule(rule, *, has_baseline, max_k=MAX_K):
+    """Raise :class:`RuleError` (an :class:`~ragscore.core.rules.InvalidInputError`) for a
+    rule that cannot be judged: an unknown metric or check, a missing threshold, a metric
+    the check cannot read, a ``no_regression`` rule without a baseline, or a number outside
+    its range (:func:`check_numbers`)."""
+    where = f"rule {show(rule.name)}"
+    if type(rule.name) is not str:
+        raise RuleError(f"rule name must be a str; got {show(rule.name)}", field="name")
     try:
         metric = get(rule.metric)
     except InvalidInputError as error:
-        raise InvalidInputError(f"{where}: {error}") from None
+        raise RuleError(f"{where}: {error}", field="metric") from None
     if rule.check not in CHECKS:
-        raise InvalidInputError(f"{where}: check must be one of {', '.join(CHECKS)}; got "
-                                f"{show(rule.check)}")
+        raise RuleError(f"{where}: check must be one of {', '.join(CHECKS)}; got "
+                        f"{show(rule.check)}", field="check")
     if rule.severity not in SEVERITIES:
-        raise InvalidInputError(f"{where}: severity must be one of {', '.join(SEVERITIES)}; "
-                                f"got {show(rule.severity)}")
+        raise RuleError(f"{where}: severity must be one of {', '.join(SEVERITIES)}; "
+                        f"got {show(rule.severity)}", field="severity")
     check = CHECKS[rule.check]
     if check.needs == "baseline":
         if not has_baseline:
-            raise InvalidInputError(f"{where}: {check.name} needs a baseline (--baseline SYS "
-                                    "or --baseline-file FILE)")
-    elif type(rule.threshold) not in (int, float) or type(rule.threshold) is bool:
-        raise InvalidInputError(f"{where}: {check.name} needs a numeric threshold; got "
-                                f"{show(rule.threshold)}")
+            raise RuleError(f"{where}: {check.name} needs a baseline (--baseline SYS "
+                            "or --baseline-file FILE)", field="check")
+    elif not _is_number(rule.threshold):
+        raise RuleError(f"{where}: {check.name} needs a numeric threshold; got "
+                        f"{show(rule.threshold)}", field="threshold")
     if metric.kind not in check.reads:
         others = [other.name for other in CHECKS.values()
                   if metric.kind in other.reads and other.needs == check.needs]
-        raise InvalidInputError(f"{where}: {check.name} reads {_KINDS[check.reads]}; "
-                                f"{rule.metric} is a {metric.kind} (use "
-                                f"{' or '.join(others)})")
+        raise RuleError(f"{where}: {check.name} reads {_KINDS[check.reads]}; "
+                        f"{rule.metric} is a {metric.kind} (use "
+                        f"{' or '.join(others)})", field="metric")
+    check_numbers(rule, max_k=max_k)
     return metric
 
 
@@ -92,26 +165,26 @@ _KINDS = {(RATE, YES_NO): "rates and yes/no values", (COUNT, YES_NO): "counts an
 
 
 def in_scope(rule, cases, tags):
-    """The case names a rule applies to, in ``cases`` order: its ``cases`` list, else the
-    questions tagged ``slice``, else every question."""
+    """The case names a rule applies to, in ``cases`` order (the test set's questions): its
+    ``cases`` list, else the questions tagged ``slice``, else every question."""
     if rule.cases is not None:
         unknown = [name for name in rule.cases if name not in cases]
         if unknown:
-            raise InvalidInputError(f"rule {show(rule.name)}: case {show(unknown[0])} is not "
-                                    "in the test set")
-        return [name for name in cases if name in set(rule.cases)]
+            raise RuleError(f"rule {show(rule.name)}: case {show(unknown[0])} is not "
+                            "in the test set", field="cases")
+        chosen = set(rule.cases)
+        return [name for name in cases if name in chosen]
     if rule.slice is not None:
         return [name for name in cases if rule.slice in tags.get(name, ())]
     return list(cases)
 
 
-def _number(value):
-    return None if value is None else float(value)
-
-
-def judge(rule, candidate, *, k, tags, baseline=None):
+def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K):
     """The :class:`Outcome` of ``rule`` for the ``candidate``'s counted runs (``baseline``
-    likewise, for ``no_regression``). ``tags`` maps a case to its tags.
+    likewise, for ``no_regression``) over the test set's questions ``cases`` (in order;
+    ``None`` reads the candidate's own, for a candidate known to answer every question).
+    ``tags`` maps a case to its tags. A question in scope without a run fails the rule
+    (listed in ``no_run``), or raises :class:`RuleError` under ``missing = "error"``.
 
     >>> from ragscore.core.counts import count
     >>> from ragscore.engine.reference import ReferenceCounted
@@ -119,20 +192,36 @@ def judge(rule, candidate, *, k, tags, baseline=None):
     ...                                                      count({"a"}, {}, ("b",), ())])
     >>> judge(Rule("recall", "recall", "min_each", 1.0), runs, k=1, tags={}).failures
     [('q2', 0.0, None)]
+    >>> judge(Rule("recall", "recall", "min_each", 0.0), runs, k=1, tags={},
+    ...       cases=["q1", "q2", "q3"]).no_run
+    (('q3', 'candidate'),)
     """
-    metric = check_rule(rule, has_baseline=baseline is not None)
+    metric = check_rule(rule, has_baseline=baseline is not None, max_k=max_k)
     k = rule.k or k
     found = candidate.values_by_case(metric, k)
-    scope = in_scope(rule, found, tags)
-    raw = {name: found[name] for name in scope}
-    values = {name: _number(value) for name, value in raw.items()}
-    defined = {name: value for name, value in values.items() if value is not None}
-    left_out = len(scope) - len(defined)
+    scope = in_scope(rule, list(found) if cases is None else cases, tags)
+    no_run = [(name, "candidate") for name in scope if name not in found]
+    earlier = None
+    if CHECKS[rule.check].needs == "baseline":
+        earlier = baseline.values_by_case(metric, k)
+        no_run += [(name, "baseline") for name in scope if name not in earlier]
+    if no_run and rule.missing == "error":
+        name, side = no_run[0]
+        raise RuleError(f"rule {show(rule.name)}: question {show(name)} is in scope but the "
+                        f"{side} has no run for it (missing = \"error\")", field="missing")
+    raw = {name: found[name] for name in scope if name in found}
+    left_out = sum(value is None for value in raw.values())
     label = metric.label_at(k)
     where = f"{len(scope)} question{'s' * (len(scope) != 1)}"
     if rule.slice is not None:
         where += f" tagged {rule.slice}"
-    return CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, baseline, k)
+    outcome = CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, earlier, k)
+    if not no_run:
+        return outcome
+    sides = sorted({side for _, side in no_run})
+    return outcome._replace(passed=False, no_run=tuple(no_run), detail=(
+        f"{outcome.detail}; {len(no_run)} in scope with no {' or '.join(sides)} run: "
+        "nothing shows they pass"))
 
 
 def _nothing_defined(rule, label, where, left_out):
@@ -148,7 +237,7 @@ def _min_mean(rule, metric, values, where, label, left_out, baseline, k):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
-    mean = sum(defined.values()) / len(defined)
+    mean = fsum(defined.values()) / len(defined)  # exactly rounded: no order can tip it
     below = sorted(((name, values[name], None) for name, value in defined.items()
                     if value < rule.threshold), key=lambda item: float(item[1]))
     return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
@@ -171,7 +260,7 @@ def _max_count(rule, metric, values, where, label, left_out, baseline, k):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
-    total = sum(defined.values())
+    total = fsum(defined.values())
     having = sorted(((name, values[name], None) for name, value in defined.items() if value),
                     key=lambda item: -float(item[1]))
     return Outcome(rule, total <= rule.threshold, total, len(defined), left_out, having,
@@ -183,9 +272,11 @@ def _max_count(rule, metric, values, where, label, left_out, baseline, k):
 def _no_regression(rule, metric, values, where, label, left_out, baseline, k):
     tolerance = rule.tolerance or 0.0
     failures, compared, left_out = [], 0, 0
-    earlier = baseline.values_by_case(metric, k)
+    earlier = baseline
     for name, value in values.items():
-        before = earlier.get(name)
+        if name not in earlier:
+            continue  # no baseline run: the judge lists it under no_run
+        before = earlier[name]
         if before is None or value is None:
             left_out += 1
             continue
@@ -223,9 +314,36 @@ CHECKS = {check.name: check for check in (
 )}
 
 
-def run_gate(rules, candidate, *, k, tags, baseline=None):
-    """Every rule judged, as a list of :class:`Outcome` in policy order; every rule is
-    checked before any is judged, so a bad policy fails before it prints a verdict."""
+def run_gate(rules, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K):
+    """Every rule judged, as a list of :class:`Outcome` in policy order, over the test set's
+    questions ``cases`` (see :func:`judge`); every rule is checked before any is judged, so a
+    bad policy fails before it prints a verdict."""
+    if type(k) is not int or not 1 <= k <= max_k:
+        raise RuleError(f"k must be a whole number from 1 to {max_k}; got {show(k)}",
+                        field="k")
     for rule in rules:
-        check_rule(rule, has_baseline=baseline is not None)
-    return [judge(rule, candidate, k=k, tags=tags, baseline=baseline) for rule in rules]
+        check_rule(rule, has_baseline=baseline is not None, max_k=max_k)
+        if cases is not None:
+            in_scope(rule, cases, tags)
+    return [judge(rule, candidate, k=k, tags=tags, baseline=baseline, cases=cases,
+                  max_k=max_k) for rule in rules]
+
+
+class Verdict(namedtuple("Verdict", "outcomes passed failed")):
+    """The gate's verdict, one object for the verdict line and the exit code: ``passed`` is
+    True only when there is at least one rule and every rule passed; ``failed`` the
+    outcomes that did not pass, in policy order. Severity orders the output; a failed rule
+    of any severity, ``minor`` included, fails the gate."""
+
+    __slots__ = ()
+
+
+def verdict_of(outcomes):
+    """The :class:`Verdict` of a list of :class:`Outcome`.
+
+    >>> verdict_of([]).passed
+    False
+    """
+    outcomes = tuple(outcomes)
+    failed = tuple(outcome for outcome in outcomes if outcome.passed is not True)
+    return Verdict(outcomes, bool(outcomes) and not failed, failed)

@@ -9,6 +9,7 @@ per question, the counts every metric is read from (so any metric at any k can b
 a list of counts per trial for repeated trials.
 """
 import json
+from math import isfinite
 from pathlib import Path
 
 from ..core.counts import Counts
@@ -31,27 +32,117 @@ def _counts(value, place):
     if type(value) is list:
         if not value:
             raise DatasetFileError(f"{place}: an empty list of trials")
-        return Trials(_counts(one, place) for one in value)
+        return Trials(_counts(one, f"{place}[{number}]") for number, one in enumerate(value))
     if type(value) is not dict or not set(value) <= set(Counts._fields):
         raise DatasetFileError(f"{place}: must be an object of counts ({', '.join(Counts._fields)})"
                                f"; got {show(value)}")
+    missing = [field for field in Counts._fields if field not in value]
+    if missing:
+        raise DatasetFileError(f"{place}: missing count {missing[0]}; got {show(value)}")
     fields = {}
     for field, item in value.items():
         if type(item) is list:
             item = tuple(tuple(part) if type(part) is list else part for part in item)
         fields[field] = item
-    try:
-        counts = Counts(**fields)
-    except TypeError:
-        raise DatasetFileError(f"{place}: missing counts; got {show(value)}") from None
-    for field in ("relevant_ranks", "claim_cutoffs", "exposed", "stale_cutoffs"):
-        ranks = getattr(counts, field)
-        if type(ranks) is not tuple or not all(type(rank) is int and rank >= 1 for rank in ranks):
-            raise DatasetFileError(f"{place}: {field} must be a list of ranks; got {show(ranks)}")
-    if type(counts.n_relevant) is not int:
-        raise DatasetFileError(f"{place}: n_relevant must be an int; got "
-                               f"{show(counts.n_relevant)}")
+    counts = Counts(**fields)
+    _check_counts(counts, place)
     return counts
+
+
+def _whole(value, place, field, *, optional=False, least=0):
+    if optional and value is None:
+        return
+    if type(value) is not int or value < least:
+        more = " or null" if optional else ""
+        raise DatasetFileError(f"{place}: {field} must be a whole number at least {least}"
+                               f"{more}; got {show(value)}")
+
+
+def _ranks(value, place, field):
+    if type(value) is not tuple or not all(type(rank) is int and rank >= 1 for rank in value) \
+            or list(value) != sorted(value):
+        raise DatasetFileError(f"{place}: {field} must be an ascending list of ranks (whole "
+                               f"numbers from 1); got {show(value)}")
+
+
+def _check_counts(counts, place):
+    """Every count whole and at least 0, every list of ranks ascending, and the counts
+    consistent with each other (no more hits than relevant documents or retrieved ones, no
+    more supported claims than claims)."""
+    for field in ("n_relevant", "n_retrieved", "dropped", "collapsed"):
+        _whole(getattr(counts, field), place, field)
+    for field in ("n_claims", "n_expected"):
+        _whole(getattr(counts, field), place, field, optional=True)
+    for field in ("relevant_ranks", "claim_cutoffs", "exposed", "stale_cutoffs"):
+        _ranks(getattr(counts, field), place, field)
+    ranks = counts.relevant_ranks
+    if len(ranks) > counts.n_relevant or len(set(ranks)) != len(ranks):
+        raise DatasetFileError(f"{place}: relevant_ranks lists {len(ranks)} ranks (distinct) "
+                               f"for n_relevant {counts.n_relevant}; got {show(ranks)}")
+    if ranks and ranks[-1] > counts.n_retrieved:
+        raise DatasetFileError(f"{place}: relevant_ranks goes past n_retrieved "
+                               f"{counts.n_retrieved}; got {show(ranks)}")
+    supported = len(counts.claim_cutoffs) + len(counts.stale_cutoffs)
+    if supported > (counts.n_claims or 0):
+        raise DatasetFileError(f"{place}: claim_cutoffs and stale_cutoffs list {supported} "
+                               f"supported claims for n_claims {show(counts.n_claims)}")
+    if (counts.gains is None) != (counts.ideal is None):
+        raise DatasetFileError(f"{place}: gains and ideal must both be null (binary labels) "
+                               f"or both lists; got {show(counts.gains)}, {show(counts.ideal)}")
+    if counts.ideal is not None:
+        grades = counts.ideal
+        if type(grades) is not tuple or not all(
+                type(grade) in (int, float) and isfinite(grade) and grade > 0
+                for grade in grades) or list(grades) != sorted(grades, reverse=True):
+            raise DatasetFileError(f"{place}: ideal must be a list of grades above 0, largest "
+                                   f"first; got {show(grades)}")
+        if type(counts.gains) is not tuple or not all(
+                type(pair) is tuple and len(pair) == 2 and type(pair[0]) is int and pair[0] >= 1
+                and type(pair[1]) in (int, float) and isfinite(pair[1]) and pair[1] > 0
+                for pair in counts.gains) or len(counts.gains) > len(grades):
+            raise DatasetFileError(f"{place}: gains must be a list of [rank, grade] pairs, no "
+                                   f"more than ideal lists; got {show(counts.gains)}")
+    span = counts.delivered_span
+    if span is not None and (type(span) is not tuple or len(span) != 2 or not all(
+            type(end) is int for end in span) or span[0] < 0 or span[1] < -1
+            or -1 < span[1] < span[0]):
+        raise DatasetFileError(f"{place}: delivered_span must be null or [low, high] (whole "
+                               f"numbers, high -1 for open); got {show(span)}")
+
+
+def _first(counts):
+    return counts[0] if type(counts) is Trials else counts
+
+
+def check_against_test_set(questions, counted, *, cases, scope, path):
+    """Raise :class:`~ragscore.io.jsonl.DatasetFileError` when a baseline's questions do not
+    fit the current test set (``cases``, its question names): a question it does not have, a question in ``scope`` (the
+    questions some ``no_regression`` rule judges) missing, or a question whose own counts
+    (``n_relevant``, ``n_expected``, the graded ``ideal``) differ from the current test
+    set's (``counted``: every system's counted runs)."""
+    current = {}
+    for position, (case, _) in enumerate(counted.keys):
+        if case not in current:
+            current[case] = _first(counted.counts_at(position))
+    cases = set(cases)
+    for case in questions:
+        if case not in cases:
+            raise DatasetFileError(f"{where(path)}: questions[{show(case)}]: not a question of "
+                                   "this test set (save the baseline again)")
+    for case in scope:
+        if case not in questions:
+            raise DatasetFileError(f"{where(path)}: questions[{show(case)}]: missing, and a "
+                                   "no_regression rule judges it (save the baseline again)")
+    for case, stored in questions.items():
+        if case not in current:
+            continue
+        for one in (stored if type(stored) is Trials else (stored,)):
+            for field in ("n_relevant", "n_expected", "ideal"):
+                then, now = getattr(one, field), getattr(current[case], field)
+                if then != now:
+                    raise DatasetFileError(
+                        f"{where(path)}: questions[{show(case)}].{field}: {show(then)} in the "
+                        f"baseline, {show(now)} in this test set (save the baseline again)")
 
 
 def baseline_record(counted, system, *, fingerprint, manifest=None):

@@ -18,12 +18,18 @@ A policy is written before anyone looks at results::
     check = "min_mean"
     threshold = 0.8
 
-Errors name the file, the line and the field.
+Every number is checked as data before anything is judged: finite (TOML can write ``nan``
+and ``inf``), a ``min_mean``/``min_each`` threshold from 0 to 1, a ``max_count`` threshold
+whole and at least 0, a tolerance at least 0, ``k`` from 1 to what ``report`` accepts for the
+test set's IDs. ``missing = "fail"`` (the default) or ``"error"``, at the top or in a rule,
+says what a question in scope without a run does. Errors name the file, the line and the
+field.
 """
+import math
 import re
 import tomllib
 
-from ..core.gate import Rule
+from ..core.gate import MAX_K, Rule, RuleError, check_numbers
 from ..core.rules import InvalidInputError, show
 from .jsonl import DatasetFileError, open_regular, where
 
@@ -69,6 +75,44 @@ def _line_of_rule(text, position, key=None):
     return text.count("\n", 0, start) + 1
 
 
+def _line_of_top_key(text, key):
+    """The 1-based line of the top-level ``key`` (before the first ``[[rule]]``), or None."""
+    first = _RULE_HEADER.search(text)
+    stop = first.start() if first else len(text)
+    found = re.compile(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=", re.MULTILINE).search(
+        text, 0, stop)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def _place(path, text, position, key):
+    """``file, line N`` of ``key`` in the ``position``-th rule (``None``: the top level)."""
+    line = (_line_of_top_key(text, key) if position is None
+            else _line_of_rule(text, position, key) or _line_of_top_key(text, "rule"))
+    return where(path, line) if line else where(path)
+
+
+def _non_finite(policy):
+    """``(rule position or None, key, value)`` of the first nan or inf in a policy."""
+    def bad(value):
+        if type(value) is float:
+            return not math.isfinite(value)
+        if type(value) is list:
+            return any(map(bad, value))
+        if type(value) is dict:
+            return any(map(bad, value.values()))
+        return False
+
+    for key, value in policy.items():
+        if key == "rule" and type(value) is list:
+            for position, item in enumerate(value):
+                for name, inner in (item.items() if type(item) is dict else ()):
+                    if bad(inner):
+                        return position, name, inner
+        elif bad(value):
+            return None, key, value
+    return None
+
+
 def load_policy(path, *, max_bytes=1 << 20):
     """Read and check the policy file at ``path``; return a :class:`Policy`.
 
@@ -92,6 +136,12 @@ def load_policy(path, *, max_bytes=1 << 20):
         raise DatasetFileError(f"{where(path)}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise DatasetFileError(f"{where(path)}: not valid TOML: {error}") from None
+    found = _non_finite(policy)
+    if found:
+        position, key, value = found
+        field = key if position is None else f"rule[{position}].{key}"
+        raise DatasetFileError(f"{_place(path, text, position, key)}: {field}: must be a "
+                               f"finite number; got {show(value)}")
     errors = schema_errors(policy, "policy")
     if errors:
         field, message = errors[0]
@@ -99,33 +149,62 @@ def load_policy(path, *, max_bytes=1 << 20):
         key = match.group(2) if match else None
         if match and key is None and "unknown key" in message:
             key = message.split("'")[1]
-        line = _line_of_rule(text, int(match.group(1)), key) if match else None
-        place = where(path, line) if line else where(path)
+        if match:
+            place = _place(path, text, int(match.group(1)), key)
+        else:
+            top = field.split(".")[0].split("[")[0]
+            if "unknown key" in message:
+                top = message.split("'")[1]
+            place = _place(path, text, None, top)
         raise DatasetFileError(f"{place}: {field}: {message}")
     rules = []
-    for position, item in enumerate(policy["rule"]):
-        rules.append(Rule(name=item["name"], metric=item["metric"], check=item["check"],
-                          threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
-                          slice=item.get("slice"), cases=item.get("cases"), k=item.get("k"),
-                          severity=item.get("severity", "major")))
+    for position, rule in enumerate(rules_of(policy)):
+        try:
+            check_numbers(rule)
+        except RuleError as error:
+            raise DatasetFileError(f"{_place(path, text, position, error.field)}: {error}"
+                                   ) from None
+        rules.append(rule)
     names = [rule.name for rule in rules]
     for position, name in enumerate(names):
         if names.index(name) != position:
             raise DatasetFileError(f"{where(path, _line_of_rule(text, position))}: rule name "
                                    f"{show(name)} is used twice")
-    return Policy((tuple(rules), policy.get("k", 2), policy.get("description", ""), text))
+    return Policy((tuple(rules), _whole(policy.get("k", 2)), policy.get("description", ""),
+                   text))
 
 
-def check_policy_rules(policy, path, *, has_baseline):
-    """Check every rule can be judged; errors name the file and the rule's line."""
-    from ..core.gate import check_rule
+def rules_of(policy):
+    """The :class:`~ragscore.core.gate.Rule` of each ``[[rule]]`` of a parsed policy whose
+    shape the schema accepted (unchecked: :func:`~ragscore.core.gate.check_rule` judges
+    them); a rule without ``missing`` takes the policy's, else ``"fail"``."""
+    return [Rule(name=item["name"], metric=item["metric"], check=item["check"],
+                 threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
+                 slice=item.get("slice"), cases=item.get("cases"), k=_whole(item.get("k")),
+                 severity=item.get("severity", "major"),
+                 missing=item.get("missing", policy.get("missing", "fail")))
+            for item in policy["rule"]]
 
+
+def _whole(k):
+    """``k`` as an int when the schema let a whole float through (TOML ``k = 2.0``)."""
+    return int(k) if type(k) is float and k.is_integer() else k
+
+
+def check_policy_rules(policy, path, *, has_baseline, cases=None, tags=None, max_k=MAX_K):
+    """Check every rule can be judged on this test set (its ``cases`` and ``tags``, when
+    given; ``max_k``: the largest cutoff its IDs allow); errors name the file and the line."""
+    from ..core.gate import check_rule, in_scope
+
+    if policy.k > max_k:
+        raise DatasetFileError(f"{_place(path, policy.text, None, 'k')}: k must be a whole "
+                               f"number from 1 to {max_k} for this test set's IDs; got "
+                               f"{show(policy.k)}")
     for position, rule in enumerate(policy.rules):
         try:
-            check_rule(rule, has_baseline=has_baseline)
-        except InvalidInputError as error:
-            key = "metric" if "metric" in str(error) else "check" if "check" in str(
-                error) else None
-            line = _line_of_rule(policy.text, position, key)
-            place = where(path, line) if line else where(path)
-            raise DatasetFileError(f"{place}: {error}") from None
+            check_rule(rule, has_baseline=has_baseline, max_k=max_k)
+            if cases is not None:
+                in_scope(rule, cases, tags or {})
+        except RuleError as error:
+            raise DatasetFileError(f"{_place(path, policy.text, position, error.field)}: "
+                                   f"{error}") from None

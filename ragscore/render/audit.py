@@ -2,6 +2,7 @@
 import json
 
 from ..tables.audit import KINDS
+from .escape import text
 
 #: A heading per kind of finding.
 HEADINGS = {
@@ -17,7 +18,8 @@ HEADINGS = {
 
 
 def _place(finding):
-    return finding.case if finding.system is None else f"{finding.case} {finding.system}"
+    return (text(finding.case) if finding.system is None
+            else f"{text(finding.case)} {text(finding.system)}")
 
 
 def render_audit(result, *, name):
@@ -31,22 +33,23 @@ def render_audit(result, *, name):
       A: 3 of 6 retrieved documents unjudged, in 3 questions
     """
     findings = result.findings
-    lines = [f"Label audit of {name} at k={result.k}: {len(findings)} finding"
+    lines = [f"Label audit of {text(name)} at k={result.k}: {len(findings)} finding"
              f"{'s' * (len(findings) != 1)} (information, not failures: read them before any "
              "score)"]
     for kind in KINDS:
         chosen = [finding for finding in findings if finding.kind == kind]
         heading = HEADINGS[kind].format(k=result.k)
         if not chosen and kind in result.notes:
-            lines += ["", f"{heading}: {result.notes[kind]}"]
+            lines += ["", f"{heading}: {text(result.notes[kind])}"]
             continue
         lines += ["", f"{heading}: {len(chosen)}"]
         if kind == "unjudged":
-            lines += [f"  {system}: {counts.unjudged} of {counts.retrieved} retrieved documents "
+            lines += [f"  {text(system)}: {counts.unjudged} of {counts.retrieved} retrieved documents "
                       f"unjudged, in {counts.questions} question"
                       f"{'s' * (counts.questions != 1)}"
                       for system, counts in result.unjudged.items()]
-        lines += [f"  {_place(finding)}: {', '.join(finding.docs) or '-'} ({finding.detail})"
+        lines += [f"  {_place(finding)}: {', '.join(map(text, finding.docs)) or '-'} "
+                  f"({text(finding.detail)})"
                   for finding in chosen]
         if not chosen and kind != "unjudged":
             lines.append("  none")

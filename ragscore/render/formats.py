@@ -14,6 +14,7 @@ from itertools import chain
 from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, case_indices, verdict_order
 from ..core.rules import InvalidInputError, show
+from . import escape
 from .text import format_delta, format_value, is_na, text_table
 
 
@@ -87,7 +88,7 @@ def _markdown_questions(table, k, metrics):
     names = tuple(metric.name for metric in metrics)
     lines = ["| case | system | " + " | ".join(m.label_at(k) for m in metrics) + " |",
              "|---|---|" + "---:|" * len(metrics)]
-    lines += [f"| {case} | {system} | "
+    lines += [f"| {escape.markdown_cell(case)} | {escape.markdown_cell(system)} | "
               + " | ".join(format_value(scores[name]) for name in names) + " |"
               for case, system, scores in plain_rows(table)]
     return "\n".join(lines) + "\n"
@@ -134,7 +135,7 @@ def csv_text(cases, systems, columns):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["case", "system", *columns])
-    writer.writerows(zip(cases, systems, *cells))
+    writer.writerows(zip(map(escape.csv_cell, cases), map(escape.csv_cell, systems), *cells))
     return buffer.getvalue()
 
 
@@ -201,7 +202,7 @@ def comparison_text(paired, *, baseline, candidate, k):
     # Each outcome and each question is formatted once; the lines are then put together
     # from those pieces at C speed (a report has hundreds of thousands of them).
     order = verdict_order(paired)
-    questions = [f"{case:<12} " for case in paired.cases]
+    questions = [f"{escape.text(case):<12} " for case in paired.cases]
     texts = [rest_of_line(*outcome) for outcome in outcomes]
     pieces = zip(map(questions.__getitem__, case_indices(paired, order)),
                  map(texts.__getitem__, map(codes.__getitem__, order)))
@@ -235,16 +236,17 @@ def _json_frame(names, rows):
 def _csv_frame(names, rows):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(names)
-    writer.writerows([["" if value is None else value for value in row] for row in rows])
+    writer.writerow(map(escape.csv_cell, names))
+    writer.writerows([["" if value is None else escape.csv_cell(_json_value(value))
+                       for value in row] for row in rows])
     return buffer.getvalue()
 
 
 def _markdown_frame(names, rows):
     cells = [[_cell_text(value) for value in row] for row in rows]
-    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-              for row in cells]
+    lines = ["| " + " | ".join(map(escape.markdown_cell, names)) + " |",
+             "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join(map(escape.markdown_cell, row)) + " |" for row in cells]
     return "\n".join(lines) + "\n"
 
 
@@ -258,7 +260,8 @@ def _html_frame(names, rows):
 
 
 def _text_frame(names, rows):
-    cells = [[_cell_text(value) for value in row] for row in rows]
+    names = list(map(escape.text, names))
+    cells = [[escape.text(_cell_text(value)) for value in row] for row in rows]
     widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in
               enumerate(names)]
     lines = ["  ".join(name.ljust(width) for name, width in zip(names, widths)).rstrip()]

@@ -4,6 +4,7 @@ Standard library only, so ``ragscore demo`` never loads pandas.
 """
 from ..core.metrics import CONTRACT, select
 from ..core.rules import fail
+from .escape import text
 
 #: Output formats of :func:`ragscore.render.formats.render` and ``ragscore report --format``.
 def is_na(value):
@@ -84,7 +85,7 @@ def text_row(case, system, scores, *, metrics=CONTRACT):
     >>> text_row("region", "B", dict.fromkeys(CONTRACT[:5]) | {"abstention_correct": True})
     'region B | n/a n/a n/a n/a n/a yes'
     """
-    return f"{case} {system} | " + " ".join(format_value(scores[metric.name])
+    return f"{text(case)} {text(system)} | " + " ".join(format_value(scores[metric.name])
                                             for metric in select(metrics))
 
 

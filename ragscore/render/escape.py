@@ -1,0 +1,77 @@
+"""Escaping values that come from input, for every output format, in one place.
+
+A rule name, a system or question name, a tag, an ID or a note is data: written into a
+report it must stay one value. Each function takes any value and returns the text to write:
+
+- :func:`text`: one line of plain text; control characters (newline, carriage return, tab,
+  escape, ...), line and paragraph separators and bidirectional overrides are written as
+  ``\\n``, ``\\x1b``, ``\\u2028`` and so on, so no value starts a new line, moves the
+  cursor or reorders what a reader sees;
+- :func:`markdown_cell`: :func:`text`, with ``\\`` and ``|`` escaped, so a value stays in its
+  table cell;
+- :func:`csv_cell`: numbers and bools unchanged (they stay numbers); a text cell beginning
+  with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'``, as OWASP's CSV
+  injection guidance says, so no spreadsheet runs it as a formula (the ``csv`` module then
+  quotes it as needed);
+- :func:`html`: ``&``, ``<``, ``>``, ``"`` and ``'`` as character references.
+
+Standard library only.
+"""
+import html as _html
+import re
+
+# C0 and C1 controls, DEL, NEL, line/paragraph separators, bidi embeddings/overrides/isolates
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escape_one(match):
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def text(value):
+    """``value`` as one line of plain text: control characters written as escapes.
+
+    >>> text("x\\nverdict: PASS")
+    'x\\\\nverdict: PASS'
+    >>> text("launch"), text(3)
+    ('launch', '3')
+    """
+    value = str(value)
+    return _UNSAFE.sub(_escape_one, value) if _UNSAFE.search(value) else value
+
+
+def markdown_cell(value):
+    """``value`` for one Markdown table cell: :func:`text`, then ``\\`` and ``|`` escaped.
+
+    >>> markdown_cell("a|b")
+    'a\\\\|b'
+    """
+    return text(value).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def csv_cell(value):
+    """``value`` for one CSV cell: a number or bool as it is; text beginning with ``=``,
+    ``+``, ``-``, ``@``, tab or carriage return behind a ``'`` (OWASP CSV injection).
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("+SUM(1)"), csv_cell(-0.5), csv_cell("launch")
+    ("'=HYPERLINK(1)", "'+SUM(1)", -0.5, 'launch')
+    """
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    value = str(value)
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def html(value):
+    """``value`` as HTML text or an attribute value (quotes escaped too).
+
+    >>> html('<b title="x">&</b>')
+    '&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
+    """
+    return _html.escape(str(value), quote=True)

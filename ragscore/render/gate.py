@@ -1,0 +1,53 @@
+"""The text of a gate's verdict: each rule with PASS or FAIL, grouped by severity, the
+questions that broke it, and one verdict line read from the same
+:class:`~ragscore.core.gate.Verdict` as the exit code.
+
+Every value that comes from input (rule names, metrics, slices, question names, the policy
+path) goes through :func:`ragscore.render.escape.text`, so none can start a line of its
+own: the last line is always the verdict.
+"""
+from ..core.gate import SEVERITIES
+from .escape import text
+from .text import format_value
+
+
+def verdict_line(verdict):
+    """``verdict: PASS: N of N rules passed`` or ``verdict: FAIL: ...; failed: names``.
+
+    >>> from ragscore.core.gate import verdict_of
+    >>> verdict_line(verdict_of([]))
+    'verdict: FAIL: 0 of 0 rules passed; no rule was judged'
+    """
+    outcomes, failed = verdict.outcomes, verdict.failed
+    line = (f"verdict: {'PASS' if verdict.passed else 'FAIL'}: {len(outcomes) - len(failed)} "
+            f"of {len(outcomes)} rules passed")
+    if failed:
+        line += "; failed: " + ", ".join(text(outcome.rule.name) for outcome in failed)
+    elif not outcomes:
+        line += "; no rule was judged"
+    return line
+
+
+def gate_text(verdict, *, header, show, warnings=()):
+    """The lines of a gate's report, ending with :func:`verdict_line` (``show``: questions
+    listed per failed rule, at least 0)."""
+    lines = [f"WARNING: {text(warning)}" for warning in warnings] + [text(header)]
+    for severity in SEVERITIES:
+        group = [outcome for outcome in verdict.outcomes if outcome.rule.severity == severity]
+        if not group:
+            continue
+        lines.append(f"{severity}:")
+        for outcome in sorted(group, key=lambda o: o.passed):
+            rule = outcome.rule
+            lines.append(f"  {'PASS' if outcome.passed else 'FAIL'}  {text(rule.name)} "
+                         f"({text(rule.metric)}, {text(rule.check)}): {text(outcome.detail)}")
+            listed = [(case, f"no run ({side})") for case, side in outcome.no_run]
+            listed += [(case, format_value(value)
+                        + ("" if before is None else f" (baseline {format_value(before)})"))
+                       for case, value, before in outcome.failures]
+            for case, shown in listed[:show]:
+                lines.append(f"        {text(case)}: {shown}")
+            if len(listed) > show:
+                lines.append(f"        ... and {len(listed) - show} more")
+    lines.append(verdict_line(verdict))
+    return lines
