@@ -96,6 +96,7 @@ def _regression_scope(rules, cases, tags):
 
 def _gate(args, out):
     from .core.gate import run_gate, verdict_of
+    from .gating import refuse_failed_calls
     from .io.dataset import load_dataset
     from .io.policy import check_policy_rules, load_policy
     from .render.gate import gate_text
@@ -112,6 +113,7 @@ def _gate(args, out):
     check_policy_rules(policy, args.policy, has_baseline=has_baseline, cases=cases, tags=tags,
                        max_k=counted.rules.max_k)
     candidate = _system(systems, args.candidate, "candidate")
+    refuse_failed_calls(dataset, args.candidate, "candidate")
     warnings, baseline, against = [], None, ""
     if has_baseline:
         problem, name, stored = _mismatch(dataset, args, args.candidate)
@@ -127,6 +129,8 @@ def _gate(args, out):
                 {case: stored.counts_at(position) for position, (case, _) in
                  enumerate(stored.keys)}, counted, cases=cases,
                 scope=_regression_scope(policy.rules, cases, tags), path=args.baseline_file)
+        if stored is None:
+            refuse_failed_calls(dataset, name, "baseline")
         baseline = stored if stored is not None else _system(systems, name, "baseline")
         against = f" against baseline {name}" + (f" ({args.baseline_file})"
                                                  if args.baseline_file else "")

@@ -67,6 +67,22 @@ def _dataset(dataset):
     return load_dataset(dataset)
 
 
+def refuse_failed_calls(dataset, system, side):
+    """Refuse to gate a system with runs recorded as ``failed`` (a call that never
+    answered is not an empty ranking): fail closed, naming the first and the count."""
+    from .core.trials import trial_runs
+
+    failed = [(case, run.get("trial", 1)) for case, systems in dataset.runs.items()
+              for run in trial_runs(systems.get(system, ())) if run.get("failed") is True]
+    if failed:
+        case, trial = failed[0]
+        raise InvalidInputError(
+            f"{side} {show(system)}: {len(failed)} run{'s' * (len(failed) != 1)} recorded "
+            f"as failed (first: case {show(case)}, trial {trial}); a call that never "
+            "answered cannot be judged: record them again (ragscore record ... --resume) "
+            "or remove them before gating")
+
+
 def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
          allow_mismatch=False):
     """Judge every rule of ``policy`` (a TOML file's path) for system ``candidate`` of
@@ -83,7 +99,7 @@ def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
     >>> result.passed  # doctest: +SKIP
     False
     """
-    from .core.gate import run_gate
+    from .core.gate import run_gate, verdict_of
     from .engine import count_dataset
     from .io.manifest import rubric_conflict
     from .io.policy import check_policy_rules, load_policy
@@ -91,18 +107,25 @@ def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
     loaded = load_policy(policy)
     check_policy_rules(loaded, policy, has_baseline=baseline is not None)
     data = _dataset(dataset)
-    systems = count_dataset(data, engine=engine).by_system()
+    counted = count_dataset(data, engine=engine)
+    systems = counted.by_system()
+    cases = list(data.cases)  # the test set's questions, whoever answered them
+    tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
+    check_policy_rules(loaded, policy, has_baseline=baseline is not None, cases=cases,
+                       tags=tags, max_k=counted.rules.max_k)
     for role, name in (("candidate", candidate), ("baseline", baseline)):
         if name is not None and name not in systems:
             raise InvalidInputError(f"{role} system {show(name)} has no runs in this test "
                                     f"set; systems: {', '.join(map(show, systems))}")
+        if name is not None:
+            refuse_failed_calls(data, name, role)
     if baseline is not None and not allow_mismatch:
         problem = rubric_conflict(data.manifests, data.rubric, baseline, candidate)
         if problem:
             raise InvalidInputError(f"{problem}; refusing to compare (pass "
                                     "allow_mismatch=True to compare anyway)")
-    tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
-    outcomes = run_gate(loaded.rules, systems[candidate], k=loaded.k, tags=tags,
-                        baseline=None if baseline is None else systems[baseline])
-    return GateResult(all(outcome.passed for outcome in outcomes), outcomes, candidate,
-                      baseline, loaded.k, str(policy))
+    verdict = verdict_of(run_gate(loaded.rules, systems[candidate], k=loaded.k, tags=tags,
+                                  baseline=None if baseline is None else systems[baseline],
+                                  cases=cases, max_k=counted.rules.max_k))
+    return GateResult(verdict.passed, verdict.outcomes, candidate, baseline, loaded.k,
+                      str(policy))

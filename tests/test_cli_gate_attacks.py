@@ -290,3 +290,25 @@ def test_nan_or_inf_anywhere_in_a_baseline_never_passes(tmp_path_factory, case, 
     assert gate(folder, lenient, "--baseline-file", str(path))[0] == 0  # B passes all 5
     code, out, err = gate(folder, lenient, "--baseline-file", str(edited(path, change)))
     assert code == 2 and out == "", (code, err)
+
+
+# ---- a run recorded as failed (ragscore record) is not an empty ranking ------------------
+
+def with_failed_run(tmp_path, case, system):
+    dataset = load_dataset(COURSE)
+    runs = {name: {other: (dict(run, failed=True) if (name, other) == (case, system) else run)
+                   for other, run in by_system.items()}
+            for name, by_system in dataset.runs.items()}
+    save_dataset(dataset._replace(runs=runs), tmp_path / "failed")
+    return tmp_path / "failed"
+
+
+@pytest.mark.parametrize("system, side", [("B", "candidate"), ("A", "baseline")])
+def test_a_failed_call_stops_the_gate_naming_side_and_case(tmp_path, system, side):
+    # Without the check, B's failed run on rollback would be scored as a ranking and the
+    # gate would still judge it; a call that never answered cannot pass or fail a rule.
+    folder = with_failed_run(tmp_path, "rollback", system)
+    code, out, err = gate(tmp_path, POLICY, "--baseline", "A", dataset=folder)
+    assert (code, out) == (2, "")
+    assert f"{side} 'B'" in err if side == "candidate" else f"{side} 'A'" in err
+    assert "1 run recorded as failed (first: case 'rollback', trial 1)" in err

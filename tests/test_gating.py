@@ -52,3 +52,43 @@ def test_bad_input_fails_closed(tmp_path):
 
 def test_gate_is_public():
     assert "gate" in ragscore.__all__ and len(ragscore.__all__) <= 14
+
+
+def _course_without(case, system):
+    course = ragscore.load_course()
+    runs = {name: {other: run for other, run in by_system.items() if (name, other) != (case,
+                                                                                          system)}
+            for name, by_system in course.runs.items()}
+    return course._replace(runs=runs)
+
+
+def test_the_call_judges_the_test_sets_questions_not_the_candidates(tmp_path):
+    # B without its run on launch: B's coverage is 1.00 wherever it ran, so judged over its
+    # own questions the rule would pass; the test set has launch, so it fails as 'no run'
+    # (the same rule ragscore gate applies).
+    policy = _policy(tmp_path, 'k = 2\n[[rule]]\nname = "mean coverage"\nmetric = "coverage"\n'
+                               'check = "min_mean"\nthreshold = 0.8\n')
+    result = ragscore.gate(_course_without("launch", "B"), policy=policy, candidate="B")
+    assert not result.passed
+    assert result.outcomes[0].no_run == (("launch", "candidate"),)
+
+
+def test_a_run_recorded_as_failed_is_refused(tmp_path):
+    course = ragscore.load_course()
+    runs = {name: {system: (dict(run, failed=True) if (name, system) == ("owner", "B") else run)
+                   for system, run in by_system.items()}
+            for name, by_system in course.runs.items()}
+    policy = _policy(tmp_path, 'k = 2\n[[rule]]\nname = "mean coverage"\nmetric = "coverage"\n'
+                               'check = "min_mean"\nthreshold = 0.8\n')
+    with pytest.raises(InvalidInputError, match=r"candidate 'B': 1 run recorded as failed "
+                                                r"\(first: case 'owner', trial 1\)"):
+        ragscore.gate(course._replace(runs=runs), policy=policy, candidate="B")
+
+
+def test_a_policy_without_rules_does_not_pass(tmp_path):
+    policy = _policy(tmp_path, 'k = 2\n')
+    try:
+        result = ragscore.gate(COURSE, policy=policy, candidate="B")
+    except InvalidInputError:
+        return  # refused as bad input: also closed
+    assert not result.passed

@@ -7,10 +7,11 @@ type="application/json">`` with every ``<`` written ``\\u003c`` (so no ``</scrip
 it early), and the page's script writes it with ``textContent`` only. The same input gives
 the same bytes: no timestamp, fixed SVG ids.
 """
-import html
+
 import json
 from importlib import resources
 
+from .escape import html as html_escape
 from .share_plots import delta_svg, sweep_svg
 
 #: Decimals of means, deltas and intervals in the summary.
@@ -21,10 +22,7 @@ TABLE_DIGITS = 2
 READ_FIRST = 15
 
 
-def escape(value):
-    """``value`` as text safe inside HTML, quotes included (the shared escape of issue 21
-    replaces this at merge)."""
-    return html.escape(str(value), quote=True)
+escape = html_escape  # the one HTML escape every writer uses (render.escape.html)
 
 
 def script_json(value):
