@@ -29,7 +29,8 @@ test-all: $(STAMP)  ## the suite plus the exhaustive tests (every chapter's live
 
 lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \
-	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings notebooks/01_test_set.ipynb
+	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings notebooks/01_test_set.ipynb \
+	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
 present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
 	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \

@@ -101,7 +101,10 @@ Table({"case": name, "system": system,
 # %% [markdown]
 # ## Step 6: what validation refuses
 # Malformed input is refused before anything is scored, with a message naming the field and
-# the value. Each row below is one attempt on the `owner` question.
+# the value. Each row below is one attempt on the `owner` question. `attempt(corpus, case,
+# run)` takes a run written as in `course.runs`: `owner` B's is `{"retrieved": ("owners",
+# "archive"), "claims": (("aurora", ("owners",)),)}`, each claim a pair of its ID and the
+# notes it cites. It answers `accepted` or `refused:` with the message.
 
 # %%
 owner = course.cases["owner"]
@@ -151,7 +154,8 @@ check("01.1", answer)
 
 # %% [markdown] tags=["exercise"]
 # 2. How many of the eight recorded runs make at least one claim that cites a note **not**
-#    labelled as support for that claim? (a count; compare step 4 with step 3)
+#    labelled as support for that claim? (a count; compare step 4 with step 3; a claim the
+#    reviewer did not expect has no note labelled for it)
 
 # %% tags=["exercise"]
 answer = None

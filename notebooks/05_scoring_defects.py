@@ -44,7 +44,8 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 # ## Step 2: run the tests on the real scorer and on each defect
 # `contract_checks` copies the package and its tests into a scratch folder per run, writes the
 # defect into that copy, and runs the contract tests (`tests/core/test_contract.py`) there,
-# two runs at a time; the bar shows how many runs have finished. A defect counts as
+# two runs at a time (in a running notebook a bar counts the finished runs; a page of stored
+# results shows the tables below, which appear once all four are done). A defect counts as
 # **caught** only when a test *fails an assertion*; an import error would only show that the
 # copy is broken, not that any test checks the rule.
 

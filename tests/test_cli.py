@@ -361,3 +361,15 @@ def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
     dataset, _ = import_trec(IMPORTS / "trec" / "qrels.txt", runs, missing_run=missing)
     assert saved._replace(notes=()) == dataset._replace(notes=(), name="qrels")
     assert saved.notes[0] == "imported with 'ragscore import trec'"
+
+
+def test_compare_stats_text_prints_p_with_two_decimals_as_the_workbook_does(tmp_path, capsys):
+    folder = _twelve_questions(tmp_path / "twelve")
+    assert main(["compare", folder, "--baseline", "A", "--candidate", "B", "--stats",
+                 "--metrics", "recall,rr"]) == 0
+    stats = capsys.readouterr().out.split("\n\n")[1].splitlines()
+    recall = next(line for line in stats if line.startswith("recall")).split()
+    rr = next(line for line in stats if line.startswith("rr")).split()
+    # columns: metric, n, mean, [low, high], p; p = 158/4096 = 0.0386 -> 0.04 (not 0.0386)
+    assert recall[:2] == ["recall", "12"] and recall[5] == "0.04"
+    assert rr[5] == "1.00"  # every delta is 0: every flip ties, p = 1

@@ -37,7 +37,8 @@ def to_json(records):
 
 
 def _p(value):
-    return "n/a" if is_na(value) else f"{float(value):.3g}"
+    """A p-value with two decimals, as the workbook's tables print it (0.19, not 0.189)."""
+    return "n/a" if is_na(value) else f"{float(value):.2f}"
 
 
 def _test(method):

@@ -118,9 +118,11 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "8b64fa36c57fa73d70cc46ee99153539ea29df3630f47c781166616e386e70bd",
               "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
               "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell.",
-              {"yes": "Step 6 refuses an unknown note in the retrieved list; a citation is a "
-                      "different field, judged by the scorer. Try it in a new cell with "
-                      "attempt(...) before deciding."}),
+              {"yes": "Step 6 tries an unknown note in the retrieved list only; a citation "
+                      "is a different field. Before deciding, run attempt(course.corpus, "
+                      "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
+                      "(('aurora', ('no-such-note',)),)}) in a new cell and read what it "
+                      "says."}),
     _exercise("02.1", RATE, "b80045",
               "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
               "P@3 has three slots: count the relevant notes in the top 3 and divide by 3.",
@@ -247,9 +249,14 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "here is bad input."}),
     _exercise("07.1", RATE, "4ea15a",
               "8c852bd106fea764de8330ab3ee373925ec8e0122703df9608dc2ba1cf3177e4",
-              "nDCG@1 divides the first note's gain (its grade, over log2 of 2) by the best "
-              "gain possible at rank 1 (the highest grade judged for q2).",
-              {"1.00": "glacier is relevant, but graded 1; nDCG compares that with the best "
+              "nDCG@1 compares the gain of dense's first note on q2 with the largest gain "
+              "any judged note of q2 could have had at rank 1; step 4 shows, for nDCG@3, "
+              "how a grade becomes a gain.",
+              {"0.63": "At rank 1 the discount is log2(1 + 1) = 1: no note is discounted "
+                       "there.",
+               "0.33": "The ideal DCG@1 holds one note only, the best one that could be at "
+                       "rank 1, not the sum of every grade.",
+               "1.00": "glacier is relevant, but graded 1; nDCG compares that with the best "
                        "grade that could have been at rank 1.",
                "0.38": "0.38 is nDCG@3; at k = 1 only the first note counts, in the DCG and "
                        "in the ideal DCG."}),

@@ -199,13 +199,14 @@ def contract_checks(mutations, *, tests=CONTRACT_TESTS, jobs=2, progress=None):
 def progress_bar(total, what):
     """Display a progress bar for ``total`` steps and return it; ``bar.step(_)`` advances it.
 
-    Its plain-text form is fixed (``0 of 4 test runs finished``, as when it was displayed),
-    so a stored notebook does not depend on timing.
+    Its plain-text form, which a stored page shows in place of the bar, is the bar when the
+    cell has finished (``4 of 4 test runs finished``): fixed, so a stored notebook does not
+    depend on timing, and what the bar reads once the results below it exist.
     """
     import ipywidgets as widgets
     from IPython.display import display
 
-    label = f"0 of {total} {what}"
+    label = f"{total} of {total} {what}"
 
     class Progress(widgets.IntProgress):
         def __repr__(self):
