@@ -157,6 +157,17 @@ def check_rule(rule, *, has_baseline, max_k=MAX_K):
                         f"{rule.metric} is a {metric.kind} (use "
                         f"{' or '.join(others)})", field="metric")
     check_numbers(rule, max_k=max_k)
+    if metric.kind != COUNT and rule.tolerance is not None and rule.tolerance > 1:
+        raise RuleError(f"{where}: {rule.metric} is a {metric.kind} from 0 to 1, so a "
+                        f"tolerance above 1 allows every change; got {show(rule.tolerance)}",
+                        field="tolerance")
+    if rule.slice is not None and rule.cases is not None:
+        raise RuleError(f"{where}: give slice or cases, not both (a rule's scope is one of "
+                        "them)", field="cases")
+    if rule.cases is not None and len(set(rule.cases)) != len(rule.cases):
+        twice = next(name for position, name in enumerate(rule.cases)
+                     if name in rule.cases[:position])
+        raise RuleError(f"{where}: case {show(twice)} is listed twice", field="cases")
     return metric
 
 

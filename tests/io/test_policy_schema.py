@@ -3,9 +3,10 @@
 
 Over generated policies (metrics the check reads; numbers in range, out of range, whole,
 fractional, bools), a policy the schema accepts is one the checker accepts, and the other
-way round. Two things only the checker can judge are kept out of the generated space and
-tested on their own: nan and inf (JSON cannot write them; TOML can), and which metrics exist
-and which checks read them (the metric registry's).
+way round. Three things only the checker can judge are kept out of the generated space and
+tested on their own: nan and inf (JSON cannot write them; TOML can), which metrics exist
+and which checks read them, and a tolerance above 1 on a rate or yes/no metric (the metric
+registry says which metric is a rate).
 """
 import json
 import math
@@ -16,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ragscore.core.gate import CHECKS, MAX_K, MISSING, RuleError, check_rule
-from ragscore.core.metrics import REGISTRY
+from ragscore.core.metrics import COUNT, REGISTRY
 from ragscore.io.jsonl import DatasetFileError
 from ragscore.io.policy import check_policy_rules, load_policy, rules_of
 from ragscore.io.schemas import schema_errors
@@ -54,7 +55,9 @@ def policies(draw):
         metric = draw(st.sampled_from(sorted(name for name, m in REGISTRY.items()
                                              if m.kind in reads)))
         rule = {"name": f"rule {position}", "metric": metric, "check": check}
-        for key, values in (("threshold", NUMBERS), ("tolerance", NUMBERS), ("k", KS)):
+        tolerances = NUMBERS if REGISTRY[metric].kind == COUNT else NUMBERS.filter(
+            lambda value: type(value) is bool or value <= 1)
+        for key, values in (("threshold", NUMBERS), ("tolerance", tolerances), ("k", KS)):
             value = draw(values)
             if value is not None and draw(st.booleans()):
                 rule[key] = value
@@ -146,3 +149,27 @@ def test_the_schema_names_every_check_and_the_largest_k():
     policy = schema("policy")
     assert policy["properties"]["rule"]["items"]["properties"]["check"]["enum"] == list(CHECKS)
     assert policy["properties"]["k"]["maximum"] == MAX_K == OPEN.max_k
+
+
+def test_a_tolerance_above_1_on_a_rate_is_refused_by_the_checker():
+    # support is a rate from 0 to 1: a tolerance of 1.5 (or 1e308) lets every fall pass.
+    rule = rules_of({"rule": [{"name": "r", "metric": "support", "check": "no_regression",
+                               "tolerance": 1.5}]})[0]
+    with pytest.raises(RuleError, match=r"rule 'r': support is a rate from 0 to 1, so a "
+                                        r"tolerance above 1 allows every change; got 1\.5"):
+        check_rule(rule, has_baseline=True)
+    counts = rules_of({"rule": [{"name": "c", "metric": "unsupported", "check": "no_regression",
+                                 "tolerance": 2}]})[0]
+    check_rule(counts, has_baseline=True)  # a count may fall by 2
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"slice": "critical", "cases": ["owner"]}, r"give slice or cases, not both"),
+    ({"cases": ["launch", "launch"]}, r"case 'launch' is listed twice"),
+])
+def test_slice_with_cases_and_a_case_twice_are_refused_by_both(extra, message):
+    data = {"rule": [{"name": "r", "metric": "support", "check": "min_each",
+                      "threshold": 1.0, **extra}]}
+    assert schema_errors(data, "policy")
+    with pytest.raises(RuleError, match=message):
+        check_rule(rules_of(data)[0], has_baseline=True)
