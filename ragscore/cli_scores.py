@@ -5,6 +5,7 @@ import sys
 from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
                          no_runs, random_seed,
                          notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
+from .cli_measures import add_measure_options, add_report_options
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
@@ -55,6 +56,14 @@ def _record_lines(counted, *, k, metrics):
 def _report(args, out):
     counted = read_counted(args)
     k = cutoff(args.k, counted.rules)
+    if args.measures is not None or args.trec_eval or args.system is not None:
+        from .cli_measures import measures_report, only_system
+
+        if args.by is not None:
+            raise InvalidInputError("--by prints the declared aggregates of --metrics at --k; "
+                                    "it does not combine with --measures, --trec-eval or "
+                                    "--system")
+        return measures_report(args, only_system(counted, args.system), out, default_k=k)
 
     if args.by is not None:
         from .render.formats import render_frame
@@ -252,6 +261,8 @@ def add_score_commands(commands):
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
                              "as trec_eval's means do; the output says so")
+    add_measure_options(report)
+    add_report_options(report)
     report.set_defaults(handler=_report)
 
     comparison = commands.add_parser(

@@ -18,7 +18,7 @@ LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
        "ragscore.cli_import", "ragscore.cli_release", "ragscore.cli_scores", "ragscore.reports",
-       "ragscore.plots"}
+       "ragscore.plots", "ragscore.cli_measures"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
