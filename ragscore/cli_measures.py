@@ -100,3 +100,17 @@ def measures_report(args, counted, out, *, default_k):
                                 f"--format {args.format}")
     notes_out(counted, Escaping(sys.stderr))
     return OK
+
+
+def measure_columns(counted, text, *, default_k):
+    """``(metrics, {label: values})`` for :func:`~ragscore.core.paired.pair_up`: each
+    measure as its registry metric renamed to its label, read at its own cutoff."""
+    from .core.metrics import REGISTRY
+
+    chosen, columns = [], {}
+    for measure in parse_measures(text):
+        metric = REGISTRY[measure.metric]
+        k = measure.cutoff(uncut=counted.rules.max_k, default=default_k)
+        chosen.append(metric._replace(name=measure.label, label=measure.label))
+        columns[measure.label] = counted.values(metric, k)
+    return tuple(chosen), columns

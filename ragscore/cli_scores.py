@@ -5,7 +5,7 @@ import sys
 from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
                          no_runs, random_seed,
                          notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
-from .cli_measures import add_measure_options, add_report_options
+from .cli_measures import add_measure_options, add_report_options, measures_option
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
@@ -163,12 +163,22 @@ def _compare(args, out):
         from .engine import default_metrics
         from .render.formats import comparison_text
 
-        chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-        paired = pair_up(counted.keys, {metric.name: counted.values(metric, k)
-                                        for metric in chosen},
-                         baseline=args.baseline, candidate=args.candidate, metrics=chosen)
-        out.write(comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
-                                  k=k))
+        if args.measures is not None:
+            from .cli_measures import measure_columns
+
+            chosen, columns = measure_columns(counted, args.measures, default_k=k)
+        else:
+            chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
+            columns = {metric.name: counted.values(metric, k) for metric in chosen}
+        paired = pair_up(counted.keys, columns, baseline=args.baseline,
+                         candidate=args.candidate, metrics=chosen)
+        text = comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
+                               k=None if args.measures else k, metrics=chosen)
+        if not args.stats:
+            out.write(text)
+    if args.measures is not None and (args.stats or args.format == "json"):
+        raise InvalidInputError("compare --measures prints text; --stats and --format json "
+                                "take --metrics at --k")
     if args.stats or args.format == "json":
         from .tables.scores import question_table
 
@@ -187,9 +197,11 @@ def _compare(args, out):
     elif args.stats:
         from .render.stats import render_stats
 
-        out.write("\n" + render_stats(stats, baseline=args.baseline, candidate=args.candidate,
-                                      confidence=args.confidence, seed=args.seed,
-                                      resamples=RESAMPLES))
+        summary, _, rows = text.partition("\n")  # the summary first, then the questions
+        out.write(summary + "\n\n" + render_stats(stats, baseline=args.baseline,
+                                                 candidate=args.candidate,
+                                                 confidence=args.confidence, seed=args.seed,
+                                                 resamples=RESAMPLES) + "\n" + rows)
     notes_out(counted, Escaping(sys.stderr))
     return OK
 
@@ -277,6 +289,10 @@ def add_score_commands(commands):
     comparison.add_argument("--format", choices=("text", "json"), default="text",
                             help="text (default) or json: a list of per-question rows, or "
                                  "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--measures", type=measures_option, default=None,
+                            metavar="NAMES",
+                            help="measures in ir_measures' spelling instead of --metrics at "
+                                 "--k, e.g. \"nDCG@10 AP RR\" (see report --help)")
     comparison.add_argument("--allow-mismatch", action="store_true",
                             help="compare systems judged under different rubric versions "
                                  "(their manifests say); the output says so first")
