@@ -122,10 +122,11 @@ def _gate(args, out):
             rule = outcome.rule
             lines.append(f"  {'PASS' if outcome.passed else 'FAIL'}  {rule.name} "
                          f"({rule.metric}, {rule.check}): {outcome.detail}")
-            for case, value, before in outcome.failures[:args.show]:
+            listed = [] if outcome.passed else outcome.failures  # a passing rule: one line
+            for case, value, before in listed[:args.show]:
                 was = "" if before is None else f" (baseline {format_value(before)})"
                 lines.append(f"        {case}: {format_value(value)}{was}")
-            if len(outcome.failures) > args.show:
+            if len(listed) > args.show:
                 lines.append(f"        ... and {len(outcome.failures) - args.show} more")
     verdict = "PASS" if not failed else "FAIL"
     lines.append(f"verdict: {verdict}: {len(outcomes) - len(failed)} of {len(outcomes)} rules "

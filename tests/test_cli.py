@@ -364,5 +364,6 @@ def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
     assert _run(*argv, "--out", str(tmp_path / "out")).returncode == 0
     saved = ragscore.load_dataset(tmp_path / "out")
     dataset, _ = import_trec(IMPORTS / "trec" / "qrels.txt", runs, missing_run=missing)
-    assert saved._replace(notes=()) == dataset._replace(notes=(), name="qrels")
+    # --name defaults to the --out folder's name
+    assert saved._replace(notes=()) == dataset._replace(notes=(), name="out")
     assert saved.notes[0] == "imported with 'ragscore import trec'"
