@@ -104,9 +104,14 @@ def load_policy(path, *, max_bytes=1 << 20):
         raise DatasetFileError(f"{place}: {field}: {message}")
     rules = []
     for position, item in enumerate(policy["rule"]):
-        rules.append(Rule(name=item["name"], metric=item["metric"], check=item["check"],
+        try:
+            metric, k = _measure(item["metric"], item.get("k"))
+        except InvalidInputError as error:
+            raise DatasetFileError(f"{where(path, _line_of_rule(text, position, 'metric'))}: "
+                                   f"{error}") from None
+        rules.append(Rule(name=item["name"], metric=metric, check=item["check"],
                           threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
-                          slice=item.get("slice"), cases=item.get("cases"), k=item.get("k"),
+                          slice=item.get("slice"), cases=item.get("cases"), k=k,
                           severity=item.get("severity", "major")))
     names = [rule.name for rule in rules]
     for position, name in enumerate(names):
@@ -114,6 +119,22 @@ def load_policy(path, *, max_bytes=1 << 20):
             raise DatasetFileError(f"{where(path, _line_of_rule(text, position))}: rule name "
                                    f"{show(name)} is used twice")
     return Policy((tuple(rules), policy.get("k", 2), policy.get("description", ""), text))
+
+
+def _measure(metric, k):
+    """A rule's ``metric`` and ``k``: a registry name as it is, or a measure named as
+    ir_measures names it (``nDCG@10``, ``P@5``: :mod:`ragscore.core.measures`) read as its
+    metric and cutoff."""
+    from ..core.measures import parse_measure
+    from ..core.metrics import REGISTRY
+
+    if metric in REGISTRY or "@" not in metric:
+        return metric, k
+    measure = parse_measure(metric)
+    if k is not None and k != measure.k:
+        raise InvalidInputError(f"metric {show(metric)} names cutoff {measure.k} and k is "
+                                f"{k}; give one")
+    return measure.metric, measure.k
 
 
 def check_policy_rules(policy, path, *, has_baseline):
