@@ -61,8 +61,8 @@ def only_system(counted, system):
 
 def measures_report(args, counted, out, *, default_k):
     """Print the measures of ``args.measures`` (or trec_eval's) in ``args.format``."""
-    from .render.measured import (measures_csv, measures_json, measures_text,
-                                  score_measures, trec_eval_text)
+    from .core.measures import score_measures
+    from .render.measured import measures_csv, measures_json, measures_text, trec_eval_text
 
     measures = parse_measures(args.measures or TREC_DEFAULT)
     trec = args.trec_eval

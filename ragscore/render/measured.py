@@ -15,52 +15,13 @@ Counted runs are read once; each measure is then one read of the counts at its c
 import csv
 import io
 import json
-from collections import namedtuple
 from math import fsum
 
-from ..core.aggregate import aggregates
-from ..core.metrics import REGISTRY
 from ..core.rules import InvalidInputError
 from .text import format_value
 
 #: trec_eval's order of the measures it prints (its measure table), by registry name.
 TREC_ORDER = ("ap", "rr", "precision", "recall", "ndcg", "hit")
-
-
-class Scored(namedtuple("Scored", "measures cases systems columns summary")):
-    """Named measures scored: ``columns[label]`` one value per (case, system) row (None for
-    n/a), ``summary`` the declared aggregates, one dict per system, measure and method."""
-
-    __slots__ = ()
-
-
-def score_measures(counted, measures, *, default_k, na_as_zero=False):
-    """Score ``measures`` over ``counted`` (one engine pass; each measure reads the counts
-    at its cutoff; uncut measures at the longest ranking the ID rules allow)."""
-    uncut = counted.rules.max_k
-    ks = [measure.cutoff(uncut=uncut, default=default_k) for measure in measures]
-    for measure, k in zip(measures, ks):
-        if k > uncut:
-            raise InvalidInputError(f"--measures: {measure.label} cuts at {k}, beyond the "
-                                    f"longest ranking the dataset's ID rules allow ({uncut})")
-    columns = {measure.label: counted.column(REGISTRY[measure.metric], k,
-                                             na_as_zero=na_as_zero)
-               for measure, k in zip(measures, ks)}
-    summary = []
-    for system in counted.systems:
-        view = counted.take(counted.positions(system))
-        for measure, k in zip(measures, ks):
-            metric = REGISTRY[measure.metric]
-            for row in aggregates(view, k=k, metrics=(metric,), na_as_zero=na_as_zero):
-                if row.slice not in (metric.slice, "all") or (
-                        row.slice == "all" and not na_as_zero and metric.slice != "all"):
-                    continue
-                summary.append({"system": system, "measure": measure.label,
-                                "method": row.method, "slice": row.slice, "value": row.value,
-                                "used": row.used, "left_out": row.left_out,
-                                "description": row.description})
-    return Scored(measures, [case for case, _ in counted.keys],
-                  [system for _, system in counted.keys], columns, summary)
 
 
 def _number(value, digits):

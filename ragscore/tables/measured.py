@@ -11,9 +11,8 @@ API form of ``ragscore report --measures`` (ir_measures' spelling, see
 """
 import pandas as pd
 
-from ..core.measures import measures_of
+from ..core.measures import measures_of, score_measures
 from ..engine import DEFAULT_ENGINE, count_dataset
-from ..render.measured import score_measures
 from .scores import key_index
 
 
