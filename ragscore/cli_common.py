@@ -95,9 +95,11 @@ def no_runs(folder):
 def read_counted(args):
     """The counted runs of ``args.dataset``, read and checked by the chosen engine."""
     from .engine import count_folder
+    from .render.progress import Progress
 
-    counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
-                           dedupe=args.dedupe)
+    with Progress("reading and counting the runs") as progress:  # only on a terminal
+        counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
+                               dedupe=args.dedupe, progress=progress)
     if not counted.keys:
         raise no_runs(args.dataset)
     if getattr(args, "split", None) is not None:

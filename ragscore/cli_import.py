@@ -7,10 +7,19 @@ from .io.importers.registry import IMPORTERS
 def _import(args, out):
     """Read the files an importer names, then save the dataset at ``--out``; say what was
     written and what was dropped or filled in."""
+    from pathlib import Path
+
     from .io.dataset import save_dataset
+    from .io.format import NAME_PATTERN
 
     options = {name: value for name, value in vars(args).items() if name != "handler"}
-    dataset, notes = IMPORTERS[args.kind].read(options)
+    folder_name = Path(args.out).resolve().name
+    if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
+        options["name"] = folder_name  # as --help says
+    from .render.progress import Progress
+
+    with Progress(f"importing ({args.kind})"):  # only on a terminal, after two seconds
+        dataset, notes = IMPORTERS[args.kind].read(options)
     sentences = []
     for what, value in notes.items():
         if type(value) is dict:
@@ -28,7 +37,8 @@ def _import(args, out):
             sentences.append(f"{what}: {value}")
     dataset = dataset._replace(notes=(f"imported with 'ragscore import {args.kind}'",
                                       *sentences))
-    folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
+    with Progress("writing the dataset"):
+        folder = save_dataset(dataset, args.out, overwrite=args.overwrite)
     runs = sum(len(per_case) for per_case in dataset.runs.values())
     names = dataset.systems
     systems = len(names)
@@ -66,8 +76,9 @@ def add_import_commands(commands):
         parser.add_argument("--overwrite", action="store_true",
                             help="replace --out if it is a ragscore dataset already")
         parser.add_argument("--name", default=None,
-                            help="the dataset's name (default: taken from the input's file "
-                                 "or folder name)")
+                            help="the dataset's name (default: the --out folder's name; "
+                                 "the input's file or folder name if that is not a valid "
+                                 "name: letters, digits, '.', '_', '-')")
         parser.set_defaults(handler=_import)
 
     exporting = commands.add_parser(

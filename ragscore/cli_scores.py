@@ -5,6 +5,7 @@ import sys
 from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
                          no_runs, random_seed,
                          notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
+from .cli_measures import add_measure_options, add_report_options, measures_option
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
@@ -57,6 +58,14 @@ def _report(args, out):
     k = cutoff(args.k, counted.rules)
     if args.failures:
         return _failures(args, counted, k, out)
+    if args.measures is not None or args.trec_eval or args.system is not None:
+        from .cli_measures import measures_report, only_system
+
+        if args.by is not None:
+            raise InvalidInputError("--by prints the declared aggregates of --metrics at --k; "
+                                    "it does not combine with --measures, --trec-eval or "
+                                    "--system")
+        return measures_report(args, only_system(counted, args.system), out, default_k=k)
 
     if args.by is not None:
         from .render.formats import render_frame
@@ -183,12 +192,22 @@ def _compare(args, out):
         from .engine import default_metrics
         from .render.formats import comparison_text
 
-        chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-        paired = pair_up(counted.keys, {metric.name: counted.values(metric, k)
-                                        for metric in chosen},
-                         baseline=args.baseline, candidate=args.candidate, metrics=chosen)
-        out.write(comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
-                                  k=k))
+        if args.measures is not None:
+            from .cli_measures import measure_columns
+
+            chosen, columns = measure_columns(counted, args.measures, default_k=k)
+        else:
+            chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
+            columns = {metric.name: counted.values(metric, k) for metric in chosen}
+        paired = pair_up(counted.keys, columns, baseline=args.baseline,
+                         candidate=args.candidate, metrics=chosen)
+        text = comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
+                               k=None if args.measures else k, metrics=chosen)
+        if not args.stats:
+            out.write(text)
+    if args.measures is not None and (args.stats or args.format == "json"):
+        raise InvalidInputError("compare --measures prints text; --stats and --format json "
+                                "take --metrics at --k")
     if args.stats or args.format == "json":
         from .tables.scores import question_table
 
@@ -207,9 +226,11 @@ def _compare(args, out):
     elif args.stats:
         from .render.stats import render_stats
 
-        out.write("\n" + render_stats(stats, baseline=args.baseline, candidate=args.candidate,
-                                      confidence=args.confidence, seed=args.seed,
-                                      resamples=RESAMPLES))
+        summary, _, rows = text.partition("\n")  # the summary first, then the questions
+        out.write(summary + "\n\n" + render_stats(stats, baseline=args.baseline,
+                                                 candidate=args.candidate,
+                                                 confidence=args.confidence, seed=args.seed,
+                                                 resamples=RESAMPLES) + "\n" + rows)
     notes_out(counted, Escaping(sys.stderr))
     return OK
 
@@ -286,6 +307,8 @@ def add_score_commands(commands):
                              "missed, not delivered, unsupported claims, should abstain, "
                              "should answer), with question, answer and relevant IDs side by "
                              "side (docs/diagnosis.md)")
+    add_measure_options(report)
+    add_report_options(report)
     report.set_defaults(handler=_report)
 
     comparison = commands.add_parser(
@@ -300,6 +323,10 @@ def add_score_commands(commands):
     comparison.add_argument("--format", choices=("text", "json"), default="text",
                             help="text (default) or json: a list of per-question rows, or "
                                  "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--measures", type=measures_option, default=None,
+                            metavar="NAMES",
+                            help="measures in ir_measures' spelling instead of --metrics at "
+                                 "--k, e.g. \"nDCG@10 AP RR\" (see report --help)")
     comparison.add_argument("--allow-mismatch", action="store_true",
                             help="compare systems judged under different rubric versions "
                                  "(their manifests say); the output says so first")

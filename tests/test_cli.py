@@ -89,6 +89,8 @@ def test_compare_lists_the_regression_first():
     assert lines[2].split() == ["launch", "support", "1.00", "0.50", "-0.50", "regressed"]
     assert ["region", "abstention_correct", "no", "yes", "+1.00", "improved"] in \
         [line.split() for line in lines]
+    # 1 + 1 + 7 changed rows after the two head lines, then one line for the 15 unchanged
+    assert len(lines) == 2 + 9 + 1 and lines[-1].startswith("15 unchanged")
 
 
 def test_sweep_prints_every_k():
@@ -266,10 +268,13 @@ def test_compare_stats_is_reproducible_and_follows_seed_and_confidence(tmp_path,
     assert narrow["min_detectable"] < first["min_detectable"]
 
 
-def test_compare_stats_text_follows_the_comparison():
+def test_compare_stats_text_follows_the_summary_and_precedes_the_questions():
     out = _run("compare", COURSE, "--baseline", "A", "--candidate", "B", "--stats").stdout
-    comparison, stats = out.split("\n\n")
-    assert comparison.startswith("B (candidate) against A (baseline) at k=2, 4 questions")
+    summary, stats, questions = out.split("\n\n")
+    assert summary.startswith("B (candidate) against A (baseline) at k=2, 4 questions")
+    assert questions.splitlines()[1].split() == ["launch", "support", "1.00", "0.50", "-0.50",
+                                                 "regressed"]
+    assert questions.splitlines()[-1] == "15 unchanged (question, metric) pairs not listed"
     lines = stats.splitlines()
     assert lines[0].startswith("Paired statistics of B - A, per metric over the questions "
                                "where both are defined")
@@ -359,7 +364,8 @@ def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
     assert _run(*argv, "--out", str(tmp_path / "out")).returncode == 0
     saved = ragscore.load_dataset(tmp_path / "out")
     dataset, _ = import_trec(IMPORTS / "trec" / "qrels.txt", runs, missing_run=missing)
-    assert saved._replace(notes=()) == dataset._replace(notes=(), name="qrels")
+    # --name defaults to the --out folder's name
+    assert saved._replace(notes=()) == dataset._replace(notes=(), name="out")
     assert saved.notes[0] == "imported with 'ragscore import trec'"
 
 

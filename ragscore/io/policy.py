@@ -158,7 +158,12 @@ def load_policy(path, *, max_bytes=1 << 20):
             place = _place(path, text, None, top)
         raise DatasetFileError(f"{place}: {field}: {message}")
     rules = []
-    for position, rule in enumerate(rules_of(policy)):
+    for position, item in enumerate(policy["rule"]):
+        try:
+            rule = _rule_of(item, policy)
+        except InvalidInputError as error:
+            raise DatasetFileError(f"{_place(path, text, position, 'metric')}: {error}"
+                                   ) from None
         try:
             check_numbers(rule)
         except RuleError as error:
@@ -178,12 +183,34 @@ def rules_of(policy):
     """The :class:`~ragscore.core.gate.Rule` of each ``[[rule]]`` of a parsed policy whose
     shape the schema accepted (unchecked: :func:`~ragscore.core.gate.check_rule` judges
     them); a rule without ``missing`` takes the policy's, else ``"fail"``."""
-    return [Rule(name=item["name"], metric=item["metric"], check=item["check"],
-                 threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
-                 slice=item.get("slice"), cases=item.get("cases"), k=_whole(item.get("k")),
-                 severity=item.get("severity", "major"),
-                 missing=item.get("missing", policy.get("missing", "fail")))
-            for item in policy["rule"]]
+    return [_rule_of(item, policy) for item in policy["rule"]]
+
+
+def _rule_of(item, policy):
+    """One ``[[rule]]`` as a :class:`~ragscore.core.gate.Rule`, its metric named as the
+    registry names it or as ir_measures does (:func:`_measure`)."""
+    metric, k = _measure(item["metric"], _whole(item.get("k")))
+    return Rule(name=item["name"], metric=metric, check=item["check"],
+                threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
+                slice=item.get("slice"), cases=item.get("cases"), k=k,
+                severity=item.get("severity", "major"),
+                missing=item.get("missing", policy.get("missing", "fail")))
+
+
+def _measure(metric, k):
+    """A rule's ``metric`` and ``k``: a registry name as it is, or a measure named as
+    ir_measures names it (``nDCG@10``, ``P@5``: :mod:`ragscore.core.measures`) read as its
+    metric and cutoff."""
+    from ..core.measures import parse_measure
+    from ..core.metrics import REGISTRY
+
+    if type(metric) is not str or metric in REGISTRY or "@" not in metric:
+        return metric, k
+    measure = parse_measure(metric)
+    if k is not None and k != measure.k:
+        raise InvalidInputError(f"metric {show(metric)} names cutoff {measure.k} and k is "
+                                f"{k}; give one")
+    return measure.metric, measure.k
 
 
 def _whole(k):

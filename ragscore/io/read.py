@@ -449,6 +449,12 @@ def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES)
             known.add(doc)
             if source is not None:
                 sources[doc] = source
+        if unit == "document" and not sources:
+            raise InvalidInputError(
+                f"{where(folder)}: unit 'document' (--unit document) projects chunks onto the "
+                "documents their corpus entries name as 'source', and no entry names one; add "
+                "\"source\": DOCUMENT_ID to the chunks of corpus.jsonl (docs/dataset-format.md) "
+                "or score the rankings as recorded (--unit chunk, the default)")
         counter = Counter(frozenset(known), rules=reader.rules, min_relevance=minimum,
                           unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
                           superseded=reader.superseded)

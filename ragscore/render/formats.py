@@ -9,7 +9,6 @@ import html
 import io
 import json
 from collections import Counter, namedtuple
-from itertools import chain
 
 from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, case_indices, verdict_order
@@ -161,31 +160,32 @@ def _html(rows, labels, names):
             + "\n".join(body) + "\n</tbody>\n</table>\n")
 
 
-def comparison_text(paired, *, baseline, candidate, k):
+def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     """The text of a :class:`~ragscore.core.paired.Paired` comparison: a summary line of
-    verdict counts, then one aligned line per (case, metric) in report order
-    (:func:`~ragscore.core.paired.verdict_order`: regressions first); a yes/no metric shows
-    yes and no rather than 1.00 and 0.00.
+    verdict counts, then one aligned line per changed (case, metric) in report order
+    (:func:`~ragscore.core.paired.verdict_order`: regressions first, the largest change
+    first within a verdict), then one line counting the unchanged ones; columns are as wide
+    as their longest value; a yes/no metric shows yes and no rather than 1.00 and 0.00.
+    ``metrics`` (the compared :class:`Metric` objects) say each column's kind when their
+    names are not the registry's (measures named ``AP``, ``nDCG@10``); ``k`` None: each
+    measure names its own cutoff.
 
     >>> from ragscore.core.paired import Paired
     >>> print(comparison_text(Paired(["q1", "q2"], [("rr", 1.0, 1.0, 0.0, "unchanged"),
     ...                                             ("rr", 1.0, 0.5, -0.5, "regressed")],
     ...                              [0, 1]), baseline="A", candidate="B", k=2), end="")
     B (candidate) against A (baseline) at k=2, 2 questions: 1 regressed, 1 unchanged
-    case         metric              baseline candidate  delta  verdict
-    q2           rr                      1.00      0.50  -0.50  regressed
-    q1           rr                      1.00      1.00  +0.00  unchanged
+    case  metric  baseline  candidate  delta  verdict
+    q2    rr          1.00       0.50  -0.50  regressed
+    1 unchanged (question, metric) pair not listed
     """
     outcomes, codes = paired.outcomes, paired.codes
     tally = dict.fromkeys(VERDICTS, 0)
     for code, times in Counter(codes).items():
         tally[outcomes[code][4]] += times
     summary = ", ".join(f"{tally[v]} {v}" for v in VERDICTS if tally[v])
-    head = [f"{candidate} (candidate) against {baseline} (baseline) at k={k}, "
-            f"{len(paired.cases) if codes else 0} questions: {summary}",
-            f"{'case':<12} {'metric':<19} {'baseline':>8} {'candidate':>9} {'delta':>6}  "
-            "verdict"]
     kinds = {name: metric.kind for name, metric in REGISTRY.items()}
+    kinds.update({metric.name: metric.kind for metric in metrics or ()})
 
     def cell(value, kind):
         if value is None:
@@ -194,19 +194,38 @@ def comparison_text(paired, *, baseline, candidate, k):
             return format_value(int(value))
         return format_value(value if kind == "rate" else bool(value))
 
-    def rest_of_line(metric, before, after, change, verdict):
-        kind = kinds.get(metric, "rate")
-        return (f"{metric:<19} {cell(before, kind):>8} {cell(after, kind):>9} "
-                f"{'n/a' if change is None else format_delta(change):>6}  {verdict}\n")
+    # Each outcome is formatted once; the lines are then put together from those pieces
+    # (a report has hundreds of thousands of them).
+    changed_codes = [code for code, outcome in enumerate(outcomes) if outcome[4] != "unchanged"]
+    texts = {code: (outcomes[code][0], cell(outcomes[code][1], kinds.get(outcomes[code][0],
+                                                                         "rate")),
+                    cell(outcomes[code][2], kinds.get(outcomes[code][0], "rate")),
+                    "n/a" if outcomes[code][3] is None else format_delta(outcomes[code][3]),
+                    outcomes[code][4]) for code in changed_codes}
+    size = {code: -abs(outcomes[code][3] or 0.0) for code in changed_codes}
+    order = [position for position in verdict_order(paired) if codes[position] in texts]
+    rank = {verdict: number for number, verdict in enumerate(VERDICTS)}
+    order.sort(key=lambda position: (rank[outcomes[codes[position]][4]],
+                                     size[codes[position]]))
+    cases = [escape.text(paired.cases[index]) for index in case_indices(paired, order)]
+    rows = [(case, *texts[codes[position]]) for case, position in zip(cases, order)]
+    names = ("case", "metric", "baseline", "candidate", "delta", "verdict")
+    widths = [max([len(name)] + [len(str(row[i])) for row in rows]) for i, name in
+              enumerate(names)]
 
-    # Each outcome and each question is formatted once; the lines are then put together
-    # from those pieces at C speed (a report has hundreds of thousands of them).
-    order = verdict_order(paired)
-    questions = [f"{escape.text(case):<12} " for case in paired.cases]
-    texts = [rest_of_line(*outcome) for outcome in outcomes]
-    pieces = zip(map(questions.__getitem__, case_indices(paired, order)),
-                 map(texts.__getitem__, map(codes.__getitem__, order)))
-    return "\n".join(head) + "\n" + "".join(chain.from_iterable(pieces))
+    def line(row):
+        return "  ".join([str(row[0]).ljust(widths[0]), row[1].ljust(widths[1]),
+                          *(value.rjust(width) for value, width in zip(row[2:5], widths[2:5])),
+                          row[5]])
+
+    lines = [f"{candidate} (candidate) against {baseline} (baseline)"
+             f"{'' if k is None else f' at k={k}'}, "
+             f"{len(paired.cases) if codes else 0} questions: {summary}", line(names)]
+    lines += map(line, rows)
+    if tally["unchanged"]:
+        lines.append(f"{tally['unchanged']} unchanged (question, metric) "
+                     f"pair{'s' * (tally['unchanged'] != 1)} not listed")
+    return "\n".join(lines) + "\n"
 
 
 def render_frame(frame, *, fmt="text"):

@@ -41,6 +41,8 @@ def gate_text(verdict, *, header, show, warnings=()):
             rule = outcome.rule
             lines.append(f"  {'PASS' if outcome.passed else 'FAIL'}  {text(rule.name)} "
                          f"({text(rule.metric)}, {text(rule.check)}): {text(outcome.detail)}")
+            if outcome.passed:
+                continue  # a passing rule is one line
             listed = [(case, f"no run ({side})") for case, side in outcome.no_run]
             listed += [(case, format_value(value)
                         + ("" if before is None else f" (baseline {format_value(before)})"))

@@ -24,7 +24,7 @@ def test_a_built_wheel_prints_the_demo_outside_the_checkout(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--no-build-isolation", "--disable-pip-version-check", "-w", str(wheels),
                     str(ROOT)], check=True, capture_output=True, cwd=tmp_path)
-    (wheel,) = wheels.glob("ragscore-*.whl")
+    (wheel,) = wheels.glob("ragscore_workbook-*.whl")
     fresh = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", str(fresh)], check=True)
     subprocess.run([str(fresh / "bin" / "python"), "-m", "pip", "install", "--quiet",

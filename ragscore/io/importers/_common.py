@@ -209,6 +209,8 @@ class TextCorpus:
 
 
 _ABSENT = object()
+#: What a list-based importer's notes say of its rankings' order.
+LIST_ORDER_NOTE = "list order, as recorded (the file has no scores); first is best"
 TEXT_DIFFERS_NOTE = "texts differing from the first text of their ID (first kept)"
 TEXT_UNPAIRED_NOTE = "text lists not as long as their ID lists (texts not kept)"
 

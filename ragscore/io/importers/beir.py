@@ -14,7 +14,7 @@ from ..jsonl import MAX_FILE_BYTES, DatasetFileError, Line, records, where
 from ._common import (assemble_runs, check_id, check_options, document_text,
                       fail_at, file_names, is_grade, lines, open_input, paths_of, stem,
                       unicode_problem)
-from .trec import RunReader
+from .trec import ORDER_NOTES, RunReader
 
 __all__ = ["import_beir"]
 
@@ -76,6 +76,8 @@ def import_beir(folder, *, split="test", runs=(), min_relevance=1, missing_run="
     for path in run_paths:
         reader.read(path)
     imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+    if run_paths:
+        notes["ranking order"] = ORDER_NOTES["score"]
     description = f"Imported from the BEIR folder {folder.name!r}, split {split!r}"
     if run_paths:
         description += f", with runs {file_names(run_paths)}"

@@ -18,10 +18,10 @@ from pathlib import Path
 from ...core.rules import OPEN, InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, parse, read_json, records, too_big, where
-from ._common import (TextCorpus, assemble_runs, check_options, document_text,
+from ._common import (LIST_ORDER_NOTE, TextCorpus, assemble_runs, check_options, document_text,
                       file_names, id_list, open_input, paths_of, question_id, stem,
                       text_list, unicode_problem)
-from .trec import RunReader
+from .trec import ORDER_NOTES, RunReader
 
 __all__ = ["import_llamaindex", "import_llamaindex_results"]
 
@@ -112,6 +112,8 @@ def import_llamaindex(path, *, runs=(), missing_run="zero", name=None,
     for run_path in run_paths:
         reader.read(run_path)
     imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+    if run_paths:
+        notes["ranking order"] = ORDER_NOTES["score"]
     description = f"Imported from the LlamaIndex QA dataset {file_names([path])}"
     if run_paths:
         description += f" and runs {file_names(run_paths)}"
@@ -195,4 +197,4 @@ def import_llamaindex_results(path, *, system, name=None, max_bytes=MAX_FILE_BYT
                       description=f"Imported from the LlamaIndex retrieval results "
                                   f"{file_names([path])} as system {system!r}",
                       ids="open", min_relevance=1, sources={}, versions={})
-    return dataset, corpus.notes()
+    return dataset, {**corpus.notes(), "ranking order": LIST_ORDER_NOTE}

@@ -35,7 +35,7 @@ from pathlib import Path
 from ...core.rules import OPEN, InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import DECODER, MAX_FILE_BYTES, DatasetFileError, records, where
-from ._common import (TextCorpus, context_id, id_list, lines, open_input,
+from ._common import (LIST_ORDER_NOTE, TextCorpus, context_id, id_list, lines, open_input,
                       question_id, stem, text_list, unicode_problem)
 
 __all__ = ["import_ragas"]
@@ -112,7 +112,7 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
                       description="Imported from Ragas samples " + ", ".join(
                           f"{Path(path).name!r} (system {system!r})" for path, system in pairs),
                       ids="open", min_relevance=1, sources={}, versions={})
-    return dataset, corpus.notes()
+    return dataset, {**corpus.notes(), "ranking order": LIST_ORDER_NOTE}
 
 
 def _pairs(files_and_systems):

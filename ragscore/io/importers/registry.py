@@ -59,7 +59,8 @@ def _trec(options):
         raise InvalidInputError("import trec needs at least one --run file")
     return import_trec(options["qrels"], options["run"], min_relevance=options["min_relevance"],
                        missing_run=options["missing_run"], name=options["name"],
-                       max_depth=options["max_depth"], engine=options["engine"])
+                       max_depth=options["max_depth"], engine=options["engine"],
+                       order=options["order"])
 
 
 def _beir(options):
@@ -113,6 +114,10 @@ IMPORTERS = {importer.name: importer for importer in (
                  Option(("--max-depth",), {"type": _depth, "default": None, "metavar": "N",
                                            "help": "keep each ranking's best N documents "
                                                    "(trec_eval -M N)"}),
+                 Option(("--order",), {"choices": ("score", "rank"), "default": "score",
+                                       "help": "order each ranking by score, as trec_eval "
+                                               "(the default), or by the rank column; the "
+                                               "dataset's notes say which"}),
                  ENGINE),
         read=_trec),
     Importer(

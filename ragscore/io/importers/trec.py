@@ -33,6 +33,13 @@ from ._common import assemble_runs, check_options, fail_at, file_names, open_inp
 __all__ = ["RunReader", "import_trec", "read_qrels", "score_of", "trec_float"]
 
 RUN_FIELDS = "qid Q0 docno rank score tag"
+#: How a run's lines are ordered into a ranking: by score as trec_eval (the default), or by
+#: the rank column (ascending; a tied rank keeps the file's line order).
+ORDERS = ("score", "rank")
+#: The sentence a dataset's notes keep for each order.
+ORDER_NOTES = {
+    "score": "score, as trec_eval (descending, as C floats; ties by docno descending)",
+    "rank": "rank column (ascending; a tied rank keeps the file's line order), not score"}
 QRELS_FIELDS = "qid iter docno rel"
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _HEXADECIMAL = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)"
@@ -183,9 +190,12 @@ class RunReader:
     """
 
     def __init__(self, keep, documents, *, known_as=None, max_bytes=MAX_FILE_BYTES,
-                 max_ids=OPEN.max_ids, max_depth=None, engine="columnar"):
+                 max_ids=OPEN.max_ids, max_depth=None, engine="columnar", order="score"):
         if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
             fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+        if order not in ORDERS:
+            fail("order", f"one of {', '.join(ORDERS)}", order)
+        self.order = order
         if engine not in ("columnar", "reference"):
             fail("engine", "one of reference, columnar", engine)
         self.keep, self.documents, self.known_as = keep, documents, known_as
@@ -196,7 +206,7 @@ class RunReader:
     def read(self, path):
         """Read one run file (it may hold several tags, each a system)."""
         found = None
-        if self.engine == "columnar":
+        if self.engine == "columnar" and self.order == "score":
             from ._trec_columns import read_plain_run
 
             found = read_plain_run(self, path)
@@ -230,6 +240,12 @@ class RunReader:
                 score = score_of(_text(fields[4], path, number))
             except ValueError as error:
                 fail_at(path, number, str(error))
+            if self.order == "rank":
+                rank = _text(fields[3], path, number)
+                if not (rank.isascii() and rank.isdigit()):
+                    fail_at(path, number, f"rank must be a whole number 0 or above (--order "
+                                          f"rank orders by it); got {show(rank)}")
+                score = int(rank)
             if tag not in origin:
                 if tag in self.origin:
                     fail_at(path, number, f"system {show(tag)} (the run's tag) is also in "
@@ -247,7 +263,10 @@ class RunReader:
             raise DatasetFileError(f"{where(path)}: holds no run lines")
         rankings = {tag: {} for tag in origin}
         for (tag, qid), rows in groups.items():
-            rows.sort(key=_trec_order, reverse=True)
+            if self.order == "rank":  # rank ascending; a tied rank keeps the file's order
+                rows.sort(key=lambda row: (row[0], row[2]))
+            else:
+                rows.sort(key=_trec_order, reverse=True)
             if self.max_depth is not None:
                 del rows[self.max_depth:]
             self._check_ranking(path, tag, qid, rows)
@@ -289,7 +308,7 @@ def _trec_order(row):
 # ---- the importer ---------------------------------------------------------------------------
 
 def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
-                max_depth=None, engine="columnar", max_bytes=MAX_FILE_BYTES):
+                max_depth=None, engine="columnar", max_bytes=MAX_FILE_BYTES, order="score"):
     """Import TREC qrels and run files; return ``(dataset, notes)``.
 
     ``qrels``: a qrels file (``qid iter docno rel``). ``runs``: a run file or a sequence of
@@ -298,7 +317,9 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
     docno to its grade (judged relevant at ``min_relevance`` or more, as ``trec_eval -l``);
     the corpus is every docno of the qrels and of the kept rankings, without text. Runs
     carry rankings only (no claims: the answer is not assessed). ``max_depth`` keeps each
-    ranking's best N (``trec_eval -M``); ``engine`` is :class:`RunReader`'s.
+    ranking's best N (``trec_eval -M``); ``engine`` is :class:`RunReader`'s. ``order``:
+    ``"score"`` (trec_eval's order, the default) or ``"rank"`` (the rank column); the notes
+    say which (``notes["ranking order"]``).
 
     Dropped, and counted in ``notes``: questions of a run that have no qrels
     (``"run questions without qrels"``, per system). A judged question a system's run
@@ -325,11 +346,12 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
     documents = {}
     judged = read_qrels(qrels, documents, max_bytes=max_bytes)
     reader = RunReader(judged, documents, max_bytes=max_bytes, max_depth=max_depth,
-                       engine=engine)
+                       engine=engine, order=order)
     for path in run_paths:
         reader.read(path)
     cases = {qid: {"question": "", "relevant": grades} for qid, grades in judged.items()}
     imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
+    notes["ranking order"] = ORDER_NOTES[order]
     if max_depth is not None:
         notes["max_depth"] = max_depth
     description = f"Imported from TREC qrels {file_names([qrels])}"

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from ragscore.io.importers.trec import ORDER_NOTES
+
 from ragscore import DatasetFileError, InvalidInputError, load_dataset, save_dataset
 from ragscore.io.importers import import_beir
 
@@ -54,7 +56,7 @@ def test_runs_are_read_as_trec_runs():
     }
     assert notes == {"run questions without qrels": {"bm25": 1},  # q4 is in dev only
                      "judged questions missing from a run": {"bm25": 1},
-                     "missing_run": "zero"}
+                     "missing_run": "zero", "ranking order": ORDER_NOTES["score"]}
     dev, dev_notes = import_beir(FIXTURE, split="dev", runs=FIXTURE / "bm25.run",
                                  missing_run="skip", min_relevance=1, name="toy")
     assert dev.runs == {"q4": {"bm25": {"retrieved": ("ferry-2",)}}}

@@ -11,6 +11,7 @@ from ragscore import Dataset, InvalidInputError
 from ragscore.core.metrics import REGISTRY
 from ragscore.core.rules import OPEN, RULES
 from ragscore.engine.reference import count_runs
+from ragscore.io.importers.trec import ORDER_NOTES
 from ragscore.io.importers import export_trec, import_trec
 
 RETRIEVAL = {name: metric for name, metric in REGISTRY.items() if metric.stage == "retrieval"}
@@ -48,7 +49,7 @@ def test_the_course_under_open_rules_scores_the_same_after_a_round_trip(tmp_path
     assert list(imported.cases) == ["launch", "rollback", "owner"]
     assert notes == {"run questions without qrels": {"A": 1, "B": 0},
                      "judged questions missing from a run": {"A": 0, "B": 0},
-                     "missing_run": "zero"}
+                     "missing_run": "zero", "ranking order": ORDER_NOTES["score"]}
     before, after = _scores(course), _scores(imported)
     assert set(after) == {key for key in before if key[0] != "region"}
     for key, values in after.items():

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ragscore.io.importers.trec import ORDER_NOTES
+
 from ragscore import DatasetFileError, InvalidInputError, load_dataset, save_dataset
 from ragscore.io.importers import import_llamaindex, import_llamaindex_results
 
@@ -36,7 +38,7 @@ def test_qa_dataset_with_a_trec_run():
         "Gulls nest on the old warehouse roof."
     assert notes == {"run questions without qrels": {"vector": 0},
                      "judged questions missing from a run": {"vector": 1},
-                     "missing_run": "zero"}
+                     "missing_run": "zero", "ranking order": ORDER_NOTES["score"]}
 
 
 def test_retriever_results_as_one_system():

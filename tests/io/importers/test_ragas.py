@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ragscore.io.importers._common import LIST_ORDER_NOTE
+
 from ragscore import DatasetFileError, InvalidInputError, load_dataset, save_dataset
 from ragscore.io.importers import import_ragas
 
@@ -61,7 +63,8 @@ def test_fixture_cases_runs_and_corpus():
         "lighthouse-log": None,
     }
     assert notes == {"texts differing from the first text of their ID (first kept)": 0,
-                     "text lists not as long as their ID lists (texts not kept)": 0}
+                     "text lists not as long as their ID lists (texts not kept)": 0,
+                     "ranking order": LIST_ORDER_NOTE}
     assert (dataset.ids, dataset.name, dataset.systems) == ("open", "dense", ("dense", "bm25"))
 
 
@@ -120,7 +123,8 @@ def test_texts_that_differ_or_do_not_pair_are_counted(tmp_path):
     dataset, notes = import_ragas([(a, "a"), (b, "b"), (c, "c")])
     assert dataset.corpus == {"n1": "One.", "n2": "Two."}
     assert notes == {"texts differing from the first text of their ID (first kept)": 1,
-                     "text lists not as long as their ID lists (texts not kept)": 1}
+                     "text lists not as long as their ID lists (texts not kept)": 1,
+                     "ranking order": LIST_ORDER_NOTE}
 
 
 # ---- files that disagree, and bad lines ---------------------------------------------------------

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from ragscore.io.importers.trec import ORDER_NOTES
+
 from ragscore import DatasetFileError, InvalidInputError, load_dataset, save_dataset
 from ragscore.core.metrics import REGISTRY
 from ragscore.core.rules import OPEN, show
@@ -78,7 +80,7 @@ def test_notes_count_what_was_dropped_and_what_was_filled():
     _, notes = _fixture()
     assert notes == {"run questions without qrels": {"bm25": 1, "dense": 0},  # q9
                      "judged questions missing from a run": {"bm25": 0, "dense": 1},  # q3
-                     "missing_run": "zero"}
+                     "missing_run": "zero", "ranking order": ORDER_NOTES["score"]}
 
 
 def test_missing_run_skip_leaves_the_run_out():

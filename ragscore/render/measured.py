@@ -1,0 +1,150 @@
+"""``ragscore report --measures``: per-question values and per-system summaries of named
+measures (``P@10 nDCG@10 AP``), in text, Markdown, CSV, JSON and trec_eval's layout.
+
+Counted runs are read once; each measure is then one read of the counts at its cutoff
+(many cutoffs, one pass of the engine). Standard library only.
+
+- text and Markdown: columns as wide as their longest value, ``digits`` decimals (4 by
+  default), then one summary line per system and measure;
+- CSV: tidy rows ``system,case,measure,value,method,used,left_out``: one per question and
+  measure (method empty), then the summaries with case ``all`` (exact ``repr`` values);
+- JSON: ``{"measures", "rows", "summary"}``, n/a as ``null``;
+- trec_eval: ``measure<TAB>qid<TAB>value`` per question, then ``all``, with trec_eval's
+  names, four decimals and n/a as 0 (:func:`trec_eval_text`).
+"""
+import csv
+import io
+import json
+from math import fsum
+
+from ..core.rules import InvalidInputError
+from .text import format_value
+
+#: trec_eval's order of the measures it prints (its measure table), by registry name.
+TREC_ORDER = ("ap", "rr", "precision", "recall", "ndcg", "hit")
+
+
+def _number(value, digits):
+    if value is None or isinstance(value, bool):
+        return format_value(value)
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def _aligned(rows, *, right_from):
+    """Lines of ``rows`` (lists of cells), each column as wide as its longest cell; columns
+    from ``right_from`` on are right-aligned."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(width) if i >= right_from else cell.ljust(width)
+                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
+            for row in rows]
+
+
+def measures_text(scored, *, digits=4, markdown=False):
+    """The per-question table and the summary lines, for people."""
+    labels = [measure.label for measure in scored.measures]
+    cells = [["case", "system", *labels]]
+    for position, (case, system) in enumerate(zip(scored.cases, scored.systems)):
+        cells.append([case, system, *(_number(scored.columns[label][position], digits)
+                                      for label in labels)])
+    if markdown:
+        lines = ["| " + " | ".join(cells[0]) + " |", "|---|---|" + "---:|" * len(labels)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+                  for row in cells[1:]]
+    else:
+        lines = _aligned(cells, right_from=2)
+    summary = [["system", "measure", "method", "value", "used", "left out"]]
+    summary += [[row["system"], row["measure"], row["method"], _number(row["value"], digits),
+                 str(row["used"]), str(row["left_out"])] for row in scored.summary]
+    lines += ["", "Summary per system and measure (macro: mean over the questions where it is "
+                  "defined; pooled: summed numerators over summed denominators):"]
+    lines += _aligned(summary, right_from=3)
+    return "\n".join(lines) + "\n"
+
+
+def _csv_value(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def measures_csv(scored):
+    """Tidy CSV: one row per question and measure, then the summaries (case ``all``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["system", "case", "measure", "value", "method", "used", "left_out"])
+    for measure in scored.measures:
+        values = scored.columns[measure.label]
+        writer.writerows([system, case, measure.label, _csv_value(value), "", "", ""]
+                         for case, system, value in zip(scored.cases, scored.systems, values))
+    writer.writerows([row["system"], "all", row["measure"], _csv_value(row["value"]),
+                      row["method"], row["used"], row["left_out"]] for row in scored.summary)
+    return buffer.getvalue()
+
+
+def measures_json(scored):
+    """``{"measures": [...], "rows": [{case, system, measure: value}], "summary": [...]}``."""
+    labels = [measure.label for measure in scored.measures]
+    rows = [{"case": case, "system": system,
+             **{label: scored.columns[label][position] for label in labels}}
+            for position, (case, system) in enumerate(zip(scored.cases, scored.systems))]
+    return json.dumps({"measures": labels, "rows": rows, "summary": scored.summary},
+                      indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def trec_order(measures):
+    """``measures`` in the order trec_eval prints them (its table order, then by cutoff;
+    uncut before cut), each with a trec_eval name; a measure without one is an error."""
+    missing = [measure.label for measure in measures if measure.trec_name is None]
+    if missing:
+        raise InvalidInputError(f"--trec-eval: {', '.join(missing)} has no trec_eval name "
+                                "(trec_eval knows P@k, R@k, nDCG, nDCG@k, AP, AP@k, RR and "
+                                "Success@k)")
+    return sorted(measures, key=lambda m: (TREC_ORDER.index(m.metric), m.k is not None,
+                                           m.k or 0))
+
+
+def _trec_table(scored):
+    """``(measures in trec_eval's order, question positions sorted by qid, {name: mean})``
+    for one system, n/a as 0."""
+    measures = trec_order(scored.measures)
+    if len(set(scored.systems)) > 1:
+        raise InvalidInputError("--trec-eval scores one system as trec_eval scores one run; "
+                                f"the dataset holds {len(set(scored.systems))} "
+                                f"({', '.join(sorted(set(scored.systems)))}): pass --system "
+                                "NAME")
+    order = sorted(range(len(scored.cases)), key=scored.cases.__getitem__)
+    means = {}
+    for measure in measures:
+        values = [0.0 if value is None else value for value in scored.columns[measure.label]]
+        means[measure.trec_name] = fsum(values) / len(values) if values else 0.0
+    return measures, order, means
+
+
+def trec_eval_json(scored):
+    """pytrec_eval's shape, ``{qid: {trec_eval name: value}}``, plus ``"all"`` (the means),
+    every value exact, n/a as 0."""
+    measures, order, means = _trec_table(scored)
+    found = {scored.cases[position]: {
+        measure.trec_name: 0.0 if scored.columns[measure.label][position] is None
+        else scored.columns[measure.label][position] for measure in measures}
+        for position in order}
+    found["all"] = means
+    return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def trec_eval_text(scored):
+    """trec_eval's ``-q`` layout: per question (sorted as strings), every measure as
+    ``%-22s\\t%s\\t%.4f``, then the mean over those questions as ``all`` (n/a as 0)."""
+    measures, order, means = _trec_table(scored)
+    lines = []
+    for position in order:
+        for measure in measures:
+            value = scored.columns[measure.label][position]
+            lines.append(f"{measure.trec_name:<22}\t{scored.cases[position]}\t"
+                         f"{0.0 if value is None else value:.4f}")
+    lines += [f"{name:<22}\tall\t{mean:.4f}" for name, mean in means.items()]
+    return "\n".join(lines) + "\n"
