@@ -3,12 +3,14 @@ from .base import RATE, Metric
 
 
 def token_f1(at, k):
-    """F1 = 2 * common / (answer tokens + reference tokens), over SQuAD-normalised tokens
-    (``common`` counted with multiplicity); this is SQuAD's 2PR / (P + R) with
-    P = common / answer tokens and R = common / reference tokens. When either side has no
-    tokens, F1 is 1.0 if both have none (an unanswerable case left unanswered), else 0.0.
-    The largest over several references. n/a when the run recorded no answer text or the
-    case carries no reference answer. Does not depend on k.
+    """F1 = 2 * common tokens / (answer tokens + reference tokens) over SQuAD-normalised
+    tokens, the largest over references; 1.0 when both sides are empty, 0.0 when one is.
+
+    ``common`` is counted with multiplicity; this is SQuAD's 2PR / (P + R) with
+    P = common / answer tokens and R = common / reference tokens. An empty side is SQuAD
+    2.0's unanswerable rule (an unanswerable case left unanswered scores 1.0). n/a when the
+    run recorded no answer text or the case carries no reference answer. Does not depend
+    on k.
 
     >>> from ragscore.core.counts import At, count
     >>> answered = count(set(), None, (), None, answer="Broncos won",

@@ -214,14 +214,21 @@ def _sample(row, place, corpus):
 def _rows(path, max_bytes):
     """Yield ``(line number, row)``: objects of a JSON Lines file, or rows of a CSV file
     (list columns parsed)."""
+    return rows_of(path, max_bytes, _LIST_COLUMNS)
+
+
+def rows_of(path, max_bytes, list_columns, maybe_list=None):
+    """Yield ``(line number, row)``: objects of a JSON Lines file, or rows of a CSV file
+    whose ``list_columns`` are parsed as lists (and the ``maybe_list`` column too when its
+    cell starts with ``[``)."""
     if Path(path).suffix.lower() == ".jsonl":
         with open_input(path, max_bytes) as handle:
             yield from records(handle, path, max_bytes)
         return
-    yield from _csv_rows(path, max_bytes)
+    yield from _csv_rows(path, max_bytes, list_columns, maybe_list)
 
 
-def _csv_rows(path, max_bytes):
+def _csv_rows(path, max_bytes, list_columns, maybe_list):
     at = [0]  # the number of the last line the CSV reader has taken
 
     def source():
@@ -250,8 +257,10 @@ def _csv_rows(path, max_bytes):
                                        f"in the header; got {len(cells)}")
             row = {}
             for column, cell in zip(header, cells):
+                listed = column in list_columns or (
+                    column == maybe_list and cell.lstrip().startswith("["))
                 row[column] = (_list_cell(cell, column, where(path, start))
-                               if column in _LIST_COLUMNS and cell.strip() else cell)
+                               if listed and cell.strip() else cell)
             yield start, row
     except csv.Error as error:
         raise DatasetFileError(f"{where(path, at[0])}: not valid CSV ({error})") from None

@@ -102,6 +102,22 @@ def _llamaindex(options):
                              missing_run=options["missing_run"], name=options["name"])
 
 
+def _log(options):
+    from .log import FIELDS, import_log
+
+    fields = {field: options[f"{field}_field"] for field in FIELDS}
+    return import_log(options["file"], system=options["system"], fields=fields,
+                      lists_of=options["lists_of"], name=options["name"])
+
+
+def _field_option(field, meaning):
+    from .log import FIELDS
+
+    return Option((f"--{field}-field",), {
+        "default": None, "metavar": "NAME",
+        "help": f"the field holding {meaning} (default {FIELDS[field]!r})"})
+
+
 IMPORTERS = {importer.name: importer for importer in (
     Importer(
         name="trec", summary="qrels plus TREC run files",
@@ -150,4 +166,27 @@ IMPORTERS = {importer.name: importer for importer in (
                                                 "records"}),
                  RUNS, MISSING_RUN),
         read=_llamaindex),
+    Importer(
+        name="log", summary="your own log: JSON Lines or CSV, one answered question a line",
+        description="One record per question a system answered: the question, its ranked "
+                    "list, and optionally the delivered context, the answer text, reference "
+                    "answers and relevant IDs. Flags name the fields when yours differ; the "
+                    "ranking is the list's order. See docs/import.md.",
+        options=(Option(("file",), {"help": "a .jsonl or .csv file"}),
+                 Option(("--system",), {"default": None,
+                                        "help": "the system of records without a system "
+                                                "field"}),
+                 _field_option("question", "the question text"),
+                 _field_option("id", "the question's ID (default: a hash of its text)"),
+                 _field_option("system", "the system's name"),
+                 _field_option("retrieved", "the ranked list (IDs, or objects with id)"),
+                 _field_option("context", "the context given to the answer stage"),
+                 _field_option("answer", "the answer text"),
+                 _field_option("reference", "reference answers (a string or a list)"),
+                 _field_option("relevant", "the relevant IDs"),
+                 Option(("--lists-of",), {"choices": ("ids", "texts"), "default": "ids",
+                                          "help": "whether list strings are IDs (the "
+                                                  "default) or passage texts (each given "
+                                                  "the ID ctx-HASH)"})),
+        read=_log),
 )}
