@@ -12,8 +12,9 @@ from .beir import import_beir
 from .export import export_trec
 from .llamaindex import import_llamaindex, import_llamaindex_results
 from .log import import_log
+from .openinference import import_openinference
 from .ragas import import_ragas
 from .trec import import_trec
 
 __all__ = ["export_trec", "import_beir", "import_llamaindex", "import_llamaindex_results",
-           "import_log", "import_ragas", "import_trec"]
+           "import_log", "import_openinference", "import_ragas", "import_trec"]

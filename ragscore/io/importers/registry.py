@@ -110,6 +110,13 @@ def _log(options):
                       lists_of=options["lists_of"], name=options["name"])
 
 
+def _openinference(options):
+    from .openinference import import_openinference
+
+    return import_openinference(options["file"], system=options["system"],
+                                name=options["name"])
+
+
 def _field_option(field, meaning):
     from .log import FIELDS
 
@@ -189,4 +196,14 @@ IMPORTERS = {importer.name: importer for importer in (
                                                   "default) or passage texts (each given "
                                                   "the ID ctx-HASH)"})),
         read=_log),
+    Importer(
+        name="openinference", summary="OpenInference / Arize Phoenix span exports",
+        description="Spans as JSON Lines or a JSON array (Phoenix exports, OTLP JSON), "
+                    "grouped by trace: the RETRIEVER span's retrieval.documents give the "
+                    "ranking (index order), the root span the question and answer. One "
+                    "system per file. See docs/import.md.",
+        options=(Option(("file",), {"help": "a .jsonl or .json file of spans"}),
+                 Option(("--system",), {"required": True,
+                                        "help": "the name of the system that was traced"})),
+        read=_openinference),
 )}
