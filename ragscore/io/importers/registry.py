@@ -117,6 +117,18 @@ def _openinference(options):
                                 name=options["name"])
 
 
+def _llamaindex_rag(options):
+    from ...core.rules import InvalidInputError
+    from .llamaindex_rag import import_llamaindex_rag
+
+    files, systems = options["predictions"] or [], options["system"] or []
+    if len(files) != len(systems):
+        raise InvalidInputError(f"each --predictions needs its --system; got {len(files)} "
+                                f"files and {len(systems)} systems")
+    return import_llamaindex_rag(options["dataset"], list(zip(files, systems)),
+                                 name=options["name"])
+
+
 def _field_option(field, meaning):
     from .log import FIELDS
 
@@ -206,4 +218,17 @@ IMPORTERS = {importer.name: importer for importer in (
                  Option(("--system",), {"required": True,
                                         "help": "the name of the system that was traced"})),
         read=_openinference),
+    Importer(
+        name="llamaindex-rag", summary="a LlamaIndex LabelledRagDataset and its responses",
+        description="A LabelledRagDataset JSON (--dataset: query, reference_contexts, "
+                    "reference_answer) and, per system, its responses (--predictions: a "
+                    "RagPredictionDataset JSON, or Response dumps with source_nodes) in the "
+                    "examples' order. Contexts are named by a hash of their text.",
+        options=(Option(("--dataset",), {"required": True,
+                                         "help": "a LabelledRagDataset JSON file"}),
+                 Option(("--predictions",), {"action": "append", "default": None,
+                                             "help": "a system's responses; repeatable"}),
+                 Option(("--system",), {"action": "append", "default": None,
+                                        "help": "the system of each --predictions, in order"})),
+        read=_llamaindex_rag),
 )}
