@@ -196,7 +196,7 @@ IMPORTERS = {importer.name: importer for importer in (
                                         "help": "the system of records without a system "
                                                 "field"}),
                  _field_option("question", "the question text"),
-                 _field_option("id", "the question's ID (default: a hash of its text)"),
+                 _field_option("id", "the question's ID (absent: a hash of the question)"),
                  _field_option("system", "the system's name"),
                  _field_option("retrieved", "the ranked list (IDs, or objects with id)"),
                  _field_option("context", "the context given to the answer stage"),
