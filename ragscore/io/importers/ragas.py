@@ -129,7 +129,10 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
                       description="Imported from Ragas samples " + ", ".join(
                           f"{Path(path).name!r} (system {system!r})" for path, system in pairs),
                       ids="open", min_relevance=1, sources={}, versions={})
-    return dataset, corpus.notes()
+    notes = corpus.notes()
+    notes["ranking order"] = ("each ranking is retrieved_context_ids (else retrieved_contexts) "
+                              "in list order; no delivered context recorded")
+    return dataset, notes
 
 
 def _pairs(files_and_systems):
