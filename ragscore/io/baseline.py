@@ -48,6 +48,12 @@ def _counts(value, place):
         ranks = getattr(counts, field)
         if type(ranks) is not tuple or not all(type(rank) is int and rank >= 1 for rank in ranks):
             raise DatasetFileError(f"{place}: {field} must be a list of ranks; got {show(ranks)}")
+    match = counts.answer_match
+    if match is not None and (type(match) is not tuple or len(match) != 4 or not all(
+            type(part) is int and part >= 0 for part in match)):
+        raise DatasetFileError(f"{place}: answer_match must be null or a list of 4 counts "
+                               f"(exact, common, answer_tokens, reference_tokens); got "
+                               f"{show(match)}")
     if type(counts.n_relevant) is not int:
         raise DatasetFileError(f"{place}: n_relevant must be an int; got "
                                f"{show(counts.n_relevant)}")
