@@ -62,7 +62,8 @@ def _export_trec(args, out):
 def add_import_commands(commands):
     """Add ``import FORMAT`` (one sub-command per registered importer) and ``export trec``."""
     importing = commands.add_parser(
-        "import", help="turn TREC, BEIR, Ragas or LlamaIndex files into a dataset folder",
+        "import", help="turn TREC, BEIR, Ragas, LlamaIndex, OpenInference files or your own "
+                       "log into a dataset folder",
         description="Read a test set in a format it already lives in and write it as a "
                     "ragscore dataset folder (open ID rules). A bad line stops the import "
                     "with its file and line, and nothing is written. See docs/import.md.")

@@ -143,7 +143,8 @@ def macro(metric, view, *, k, slice_name, na_as_zero=False):
 def macro_of(metric, summary, *, k, slice_name, na_as_zero=False):
     """The macro :class:`Aggregate` a :class:`Summary` gives."""
     used, left_out = summary.defined, summary.questions - summary.defined
-    description = (f"mean {metric.label_at(k)} over the {used} {slice_name} "
+    description = (f"mean {metric.label_at(k)} over the {used} "
+                   f"{'' if slice_name == ALL else slice_name + ' '}"
                    f"questions where it is defined; {left_out} left out as n/a")
     if na_as_zero:
         description = f"mean {metric.label_at(k)} over all {used} questions; {NA_AS_ZERO}"

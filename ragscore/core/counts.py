@@ -16,11 +16,13 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
+from .answers import answer_match
+
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
                                   "n_expected n_retrieved gains ideal dropped collapsed "
-                                  "delivered_span exposed stale_cutoffs",
-                        defaults=(None, None, 0, 0, None, (), ()))):
+                                  "delivered_span exposed stale_cutoffs answer_match",
+                        defaults=(None, None, 0, 0, None, (), (), None))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -41,6 +43,9 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     it is exposed (delivered or cited: 1; else its rank), ascending.
     ``stale_cutoffs``: like ``claim_cutoffs``, for claims supported only by superseded chunks
     (these are not in ``claim_cutoffs``).
+    ``answer_match``: ``None`` unless the run recorded answer text and its case carries a
+    reference answer, else ``(exact, common, answer_tokens, reference_tokens)`` as
+    :func:`ragscore.core.answers.answer_match` gives it (SQuAD 2.0's comparison).
     """
 
     __slots__ = ()
@@ -172,6 +177,36 @@ class At:
         span = self.counts.delivered_span
         return 0 if span is None else span[1]
 
+    @property
+    def referenced(self):
+        """True when the answer text can be compared with a reference answer (both were
+        recorded)."""
+        return self.counts.answer_match is not None
+
+    def _match(self, position):
+        match = self.counts.answer_match
+        return 0 if match is None else match[position]
+
+    @property
+    def exact(self):
+        """1 when the answer equals a reference after SQuAD's normalisation, else 0."""
+        return self._match(0)
+
+    @property
+    def common_tokens(self):
+        """Tokens the answer shares with its best-F1 reference (with multiplicity)."""
+        return self._match(1)
+
+    @property
+    def answer_tokens(self):
+        """The answer's normalised tokens."""
+        return self._match(2)
+
+    @property
+    def reference_tokens(self):
+        """The tokens of the reference giving the largest F1."""
+        return self._match(3)
+
 
 def delivered_span(delivered, retrieved):
     """The ``(low, high)`` range of k where ``set(delivered) == set(retrieved[:k])``.
@@ -235,7 +270,8 @@ _new = tuple.__new__
 
 
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
-          delivered=None, losers=frozenset(), restricted=None, superseded=frozenset()):
+          delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
+          answer=None, references=None):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -244,7 +280,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     context) at every k. ``losers``: IDs on the losing side of a labelled conflict (a claim
     citing one is unsupported). ``restricted``: the chunks this caller may not see (their
     exposure is counted). ``superseded``: chunks of outdated versions (a claim supported
-    only by them is stale).
+    only by them is stale). ``answer``: the run's answer text and ``references``: the
+    case's reference answers (a tuple; empty: unanswerable), each ``None`` when not recorded.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
@@ -295,7 +332,9 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                          None if support is None else len(support), len(retrieved),
                          gains, ideal, dropped, collapsed,
                          None if delivered is None else delivered_span(delivered, retrieved),
-                         exposed, tuple(stale_cutoffs)))
+                         exposed, tuple(stale_cutoffs),
+                         None if answer is None or references is None
+                         else tuple(answer_match(answer, references))))
 
 
 def retrieval_counts(ranked, relevant):

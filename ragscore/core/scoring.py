@@ -7,6 +7,7 @@ systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
 
+from .answers import check_answer, check_reference
 from .counts import count
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
@@ -89,6 +90,8 @@ class Counter:
             if type(case) is dict and ("conflicting" in case or "caller_groups" in case):
                 losers, callers = validate_context(case, self.label_ids, rules=self.rules)
                 labels = labels._replace(losers=losers, callers=callers)
+            if type(case) is dict and "reference" in case:
+                labels = labels._replace(reference=check_reference(case["reference"]))
             return labels
         except InvalidInputError as error:
             documents = set(self.sources.values()) - self.known
@@ -114,7 +117,8 @@ class Counter:
                      grades=labels.grades, dropped=prepared.dropped,
                      collapsed=prepared.collapsed, delivered=prepared.delivered,
                      losers=labels.losers, restricted=prepared.restricted,
-                     superseded=self.superseded)
+                     superseded=self.superseded, answer=prepared.answer,
+                     references=labels.reference)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -138,13 +142,16 @@ class Counter:
             claims = project_claims(claims, self.sources)
             if delivered is not None:
                 delivered = project_ranking(delivered, self.sources)[0]
-        return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted)
+        answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
+        return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer)
 
 
-class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted")):
+class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
+                                      "answer", defaults=(None,))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
-    delivered context (``None``: not recorded) and the caller's restricted chunks."""
+    delivered context (``None``: not recorded), the caller's restricted chunks and the
+    answer text (``None``: not recorded)."""
 
     __slots__ = ()
 

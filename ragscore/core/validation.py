@@ -118,8 +118,8 @@ def _explain_within(value, field, allowed, expected, rules):
     fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
 
 
-class Labels(namedtuple("Labels", "relevant support grades losers callers",
-                        defaults=(frozenset(), None))):
+class Labels(namedtuple("Labels", "relevant support grades losers callers reference",
+                        defaults=(frozenset(), None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -128,6 +128,8 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers",
     ``grades``: ``None`` for binary labels, else ``{ID: grade}`` for every judged ID.
     ``losers``: IDs on the losing side of a labelled conflict (case ``conflicting``).
     ``callers``: the asking caller's access groups (case ``caller_groups``), or ``None``.
+    ``reference``: the case's reference answers (a tuple of str; empty: unanswerable), or
+    ``None`` when it carries none.
     """
 
     __slots__ = ()

@@ -98,14 +98,16 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
 
 #: Columns shown by default when the data records what they measure.
 FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
-                   ("delivered", "context_differs"))
+                   ("delivered", "context_differs"), ("references", "exact_match"),
+                   ("references", "token_f1"))
 
 
 def default_metrics(counted):
     """The contract's metrics, less the answer metrics when no run recorded an answer
     (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
     disclosures and ``context_differs`` when the data records superseded chunks, access
-    groups or delivered contexts."""
+    groups or delivered contexts, and exact match and token F1 when some answer text met a
+    reference answer."""
     extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
     if len(counted) and "answers" not in counted.features:
         return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")

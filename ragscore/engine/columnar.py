@@ -189,7 +189,8 @@ def _listed(values, defined):
 
 
 _PER_ROW = ("row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "labelled",
-            "n_expected", "dropped", "collapsed", "recorded", "context_low", "context_high")
+            "n_expected", "dropped", "collapsed", "recorded", "context_low", "context_high",
+            "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens")
 _FLAT = (("relevant_row", ("relevant_rank",)), ("gain_row", ("gain_rank", "gain_grade")),
          ("supported_row", ("supported_cutoff",)), ("stale_row", ("stale_cutoff",)),
          ("exposed_row", ("exposed_cutoff",)))
@@ -236,7 +237,10 @@ def _counts_of(columns, row):
         n_retrieved=int(columns.n_retrieved[row]), gains=gains, ideal=ideal,
         dropped=int(columns.dropped[row]), collapsed=int(columns.collapsed[row]),
         delivered_span=span, exposed=within("exposed_row", "exposed_cutoff"),
-        stale_cutoffs=tuple(sorted(within("stale_row", "stale_cutoff"))))
+        stale_cutoffs=tuple(sorted(within("stale_row", "stale_cutoff"))),
+        answer_match=(int(columns.exact[row]), int(columns.common_tokens[row]),
+                      int(columns.answer_tokens[row]), int(columns.reference_tokens[row]))
+        if columns.referenced[row] else None)
 
 
 def _counted(batch):

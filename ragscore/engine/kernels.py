@@ -31,7 +31,8 @@ class CountColumns(namedtuple("CountColumns", [
         "graded_case", "ideal_case", "ideal_grade",
         "supported_row", "supported_cutoff", "stale_row", "stale_cutoff",
         "exposed_row", "exposed_cutoff",
-        "recorded", "context_low", "context_high"])):
+        "recorded", "context_low", "context_high",
+        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens"])):
     """Per row (a run; each trial a row): what :class:`~ragscore.core.counts.Counts` holds,
     as arrays. Lists are flat, each item beside its row (``relevant_row[i]`` is the row of
     ``relevant_rank[i]``), in row order and, within a row, in rank order."""
@@ -124,7 +125,9 @@ def count_columns(batch):
         supported_row=supported[0], supported_cutoff=supported[1],
         stale_row=stale[0], stale_cutoff=stale[1],
         exposed_row=exposed_row, exposed_cutoff=exposed_cutoff,
-        recorded=batch.recorded, context_low=low, context_high=high)
+        recorded=batch.recorded, context_low=low, context_high=high,
+        referenced=batch.referenced, exact=batch.exact, common_tokens=batch.common_tokens,
+        answer_tokens=batch.answer_tokens, reference_tokens=batch.reference_tokens)
 
 
 def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
@@ -326,4 +329,9 @@ _PRIMITIVES = {
     "context_recorded": lambda c, k: c.recorded,
     "context_low": lambda c, k: c.context_low,
     "context_high": lambda c, k: c.context_high,
+    "referenced": lambda c, k: c.referenced,
+    "exact": lambda c, k: c.exact,
+    "common_tokens": lambda c, k: c.common_tokens,
+    "answer_tokens": lambda c, k: c.answer_tokens,
+    "reference_tokens": lambda c, k: c.reference_tokens,
 }

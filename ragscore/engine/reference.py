@@ -138,7 +138,7 @@ def features_of(counts_list, *, groups=None, superseded=None):
     """What the counted runs record beyond the basics, as a frozenset of names: ``answers``
     (some run recorded its answer stage), ``trials``, ``delivered`` (some run recorded its
     delivered context), ``groups`` (some chunk is restricted), ``superseded`` (some chunk is
-    outdated).
+    outdated), ``references`` (some answer text met a reference answer).
 
     >>> from ragscore.core.counts import retrieval_counts
     >>> sorted(features_of([retrieval_counts(("a",), {"a"})], groups={"a": {"hr"}}))
@@ -153,6 +153,8 @@ def features_of(counts_list, *, groups=None, superseded=None):
                 found.add("delivered")
             if one.n_claims is not None:
                 found.add("answers")
+            if one.answer_match is not None:
+                found.add("references")
     if groups:
         found.add("groups")
     if superseded:

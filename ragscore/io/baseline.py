@@ -46,6 +46,12 @@ def _counts(value, place):
         fields[field] = item
     counts = Counts(**fields)
     _check_counts(counts, place)
+    match = counts.answer_match
+    if match is not None and (type(match) is not tuple or len(match) != 4 or not all(
+            type(part) is int and part >= 0 for part in match)):
+        raise DatasetFileError(f"{place}: answer_match must be null or a list of 4 counts "
+                               f"(exact, common, answer_tokens, reference_tokens); got "
+                               f"{show(match)}")
     return counts
 
 

@@ -11,10 +11,15 @@ so both engines refuse the same input with the same message.
 """
 from collections import namedtuple
 
+from ..core.answers import AnswerMatch, answer_match
 from ..core.rules import COURSE
 from ..core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus
+
+#: The batch column of each field of :class:`~ragscore.core.answers.AnswerMatch`.
+MATCH_COLUMNS = {"exact": "exact", "common": "common_tokens", "answer_tokens": "answer_tokens",
+                 "reference_tokens": "reference_tokens"}
 
 __all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
 
@@ -31,7 +36,8 @@ class Batch(namedtuple("Batch", [
         "row_case", "assessed", "dropped", "collapsed",
         "retrieved_offsets", "retrieved_doc",
         "claim_offsets", "claim_label", "citation_offsets", "citation_doc",
-        "recorded", "delivered_offsets", "delivered_doc"])):
+        "recorded", "delivered_offsets", "delivered_doc",
+        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens"])):
     """The columns of a test set's labels and runs (see the module docstring).
 
     Per case ``c``: ``n_relevant[c]``, ``labelled[c]`` (it carries answer labels),
@@ -43,7 +49,9 @@ class Batch(namedtuple("Batch", [
     ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row ``r``: ``row_case[r]``, ``question[r]`` (its
     position in ``keys``), ``assessed[r]``, ``dropped[r]``, ``collapsed[r]``, the ranking,
     the claims (``claim_label``: the expected claim it names, or -1) and their citations,
-    and the delivered context when ``recorded[r]``.
+    and the delivered context when ``recorded[r]``; where ``referenced[r]`` (answer text
+    and a reference answer), the :class:`~ragscore.core.answers.AnswerMatch` as ``exact``,
+    ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
     """
 
     __slots__ = ()
@@ -90,6 +98,7 @@ class _Builder:
         columns["labelled"].append(labels.support is not None)
         columns["n_expected"].append(len(labels.support or ()))
         columns["graded"].append(labels.grades is not None)
+        self.references[index] = labels.reference
         for doc in labels.relevant:
             columns["relevant_case"].append(index)
             columns["relevant_doc"].append(code(doc))
@@ -137,6 +146,12 @@ class _Builder:
         self.delivered_offsets.append(len(columns["delivered_doc"]))
         for doc in prepared.restricted or ():
             self.restricted.setdefault(case, set()).add(code(doc))
+        references = self.references[case]
+        match = (None if prepared.answer is None or references is None
+                 else answer_match(prepared.answer, references))
+        columns["referenced"].append(match is not None)
+        for name, value in zip(AnswerMatch._fields, match or (0, 0, 0, 0)):
+            columns[MATCH_COLUMNS[name]].append(value)
         recorded = {name: run[name] for name in OPS_KEYS if name in run}
         if recorded:
             self.ops.setdefault(key, []).append(recorded)
@@ -154,7 +169,7 @@ class _Builder:
         superseded = self.counter.superseded
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
-                 "superseded_doc": bool}
+                 "superseded_doc": bool, "referenced": bool}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
                   for name, values in columns.items()}
         offsets = {"retrieved_offsets": self.retrieved_offsets,
@@ -170,7 +185,7 @@ class _Builder:
 
 def _builder(counter):
     builder = _Builder(counter)
-    builder.question_of, builder.restricted = {}, {}
+    builder.question_of, builder.restricted, builder.references = {}, {}, {}
     return builder
 
 
@@ -181,6 +196,8 @@ def _features(builder, counter):
         found.add("answers")
     if any(columns["recorded"]):
         found.add("delivered")
+    if any(columns["referenced"]):
+        found.add("references")
     if len(columns["row_case"]) != len(builder.keys):
         found.add("trials")
     if counter.groups:

@@ -430,4 +430,5 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         claim_offsets=_offsets(claim_sizes), claim_label=mapped_claim_label,
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
-        delivered_doc=empty)
+        delivered_doc=empty, referenced=np.zeros(rows, dtype=bool), exact=zeros,
+        common_tokens=zeros, answer_tokens=zeros, reference_tokens=zeros)

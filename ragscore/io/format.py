@@ -16,7 +16,8 @@ the course rules. Version 2 (what a save writes) names them by content hash in t
 optional ``source`` and ``version`` (chunks of a document); under open rules, optional text,
 graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or runs without
 ``claims`` (a retrieval-only test set). Version 3 adds run records (trials, the delivered
-context, the answer text, operations), access groups, superseded chunks, slices and reviews.
+context, the answer text, operations), access groups, superseded chunks, slices, reviews
+and a case's reference answers (``reference``).
 """
 import re
 from collections import namedtuple
@@ -43,12 +44,12 @@ KEYS = {
         "runs": frozenset({"case", "system", "retrieved", "claims"})},
     3: {"corpus": frozenset({"id", "text", "source", "version", "groups", "superseded"}),
         "cases": frozenset({"id", "question", "relevant", "support", "tags", "split",
-                            "caller_groups", "conflicting", "reviews"}),
+                            "caller_groups", "conflicting", "reviews", "reference"}),
         "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
 SPLITS = ("dev", "heldout")
-CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews")
+CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
 RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
 REVIEW_KEYS = frozenset({"reviewer", "doc", "system", "claim", "decision", "note"})
 DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported")}

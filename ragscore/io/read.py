@@ -9,6 +9,7 @@ problem, hands the folder to this reader so that every error is worded once, her
 """
 from pathlib import Path
 
+from ..core.answers import check_reference
 from ..core.rules import InvalidInputError, show
 from ..core.validation import check_document, validate_delivered, validate_labels, \
     validate_reviews, validate_run
@@ -251,7 +252,8 @@ def _strings(record, key, place, *, limit=100):
 
 
 def _case_extras(record, case, place):
-    """The version 3 keys of a case: tags, split, caller groups, conflicts, reviews."""
+    """The version 3 keys of a case: tags, split, caller groups, conflicts, reviews,
+    reference answers."""
     for key in ("tags", "caller_groups"):
         if key in record:
             case[key] = _strings(record, key, place)
@@ -262,6 +264,13 @@ def _case_extras(record, case, place):
         case["split"] = record["split"]
     if "conflicting" in record:
         case["conflicting"] = _ids_tuple(record["conflicting"], "'conflicting'", place)
+    if "reference" in record:
+        try:
+            case["reference"] = check_reference(record["reference"])
+        except InvalidInputError:
+            raise DatasetFileError(f"{place}: key 'reference' must be a string or an array of "
+                                   f"strings (an empty array: unanswerable); got "
+                                   f"{show(record['reference'])}") from None
     if "reviews" in record:
         case["reviews"] = tuple(_review(item, f"{place}: reviews[{position}]")
                                 for position, item in enumerate(

@@ -122,6 +122,8 @@ def datasets(draw, unit="chunk"):
                                                         unique=True, max_size=2)))
         if draw(st.booleans()):
             case["tags"] = ("lookup",)
+        if draw(st.booleans()):  # reference answers: several, one, or none (unanswerable)
+            case["reference"] = tuple(draw(st.lists(st.sampled_from(ANSWERS), max_size=2)))
         cases[name] = case
         per_case = {}
         for system in draw(st.lists(st.sampled_from(["A", "B"]), unique=True, min_size=1)):
@@ -167,7 +169,14 @@ def runs_of(draw, case):
         run["delivered"] = tuple(draw(st.lists(st.sampled_from(DOCS), unique=True, max_size=4)))
     if draw(st.booleans()):
         run["latency_ms"] = draw(st.integers(0, 900))
+    if draw(st.booleans()):
+        run["answer"] = draw(st.sampled_from(ANSWERS))
     return run
+
+
+#: Answer texts that match, overlap, differ, or normalise to nothing.
+ANSWERS = ["Denver Broncos", "the Denver Broncos!", "Broncos won in Denver", "Carolina", "",
+           "The.", "broncos broncos"]
 
 
 def _outcome(dataset, engine, **options):
@@ -180,7 +189,8 @@ def _outcome(dataset, engine, **options):
 GENERATED = settings(max_examples=300, deadline=None, derandomize=True, database=None,
                      suppress_health_check=list(HealthCheck))
 FEATURES = {"error", "trials", "delivered", "groups", "superseded", "dropped", "collapsed",
-            "graded", "stale_support", "disclosures", "support", "context_differs"}
+            "graded", "stale_support", "disclosures", "support", "context_differs",
+            "references", "exact_match"}
 
 
 def _features(dataset, outcome):
@@ -193,7 +203,7 @@ def _features(dataset, outcome):
     if any(type(case["relevant"]) is dict for case in dataset.cases.values()):
         found.add("graded")
     found.update(name for name in ("stale_support", "disclosures", "support",
-                                   "context_differs")
+                                   "context_differs", "exact_match")
                  if any(counted.values(REGISTRY[name], 3)))
     return found
 
@@ -236,7 +246,7 @@ MALFORMED = [
     ("retrieved", ("d1", "d1")), ("retrieved", ("nowhere",)), ("retrieved", ["d1"]),
     ("retrieved", ("d1", 7)), ("claims", (("c0", ("d1", "d1")),)), ("claims", (("c0",),)),
     ("claims", (("c0", ("d1",)), ("c0", ("d2",)))), ("delivered", ("nowhere",)),
-    ("claims", "c0"),
+    ("claims", "c0"), ("answer", 7), ("answer", ["Monday"]),
 ]
 
 

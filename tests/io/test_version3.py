@@ -155,6 +155,15 @@ RUNS = [{"case": "q", "system": "S", "retrieved": ["a"], "claims": []}]
      r"in the corpus"),
     (dict(INDEX, version=2), CORPUS, [dict(CASES[0], tags=["lookup"])], RUNS,
      r"cases\.jsonl, line 1: unknown key 'tags'"),
+    (INDEX, CORPUS, [dict(CASES[0], reference=7)], RUNS,
+     r"cases\.jsonl, line 1: key 'reference' must be a string or an array of strings \(an "
+     r"empty array: unanswerable\); got 7"),
+    (INDEX, CORPUS, [dict(CASES[0], reference=["a", None])], RUNS,
+     r"cases\.jsonl, line 1: key 'reference' must be a string or an array of strings"),
+    (INDEX, CORPUS, CASES, [dict(RUNS[0], answer=["a"])],
+     r"runs\.jsonl, line 1: key 'answer' must be a string; got \['a'\]"),
+    (dict(INDEX, version=2), CORPUS, [dict(CASES[0], reference="a")], RUNS,
+     r"cases\.jsonl, line 1: unknown key 'reference'"),
 ])
 def test_each_file_type_names_file_line_and_field(tmp_path, index, corpus, cases, runs,
                                                   message):
@@ -168,6 +177,8 @@ def test_each_file_type_names_file_line_and_field(tmp_path, index, corpus, cases
 @pytest.mark.parametrize("name, good, bad, field", [
     ("corpus-record", CORPUS[0], {"id": "a", "groups": [1]}, "groups[0]"),
     ("case-record", CASES[0], dict(CASES[0], split="test"), "split"),
+    ("case-record", dict(CASES[0], reference=["x", "y"]), dict(CASES[0], reference=[1]),
+     "reference"),
     ("run-record", RUNS[0], dict(RUNS[0], tokens=-3), "tokens"),
     ("manifest", MANIFEST, dict(MANIFEST, date="soon"), "date"),
 ])
@@ -200,3 +211,16 @@ def test_a_review_of_a_document_outside_the_corpus_is_refused(tmp_path):
         load_dataset(folder)
     with pytest.raises(DatasetFileError, match=message):
         read_counts(folder)
+
+
+def test_reference_answers_save_and_load_back(tmp_path):
+    dataset = Dataset(corpus={"a": "A."}, cases={"q": {"question": "", "relevant": ("a",),
+                                                       "reference": ("x", "y")},
+                                                 "u": {"question": "", "relevant": (),
+                                                       "reference": ()}},
+                      runs={"q": {"S": {"retrieved": ("a",), "answer": "x"}},
+                            "u": {"S": {"retrieved": (), "answer": ""}}}, ids="open",
+                      sources={}, versions={})
+    folder = save_dataset(dataset, tmp_path / "d")
+    assert json.loads((folder / "dataset.json").read_text())["version"] == 3
+    assert load_dataset(folder) == dataset

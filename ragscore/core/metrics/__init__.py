@@ -5,11 +5,11 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1']
 """
 from ..rules import fail
-from . import abstention, ap, context_differs, coverage, disclosures, hit, ndcg, precision, \
-    recall, returned_precision, rr, stale_support, support, unsupported
+from . import abstention, ap, context_differs, coverage, disclosures, exact_match, hit, ndcg, \
+    precision, recall, returned_precision, rr, stale_support, support, token_f1, unsupported
 from ..trials import first_trial, value_of
 from .base import COUNT, RATE, YES_NO, Metric, Pooled
 
@@ -17,7 +17,7 @@ from .base import COUNT, RATE, YES_NO, Metric, Pooled
 REGISTRY = {module.METRIC.name: module.METRIC
             for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit,
                            returned_precision, stale_support, unsupported, disclosures,
-                           context_differs)}
+                           context_differs, exact_match, token_f1)}
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")

@@ -11,8 +11,12 @@ of a single JSON document); a bad option raises
 from .beir import import_beir
 from .export import export_trec
 from .llamaindex import import_llamaindex, import_llamaindex_results
+from .llamaindex_rag import import_llamaindex_rag
+from .log import import_log
+from .openinference import import_openinference
 from .ragas import import_ragas
 from .trec import import_trec
 
-__all__ = ["export_trec", "import_beir", "import_llamaindex", "import_llamaindex_results",
-           "import_ragas", "import_trec"]
+__all__ = ["export_trec", "import_beir", "import_llamaindex", "import_llamaindex_rag",
+           "import_llamaindex_results", "import_log", "import_openinference", "import_ragas",
+           "import_trec"]

@@ -1,6 +1,7 @@
 """Ragas evaluation samples (JSON Lines or CSV, one file per system) as a dataset.
 
-Columns read (others, such as ``reference`` or ``multi_responses``, are ignored):
+Columns read (others, such as ``multi_responses`` or ``rubrics``, are ignored), as Ragas'
+``SingleTurnSample`` names them (``src/ragas/dataset_schema.py``):
 
 =========================  =================================  ===========================
 column                     becomes                            v0.1 name also accepted
@@ -12,13 +13,15 @@ column                     becomes                            v0.1 name also acc
 ``reference_contexts``     the same, as texts (ID: a hash)    --
 ``retrieved_context_ids``  the system's ranking               --
 ``retrieved_contexts``     the same, as texts (ID: a hash)    ``contexts``
-``response``               ignored: an answer text is not     ``answer``
-                           a labelling of its claims
+``response``               the run's ``answer`` text          ``answer``
+``reference``              the case's reference answer        ``ground_truth``
 =========================  =================================  ===========================
 
-v0.1's ``ground_truth`` is a reference *answer*, not reference passages, so it cannot say
-which contexts are relevant: it is ignored, and a file without reference contexts is
-refused.
+A reference answer cannot say which contexts are relevant: a file needs reference contexts
+or, failing those, reference answers (then nothing is labelled relevant and only the
+answer is scored, by exact match and token F1). Ragas documents ``retrieved_contexts`` as
+the "contexts retrieved for the query", not as those the response was generated from, so
+no delivered context is recorded. The ranking is the list's order.
 
 In a CSV file a list is a JSON array (``["a", "b"]``) or a Python list of strings
 (``['a', 'b']``, what ``str(list)``, Ragas' ``to_csv`` and pandas write); the latter is
@@ -44,6 +47,7 @@ __all__ = ["import_ragas"]
 QUESTION = ("user_input", "question")
 REFERENCE_IDS, REFERENCE_TEXTS = ("reference_context_ids",), ("reference_contexts",)
 RETRIEVED_IDS, RETRIEVED_TEXTS = ("retrieved_context_ids",), ("retrieved_contexts", "contexts")
+RESPONSE, REFERENCE = ("response", "answer"), ("reference", "ground_truth")
 _LIST_COLUMNS = frozenset(REFERENCE_IDS + REFERENCE_TEXTS + RETRIEVED_IDS + RETRIEVED_TEXTS)
 
 
@@ -54,8 +58,10 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
     JSON Lines, a ``.csv`` path as CSV. Every file must hold the same questions with the
     same reference contexts (the first file defines them). Each question becomes a case
     (``relevant``: the reference context IDs, binary; no claims expected) and each row the
-    run of its file's system (``retrieved``: the retrieved context IDs; no claims: the
-    response is not assessed). Contexts given only as text get the ID ``ctx-`` and a hash
+    run of its file's system (``retrieved``: the retrieved context IDs, in list order;
+    ``answer``: the response text; no claims: they are derived or reviewed later). A
+    ``reference`` answer becomes the case's ``reference`` (scored by exact match and token
+    F1). Contexts given only as text get the ID ``ctx-`` and a hash
     of the text (:func:`~._common.context_id`), and their text becomes corpus text; when
     both IDs and texts are given, the texts become the IDs' corpus text if the lists are
     as long. A repeated ID within a list is an error naming the line (not dropped).
@@ -71,8 +77,8 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
     ...     "Which beacon is red?,\\"['n1']\\",\\"['n1']\\",North.\\n")
     >>> dataset, notes = import_ragas([(folder / "dense.jsonl", "dense"),
     ...                                (folder / "bm25.csv", "bm25")])
-    >>> dataset.runs
-    {'323c06eef2c7': {'dense': {'retrieved': ('n2', 'n1')}, 'bm25': {'retrieved': ('n1',)}}}
+    >>> dataset.runs['323c06eef2c7']['dense']
+    {'retrieved': ('n2', 'n1'), 'answer': 'The north one.'}
     >>> shutil.rmtree(folder)
     """
     pairs = _pairs(files_and_systems)
@@ -88,16 +94,27 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
         for number, row in _rows(path, max_bytes):
             place = where(path, number)
             case, question, relevant, retrieved = _sample(row, place, corpus)
+            answer, reference = _answer(row, place)
             if case in seen:
                 raise DatasetFileError(f"{place}: question {show(case)} is already on "
                                        f"line {seen[case]}")
             seen[case] = number
             if index == 0:
                 cases[case] = {"question": question, "relevant": relevant}
+                if reference is not None:
+                    cases[case]["reference"] = reference
                 firsts[case] = number
             else:
                 _same_question(cases, firsts, first_path, place, case, question, relevant)
-            runs.setdefault(case, {})[system] = {"retrieved": retrieved}
+                if cases[case].get("reference") != reference:
+                    raise DatasetFileError(
+                        f"{place}: question {show(case)} has reference answer "
+                        f"{show(reference)} here but {show(cases[case].get('reference'))} at "
+                        f"{where(Path(first_path).name, firsts[case])}")
+            run = {"retrieved": retrieved}
+            if answer is not None:
+                run["answer"] = answer
+            runs.setdefault(case, {})[system] = run
         if not seen:
             raise DatasetFileError(f"{where(path)}: holds no samples")
         absent = next((case for case in cases if case not in seen), None)
@@ -180,6 +197,24 @@ def _contexts(row, ids_names, texts_names, what, place, corpus):
     return ids, True
 
 
+def _answer(row, place):
+    """``(answer, reference)`` of one row: the response text (``None``: no column) and the
+    reference answer as a 1-tuple (``None``: none given)."""
+    found = []
+    for names, blank in ((RESPONSE, True), (REFERENCE, False)):
+        name = next((name for name in names if name in row and row[name] is not None),
+                    names[0])
+        value = row.get(name)
+        if value is None or (value == "" and not blank):
+            found.append(None)
+            continue
+        if type(value) is not str or unicode_problem(value):
+            raise DatasetFileError(f"{place}: column {name!r} must be a string; got "
+                                   f"{show(value)}")
+        found.append(value if names is RESPONSE else (value,))
+    return tuple(found)
+
+
 def _sample(row, place, corpus):
     """``(case, question, relevant, retrieved)`` from one row."""
     question_name, question = _field(row, QUESTION)
@@ -189,10 +224,14 @@ def _sample(row, place, corpus):
     problem = unicode_problem(question)
     if problem:
         raise DatasetFileError(f"{place}: column {question_name!r} {problem}")
-    relevant, relevant_as_text = _contexts(row, REFERENCE_IDS, REFERENCE_TEXTS, "reference",
-                                           place, corpus)
     retrieved, retrieved_as_text = _contexts(row, RETRIEVED_IDS, RETRIEVED_TEXTS, "retrieved",
                                              place, corpus)
+    if _field(row, REFERENCE)[1] is not None and all(
+            _field(row, names)[1] is None for names in (REFERENCE_IDS, REFERENCE_TEXTS)):
+        relevant, relevant_as_text = (), retrieved_as_text  # a reference answer only
+    else:
+        relevant, relevant_as_text = _contexts(row, REFERENCE_IDS, REFERENCE_TEXTS,
+                                               "reference", place, corpus)
     if relevant_as_text != retrieved_as_text:
         raise DatasetFileError(
             f"{place}: reference contexts come as {'texts' if relevant_as_text else 'IDs'} "
@@ -214,14 +253,21 @@ def _sample(row, place, corpus):
 def _rows(path, max_bytes):
     """Yield ``(line number, row)``: objects of a JSON Lines file, or rows of a CSV file
     (list columns parsed)."""
+    return rows_of(path, max_bytes, _LIST_COLUMNS)
+
+
+def rows_of(path, max_bytes, list_columns, maybe_list=None):
+    """Yield ``(line number, row)``: objects of a JSON Lines file, or rows of a CSV file
+    whose ``list_columns`` are parsed as lists (and the ``maybe_list`` column too when its
+    cell starts with ``[``)."""
     if Path(path).suffix.lower() == ".jsonl":
         with open_input(path, max_bytes) as handle:
             yield from records(handle, path, max_bytes)
         return
-    yield from _csv_rows(path, max_bytes)
+    yield from _csv_rows(path, max_bytes, list_columns, maybe_list)
 
 
-def _csv_rows(path, max_bytes):
+def _csv_rows(path, max_bytes, list_columns, maybe_list):
     at = [0]  # the number of the last line the CSV reader has taken
 
     def source():
@@ -250,8 +296,10 @@ def _csv_rows(path, max_bytes):
                                        f"in the header; got {len(cells)}")
             row = {}
             for column, cell in zip(header, cells):
+                listed = column in list_columns or (
+                    column == maybe_list and cell.lstrip().startswith("["))
                 row[column] = (_list_cell(cell, column, where(path, start))
-                               if column in _LIST_COLUMNS and cell.strip() else cell)
+                               if listed and cell.strip() else cell)
             yield start, row
     except csv.Error as error:
         raise DatasetFileError(f"{where(path, at[0])}: not valid CSV ({error})") from None

@@ -103,6 +103,41 @@ def _llamaindex(options):
                              missing_run=options["missing_run"], name=options["name"])
 
 
+def _log(options):
+    from .log import FIELDS, import_log
+
+    fields = {field: options[f"{field}_field"] for field in FIELDS}
+    return import_log(options["file"], system=options["system"], fields=fields,
+                      lists_of=options["lists_of"], name=options["name"])
+
+
+def _openinference(options):
+    from .openinference import import_openinference
+
+    return import_openinference(options["file"], system=options["system"],
+                                name=options["name"])
+
+
+def _llamaindex_rag(options):
+    from ...core.rules import InvalidInputError
+    from .llamaindex_rag import import_llamaindex_rag
+
+    files, systems = options["predictions"] or [], options["system"] or []
+    if len(files) != len(systems):
+        raise InvalidInputError(f"each --predictions needs its --system; got {len(files)} "
+                                f"files and {len(systems)} systems")
+    return import_llamaindex_rag(options["dataset"], list(zip(files, systems)),
+                                 name=options["name"])
+
+
+def _field_option(field, meaning):
+    from .log import FIELDS
+
+    return Option((f"--{field}-field",), {
+        "default": None, "metavar": "NAME",
+        "help": f"the field holding {meaning} (default {FIELDS[field]!r})"})
+
+
 IMPORTERS = {importer.name: importer for importer in (
     Importer(
         name="trec", summary="qrels plus TREC run files",
@@ -155,4 +190,50 @@ IMPORTERS = {importer.name: importer for importer in (
                                                 "records"}),
                  RUNS, MISSING_RUN),
         read=_llamaindex),
+    Importer(
+        name="log", summary="your own log: JSON Lines or CSV, one answered question a line",
+        description="One record per question a system answered: the question, its ranked "
+                    "list, and optionally the delivered context, the answer text, reference "
+                    "answers and relevant IDs. Flags name the fields when yours differ; the "
+                    "ranking is the list's order. See docs/import.md.",
+        options=(Option(("file",), {"help": "a .jsonl or .csv file"}),
+                 Option(("--system",), {"default": None,
+                                        "help": "the system of records without a system "
+                                                "field"}),
+                 _field_option("question", "the question text"),
+                 _field_option("id", "the question's ID (absent: a hash of the question)"),
+                 _field_option("system", "the system's name"),
+                 _field_option("retrieved", "the ranked list (IDs, or objects with id)"),
+                 _field_option("context", "the context given to the answer stage"),
+                 _field_option("answer", "the answer text"),
+                 _field_option("reference", "reference answers (a string or a list)"),
+                 _field_option("relevant", "the relevant IDs"),
+                 Option(("--lists-of",), {"choices": ("ids", "texts"), "default": "ids",
+                                          "help": "whether list strings are IDs (the "
+                                                  "default) or passage texts (each given "
+                                                  "the ID ctx-HASH)"})),
+        read=_log),
+    Importer(
+        name="openinference", summary="OpenInference / Arize Phoenix span exports",
+        description="Spans as JSON Lines or a JSON array (Phoenix exports, OTLP JSON), "
+                    "grouped by trace: the RETRIEVER span's retrieval.documents give the "
+                    "ranking (index order), the root span the question and answer. One "
+                    "system per file. See docs/import.md.",
+        options=(Option(("file",), {"help": "a .jsonl or .json file of spans"}),
+                 Option(("--system",), {"required": True,
+                                        "help": "the name of the system that was traced"})),
+        read=_openinference),
+    Importer(
+        name="llamaindex-rag", summary="a LlamaIndex LabelledRagDataset and its responses",
+        description="A LabelledRagDataset JSON (--dataset: query, reference_contexts, "
+                    "reference_answer) and, per system, its responses (--predictions: a "
+                    "RagPredictionDataset JSON, or Response dumps with source_nodes) in the "
+                    "examples' order. Contexts are named by a hash of their text.",
+        options=(Option(("--dataset",), {"required": True,
+                                         "help": "a LabelledRagDataset JSON file"}),
+                 Option(("--predictions",), {"action": "append", "default": None,
+                                             "help": "a system's responses; repeatable"}),
+                 Option(("--system",), {"action": "append", "default": None,
+                                        "help": "the system of each --predictions, in order"})),
+        read=_llamaindex_rag),
 )}

@@ -48,11 +48,15 @@ def test_fixture_cases_runs_and_corpus():
         light: {"question": LIGHT, "relevant": ("lighthouse-log",)},
     }
     assert dataset.runs == {  # the CSV's lists are Python lists, and one a JSON array
-        ferry: {"dense": {"retrieved": ("ferry-timetable", "gull-notes")},
-                "bm25": {"retrieved": ("gull-notes", "ferry-timetable")}},
-        tide: {"dense": {"retrieved": ("tide-almanac", "tide-table")},
-               "bm25": {"retrieved": ("tide-table",)}},
-        light: {"dense": {"retrieved": ("gull-notes",)}, "bm25": {"retrieved": ()}},
+        ferry: {"dense": {"retrieved": ("ferry-timetable", "gull-notes"),
+                          "answer": "From the north pier."},
+                "bm25": {"retrieved": ("gull-notes", "ferry-timetable"),
+                         "answer": "The north pier, at nine."}},
+        tide: {"dense": {"retrieved": ("tide-almanac", "tide-table"), "answer": "Twice a day."},
+               "bm25": {"retrieved": ("tide-table",),
+                        "answer": "Twice a day,\nabout twelve hours apart."}},
+        light: {"dense": {"retrieved": ("gull-notes",), "answer": "Nobody knows."},
+                "bm25": {"retrieved": (), "answer": "I could not find it."}},
     }
     # texts beside the retrieved IDs (dense.jsonl) become corpus text; lighthouse-log has none
     assert dataset.corpus == {
@@ -86,18 +90,26 @@ def test_contexts_given_as_text_are_named_by_their_hash(tmp_path):
     assert dataset.corpus == {red: "Red.", blue: "Blue."}
 
 
-def test_v01_names_are_read_and_ground_truth_is_not_relevance(tmp_path):
+def test_v01_names_are_read_and_ground_truth_is_a_reference_answer(tmp_path):
     old = _jsonl(tmp_path / "old.jsonl", {
         "question": "Q?", "contexts": ["Red."], "answer": "Red.", "ground_truth": "Red.",
         "reference_contexts": ["Red."]})
     dataset, _ = import_ragas([(old, "old")])
-    assert dataset.cases[_hash("Q?")]["relevant"] == (f"ctx-{_hash('Red.', 16)}",)
+    red = f"ctx-{_hash('Red.', 16)}"
+    assert dataset.cases[_hash("Q?")] == {"question": "Q?", "relevant": (red,),
+                                          "reference": ("Red.",)}
+    assert dataset.runs[_hash("Q?")]["old"] == {"retrieved": (red,), "answer": "Red."}
+    # a reference answer without reference contexts: nothing labelled relevant
     answer_only = _jsonl(tmp_path / "answer.jsonl", {
         "question": "Q?", "contexts": ["Red."], "ground_truth": "Red."})
+    dataset, _ = import_ragas([(answer_only, "old")])
+    assert dataset.cases[_hash("Q?")] == {"question": "Q?", "relevant": (),
+                                          "reference": ("Red.",)}
+    neither = _jsonl(tmp_path / "neither.jsonl", {"question": "Q?", "contexts": ["Red."]})
     with pytest.raises(DatasetFileError, match=_exactly(
-            answer_only, 1, "missing reference contexts: expected column "
-                            "'reference_context_ids' or 'reference_contexts'")):
-        import_ragas([(answer_only, "old")])
+            neither, 1, "missing reference contexts: expected column "
+                        "'reference_context_ids' or 'reference_contexts'")):
+        import_ragas([(neither, "old")])
 
 
 def test_an_id_column_names_the_cases(tmp_path):
@@ -235,3 +247,37 @@ def test_a_csv_row_of_the_wrong_width_is_named(tmp_path):
 def test_bad_arguments_are_refused(pairs, message):
     with pytest.raises(InvalidInputError, match=f"^{re.escape(message)}$"):
         import_ragas(pairs)
+
+
+ANSWERS = FIXTURE / "answers.jsonl"
+
+
+def test_responses_and_references_are_scored(tmp_path):
+    from ragscore.core.metrics import REGISTRY
+    from ragscore.engine import count_folder
+
+    dataset, _ = import_ragas([(ANSWERS, "dense")])
+    cases = list(dataset.cases.values())
+    assert [case.get("reference") for case in cases] == [
+        ("The north pier",), ("Twice a day",), ("Nobody repaints it",)]
+    counted = count_folder(save_dataset(dataset, tmp_path / "d"), engine="reference")
+    # "from north pier" (3 tokens) vs "north pier" (2): EM 0, F1 = 2*2/5 = 0.8;
+    # "twice day" vs "twice day": EM 1, F1 1; "lighthouse keeper" vs "nobody repaints it": 0
+    assert counted.values(REGISTRY["exact_match"], 2) == [0.0, 1.0, 0.0]
+    assert counted.values(REGISTRY["token_f1"], 2) == [0.8, 1.0, 0.0]
+
+
+def test_a_reference_answer_that_differs_between_files_is_refused(tmp_path):
+    a = _jsonl(tmp_path / "a.jsonl", {"user_input": "Q?", "retrieved_context_ids": ["d"],
+                                      "reference_context_ids": ["d"], "reference": "x"})
+    b = _jsonl(tmp_path / "b.jsonl", {"user_input": "Q?", "retrieved_context_ids": ["d"],
+                                      "reference_context_ids": ["d"], "reference": "y"})
+    with pytest.raises(DatasetFileError, match=_exactly(
+            b, 1, f"question '{_hash('Q?')}' has reference answer ('y',) here but ('x',) at "
+                  "a.jsonl, line 1")):
+        import_ragas([(a, "a"), (b, "b")])
+    bad = _jsonl(tmp_path / "bad.jsonl", {"user_input": "Q?", "retrieved_context_ids": ["d"],
+                                          "reference_context_ids": ["d"], "response": 3})
+    with pytest.raises(DatasetFileError, match=_exactly(
+            bad, 1, "column 'response' must be a string; got 3")):
+        import_ragas([(bad, "bad")])

@@ -1,0 +1,58 @@
+"""The documented path from a JSONL of answers to a table (docs/import.md): two commands,
+and each answer-format importer reachable from the command line."""
+import json
+from pathlib import Path
+
+from ragscore.cli import main
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "import"
+
+
+def test_a_jsonl_of_answers_reaches_a_table_in_two_commands(tmp_path, capsys):
+    log = tmp_path / "answers.jsonl"
+    log.write_text("".join(json.dumps(record) + "\n" for record in [
+        {"question": "Who owns the billing alert?", "answer": "The Aurora team.",
+         "retrieved": ["runbook-billing", "oncall-rota"], "reference": "the Aurora team",
+         "relevant": ["runbook-billing"]},
+        {"question": "How long are audit logs kept?", "answer": "About a year.",
+         "retrieved": ["oncall-rota"], "reference": "400 days",
+         "relevant": ["retention-policy"]}]))
+    assert main(["import", "log", str(log), "--system", "mine", "--out",
+                 str(tmp_path / "d")]) == 0
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "d")]) == 0
+    table = capsys.readouterr().out
+    assert "| P@2 R@2 RR@2 EM F1" in table
+    # answer 1: "aurora team" = reference: EM 1, F1 1; RR@2 = 1. Answer 2: no shared token
+    # with "400 days": 0, 0; nothing relevant retrieved: P 0, R 0, RR 0
+    assert "mine | 0.50 1.00 1.00 1.00 1.00" in table
+    assert "mine | 0.00 0.00 0.00 0.00 0.00" in table
+
+
+def test_every_answer_importer_runs_from_the_command_line(tmp_path, capsys):
+    commands = [
+        ["log", str(FIXTURES / "log" / "answers.csv"), "--question-field", "query",
+         "--system-field", "model", "--retrieved-field", "contexts", "--answer-field",
+         "response", "--reference-field", "gold"],
+        ["openinference", str(FIXTURES / "openinference" / "spans.jsonl"), "--system", "prod"],
+        # traces carry no references or labels: the table says n/a, and why
+        ["llamaindex-rag", "--dataset", str(FIXTURES / "llamaindex" / "rag_dataset.json"),
+         "--predictions", str(FIXTURES / "llamaindex" / "vector_predictions.json"),
+         "--system", "vector"],
+        ["ragas", "--file", str(FIXTURES / "ragas" / "answers.jsonl"), "--system", "dense"],
+    ]
+    for number, command in enumerate(commands):
+        out = str(tmp_path / f"d{number}")
+        assert main(["import", *command, "--out", out]) == 0, command
+        assert main(["report", out]) == 0
+        shown = capsys.readouterr().out
+        assert ("F1" in shown) != (command[0] == "openinference"), command
+
+
+def test_a_malformed_log_exits_2_naming_line_and_field(tmp_path, capsys):
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"question": "Q?", "retrieved": "d1", "system": "s"}\n')
+    assert main(["import", "log", str(log), "--out", str(tmp_path / "d")]) == 2
+    assert "bad.jsonl, line 1: field 'retrieved' must be a list; got 'd1'" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
