@@ -16,7 +16,7 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
-from .answers import answer_match
+from .reference_answers import answer_match
 
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
@@ -45,7 +45,7 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     (these are not in ``claim_cutoffs``).
     ``answer_match``: ``None`` unless the run recorded answer text and its case carries a
     reference answer, else ``(exact, common, answer_tokens, reference_tokens)`` as
-    :func:`ragscore.core.answers.answer_match` gives it (SQuAD 2.0's comparison).
+    :func:`ragscore.core.reference_answers.answer_match` gives it (SQuAD 2.0's comparison).
     """
 
     __slots__ = ()

@@ -7,7 +7,7 @@ systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
 
-from .answers import check_answer, check_reference
+from .reference_answers import check_answer, check_reference
 from .counts import count
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show

@@ -11,13 +11,13 @@ so both engines refuse the same input with the same message.
 """
 from collections import namedtuple
 
-from ..core.answers import AnswerMatch, answer_match
+from ..core.reference_answers import AnswerMatch, answer_match
 from ..core.rules import COURSE
 from ..core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus
 
-#: The batch column of each field of :class:`~ragscore.core.answers.AnswerMatch`.
+#: The batch column of each field of :class:`~ragscore.core.reference_answers.AnswerMatch`.
 MATCH_COLUMNS = {"exact": "exact", "common": "common_tokens", "answer_tokens": "answer_tokens",
                  "reference_tokens": "reference_tokens"}
 
@@ -50,7 +50,7 @@ class Batch(namedtuple("Batch", [
     position in ``keys``), ``assessed[r]``, ``dropped[r]``, ``collapsed[r]``, the ranking,
     the claims (``claim_label``: the expected claim it names, or -1) and their citations,
     and the delivered context when ``recorded[r]``; where ``referenced[r]`` (answer text
-    and a reference answer), the :class:`~ragscore.core.answers.AnswerMatch` as ``exact``,
+    and a reference answer), the :class:`~ragscore.core.reference_answers.AnswerMatch` as ``exact``,
     ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
     """
 

@@ -9,7 +9,7 @@ problem, hands the folder to this reader so that every error is worded once, her
 """
 from pathlib import Path
 
-from ..core.answers import check_reference
+from ..core.reference_answers import check_reference
 from ..core.rules import InvalidInputError, show
 from ..core.validation import check_document, validate_delivered, validate_labels, \
     validate_reviews, validate_run

@@ -6,7 +6,7 @@ def exact_match(at, k):
     """EM = 1.0 when the answer equals some reference answer after SQuAD's normalisation,
     else 0.0; an unanswerable case (``reference: []``) matches only an empty answer.
 
-    Normalisation as SQuAD 2.0's ``evaluate-v2.0.py`` (:mod:`ragscore.core.answers`):
+    Normalisation as SQuAD 2.0's ``evaluate-v2.0.py`` (:mod:`ragscore.core.reference_answers`):
     lower case, no punctuation, no articles, single spaces; the largest over several
     references. n/a when the run recorded no answer text or the case carries no reference
     answer. Does not depend on k. The mean over questions is SQuAD's EM (as a share, not a

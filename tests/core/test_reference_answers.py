@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragscore.core.answers import answer_match, check_reference, normalize_answer, tokens
+from ragscore.core.reference_answers import answer_match, check_reference, normalize_answer, tokens
 from ragscore.core.counts import count
 from ragscore.core.metrics import REGISTRY, na_reason
 from ragscore.core.rules import InvalidInputError
