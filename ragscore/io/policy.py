@@ -29,7 +29,7 @@ import math
 import re
 import tomllib
 
-from ..core.gate import MAX_K, Rule, RuleError, check_numbers
+from ..core.gate import CHECKS, MAX_K, Rule, RuleError, check_numbers
 from ..core.rules import InvalidInputError, show
 from .jsonl import DatasetFileError, open_regular, where
 
@@ -149,6 +149,13 @@ def load_policy(path, *, max_bytes=1 << 20):
         key = match.group(2) if match else None
         if match and key is None and "unknown key" in message:
             key = message.split("'")[1]
+        unread = re.match(r"must satisfy not \{'required': \['(\w+)'(, '(\w+)')?\]\}", message)
+        if match and unread:
+            item = policy["rule"][int(match.group(1))]
+            key = unread.group(3) or unread.group(1)
+            message = (f"give slice or cases, not both" if unread.group(3) else
+                       f"{item.get('check')} does not read {key}; remove it (no_regression "
+                       "reads tolerance, the other checks threshold)")
         if match:
             place = _place(path, text, int(match.group(1)), key)
         else:
@@ -162,7 +169,8 @@ def load_policy(path, *, max_bytes=1 << 20):
         try:
             rule = _rule_of(item, policy)
         except InvalidInputError as error:
-            raise DatasetFileError(f"{_place(path, text, position, 'metric')}: {error}"
+            field = getattr(error, "field", None) or "metric"
+            raise DatasetFileError(f"{_place(path, text, position, field)}: {error}"
                                    ) from None
         try:
             check_numbers(rule)
@@ -189,6 +197,11 @@ def rules_of(policy):
 def _rule_of(item, policy):
     """One ``[[rule]]`` as a :class:`~ragscore.core.gate.Rule`, its metric named as the
     registry names it or as ir_measures does (:func:`_measure`)."""
+    unread = "threshold" if item.get("check") == "no_regression" else "tolerance"
+    if unread in item and item.get("check") in CHECKS:
+        raise RuleError(f"rule {show(item.get('name'))}: {item['check']} does not read "
+                        f"{unread}; remove it (no_regression reads tolerance, the other "
+                        "checks threshold)", field=unread)
     metric, k = _measure(item["metric"], _whole(item.get("k")))
     return Rule(name=item["name"], metric=metric, check=item["check"],
                 threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),

@@ -173,3 +173,17 @@ def test_slice_with_cases_and_a_case_twice_are_refused_by_both(extra, message):
     assert schema_errors(data, "policy")
     with pytest.raises(RuleError, match=message):
         check_rule(rules_of(data)[0], has_baseline=True)
+
+
+@pytest.mark.parametrize("rule, unread", [
+    ({"check": "min_mean", "threshold": 0.5, "tolerance": 0.5}, "tolerance"),
+    ({"check": "no_regression", "threshold": 0.9}, "threshold"),
+])
+def test_a_key_the_check_does_not_read_is_refused_by_both(tmp_path, rule, unread):
+    # someone who writes threshold on a no_regression rule believes it does something
+    data = {"rule": [{"name": "r", "metric": "support", **rule}]}
+    assert schema_errors(data, "policy")
+    path = _write(tmp_path, {}, data["rule"])
+    with pytest.raises(DatasetFileError, match=rf"policy\.toml, line \d+: rule\[0\]: "
+                                               rf"{rule['check']} does not read {unread}"):
+        load_policy(path)
