@@ -37,6 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     """The argument parser, with one sub-command per job."""
+    from .cli_answers import add_answer_commands
     from .cli_import import add_import_commands
     from .cli_release import add_release_commands
     from .cli_scores import add_score_commands
@@ -51,6 +52,7 @@ def build_parser():
     add_score_commands(commands)
     add_import_commands(commands)
     add_release_commands(commands, dataset_argument, engine_option)
+    add_answer_commands(commands)
     return parser
 
 
