@@ -38,7 +38,8 @@ class DerivedRun(namedtuple("DerivedRun", "claims pairs waiting source")):
 
 
 def normalise(text):
-    """The key a judgement is stored under: citation markers removed, Unicode NFKC,
+    """The key a judgement is stored under: citation markers removed with the space before
+    them, Unicode NFKC,
     case folded, whitespace runs made one space, and surrounding punctuation, symbols and
     spaces stripped.
 
@@ -48,8 +49,10 @@ def normalise(text):
     True
     """
     pieces, position = [], 0
-    for marker in find_markers(text):
-        pieces.append(text[position:marker.start])
+    for marker in find_markers(text):  # "Monday [1], at" -> "Monday, at"
+        pieces.append(text[position:marker.start].rstrip())
+        after = text[marker.end:marker.end + 1]
+        pieces.append(" " if after.isalnum() else "")
         position = marker.end
     pieces.append(text[position:])
     folded = " ".join(unicodedata.normalize("NFKC", "".join(pieces)).casefold().split())
