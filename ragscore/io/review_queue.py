@@ -24,9 +24,10 @@ COLUMNS = ("case", "question", "key", "claim", "citations", "passages", "finding
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def review_queue(dataset, *, system=None, split="sentence", pattern=None):
-    """The rows awaiting review (dicts with :data:`COLUMNS`), in the dataset's order, each
-    (question, normalised text) once."""
+def review_queue(dataset, *, system=None, split="sentence", pattern=None, everything=False):
+    """The rows awaiting a person's review (dicts with :data:`COLUMNS`), in the dataset's
+    order, each (question, normalised text) once; ``everything``: every claim, judged or
+    not."""
     systems = None if system is None else {system}
     if system is not None and system not in dataset.systems:
         raise InvalidInputError(f"system {show(system)} is not in the dataset (its systems: "
@@ -41,7 +42,7 @@ def review_queue(dataset, *, system=None, split="sentence", pattern=None):
         question = case.get("question", "")
         for claim in derived.claims:
             key = normalise(claim.text)
-            if (question, key) in judged or (question, key) in seen:
+            if (not everything and (question, key) in judged) or (question, key) in seen:
                 continue
             seen.add((question, key))
             rows.append({

@@ -1,6 +1,7 @@
 """Runs that record only answer text: derived claims, reused judgements, not-assessed
 answers, the review queue and its import, the ``claims`` command; values worked by hand."""
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -167,3 +168,29 @@ def test_claims_command_json(capsys, tmp_path):
 def test_claims_command_refuses_an_unknown_system(capsys, tmp_path):
     code, _, err = run(capsys, "claims", folder(tmp_path), "--system", "Z")
     assert code == 2 and "system 'Z' is not in the dataset" in err
+
+
+def test_a_judge_is_kept_apart_and_agreement_is_measured(capsys, tmp_path):
+    from ragscore.core.reviews import agreement
+    from ragscore.io.judging import apply_judge, example_overlap_judge
+
+    path = folder(tmp_path)
+    dataset, added = apply_judge(load_dataset(path), example_overlap_judge, name="overlap",
+                                 date="2026-12-04")
+    assert added == 5
+    save_dataset(dataset, path, overwrite=True)
+    # the judge's decisions are not people's: every answer still awaits review
+    assert count_folder(path).values(REGISTRY["support"], 2) == [None, None]
+    review_all(capsys, tmp_path, path)
+    # judge vs ana over the 5 claims (overlap of 4+ letter words with a cited passage):
+    # "it starts on monday" -> starts, monday in launch: supported (ana supported)
+    # "bring snacks" -> no cited passage: unsupported (ana: not a claim, negative)
+    # "ana owns it" -> no 4+ letter word: words empty, unsupported (ana supported)
+    # "ben too" -> no 4+ letter word: unsupported (ana supported)
+    # "carl as well" -> carl, well not in owners: unsupported (ana unsupported)
+    # agreed 3 of 5; ana positive 3, judge positive 1: pe = (3*1 + 2*4)/25 = 11/25,
+    # kappa = (3/5 - 11/25) / (1 - 11/25) = (4/25) / (14/25) = 2/7
+    (found,) = agreement(load_dataset(path).cases)
+    assert (found.first, found.second, found.items, found.agreed) == ("ana", "judge:overlap",
+                                                                      5, 3)
+    assert found.kappa == Fraction(2, 7)
