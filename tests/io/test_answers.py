@@ -194,3 +194,30 @@ def test_a_judge_is_kept_apart_and_agreement_is_measured(capsys, tmp_path):
     assert (found.first, found.second, found.items, found.agreed) == ("ana", "judge:overlap",
                                                                       5, 3)
     assert found.kappa == Fraction(2, 7)
+
+
+
+def test_the_widget_review_queue_editor_walks_the_export_queue_and_scores_appear(tmp_path):
+    from ragscore.engine import count_dataset
+    from ragscore.io.review_queue import review_queue
+    from ragscore.workbook.answer_review import answer_queue_editor
+
+    path = folder(tmp_path)
+    dataset = load_dataset(path)
+    panel = answer_queue_editor(dataset, system="A", reviewer="ana", date="2026-12-04",
+                                path=path)
+    assert [row["key"] for row in review_queue(dataset, system="A")] == list(DECISIONS)
+    assert sorted(panel.buttons) == ["not a claim", "supported, states none",
+                                     "supported: monday", "unsupported"]
+    for key, (decision, states) in DECISIONS.items():
+        assert panel.current()["key"] == key
+        if decision == "supported":
+            panel.buttons[f"supported: {states}"].click()
+        else:
+            panel.buttons[decision].click()
+    assert panel.current() is None and "The queue is empty" in panel.view.value
+    panel.save.click()
+    # as in test_reviewed_answers_score_as_recorded_claims: support 1 and 2/3, coverage 1, 1
+    counted = count_dataset(load_dataset(path))
+    assert counted.values(REGISTRY["support"], 2) == [1.0, 2 / 3]
+    assert counted.values(REGISTRY["coverage"], 2) == [1.0, 1.0]
