@@ -17,7 +17,7 @@ WORDS = ("release window monday owners checklist rollback smoke test staging dep
          "approval ticket version archive notes build green tests pass").split()
 
 
-def answer(rng, sentences=8):
+def answer(rng, sentences=7):
     parts = []
     for position in range(sentences):
         words = " ".join(rng.choice(WORDS) for _ in range(14))

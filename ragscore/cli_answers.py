@@ -46,13 +46,17 @@ def _claims(args, out):
                              json.dumps(row[name], ensure_ascii=False)
                              if type(row[name]) is list else row[name] for name in names])
     else:
+        empty = True
         for row in rows:
+            empty = False
             cited = ", ".join(row["citations"]) or "no citation"
             judged_as = row["decision"] or "awaits review"
             out.write(f"{row['case']} {row['system']} {row['span'][0]}-{row['span'][1]} "
                       f"[{cited}; {judged_as}] {row['claim']}\n")
             for finding in row["findings"]:
                 out.write(f"    finding: {finding}\n")
+        if empty:
+            out.write("no run records only its answer: every run records its claims\n")
     return OK
 
 

@@ -95,7 +95,7 @@ def _gate(args, out):
     has_baseline = bool(args.baseline or args.baseline_file)
     check_policy_rules(policy, args.policy, has_baseline=has_baseline)
     dataset = load_dataset(args.dataset)
-    _, systems = _counted_by_system(dataset, args.engine)
+    counted, systems = _counted_by_system(dataset, args.engine)
     candidate = _system(systems, args.candidate, "candidate")
     lines, baseline, against = [], None, ""
     if has_baseline:
@@ -113,6 +113,8 @@ def _gate(args, out):
     failed = [outcome for outcome in outcomes if not outcome.passed]
     lines.append(f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
                  f"{len(outcomes)} rules")
+    lines += [f"note: {note}" for note in counted.notes  # answers awaiting review
+              if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
     for severity in SEVERITIES:
         group = [outcome for outcome in outcomes if outcome.rule.severity == severity]
         if not group:

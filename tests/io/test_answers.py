@@ -221,3 +221,15 @@ def test_the_widget_review_queue_editor_walks_the_export_queue_and_scores_appear
     counted = count_dataset(load_dataset(path))
     assert counted.values(REGISTRY["support"], 2) == [1.0, 2 / 3]
     assert counted.values(REGISTRY["coverage"], 2) == [1.0, 1.0]
+
+
+def test_the_gate_says_why_support_is_missing(capsys, tmp_path):
+    path = folder(tmp_path)
+    policy = tmp_path / "gate.toml"
+    policy.write_text('k = 2\n\n[[rule]]\nname = "mean support"\nmetric = "support"\n'
+                      'check = "min_mean"\nthreshold = 0.5\n')
+    code, out, _ = run(capsys, "gate", path, "--policy", str(policy), "--candidate", "A")
+    # fails closed: no defined support, and the note says why
+    assert code == 1 and out.splitlines()[1] == (
+        "note: system A: support and coverage n/a for 2 answers (not assessed: 5 claims "
+        "await review)")
