@@ -11,7 +11,6 @@ SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or para
 
 
 def _claims(args, out):
-    from .core.answers import judgements_of, normalise
     from .io.answers import derived_claims
     from .io.dataset import load_dataset
 
@@ -19,18 +18,15 @@ def _claims(args, out):
     if args.system is not None and args.system not in dataset.systems:
         raise InvalidInputError(f"system {show(args.system)} is not in the dataset (its "
                                 f"systems: {', '.join(dataset.systems) or 'none'})")
-    judged = judgements_of(dataset.cases)
     systems = None if args.system is None else {args.system}
     rows = (
         {"case": case_name, "system": system, "trial": trial, "claim": claim.text,
          "span": list(claim.span), "citations": list(claim.citations),
          "markers": list(claim.markers), "findings": list(claim.findings),
-         "source": derived.source,
-         "decision": (judged.get((dataset.cases[case_name].get("question", ""),
-                                  normalise(claim.text))) or {}).get("decision")}
+         "source": derived.source, "decision": decision}
         for case_name, system, trial, derived in derived_claims(
             dataset, systems=systems, split=args.split, pattern=args.pattern)
-        for claim in derived.claims)
+        for claim, decision in zip(derived.claims, derived.decisions))
     if args.format == "json":
         out.write("[")
         for position, row in enumerate(rows):

@@ -28,11 +28,12 @@ ANSWER_DECISIONS = ("supported", "unsupported", "not a claim")
 JUDGE_PREFIX = "judge:"
 
 
-class DerivedRun(namedtuple("DerivedRun", "claims pairs waiting source")):
+class DerivedRun(namedtuple("DerivedRun", "claims pairs waiting source decisions")):
     """A run's derived claims (:class:`~ragscore.core.claim_split.Claim` list), the
     ``(claim ID, citations)`` ``pairs`` the counts read (``None`` while any claim awaits
-    review), how many claims are ``waiting`` for a judgement, and the ``source`` numeric
-    markers index (``"delivered"`` or ``"retrieved"``)."""
+    review), how many claims are ``waiting`` for a judgement, the ``source`` numeric
+    markers index (``"delivered"`` or ``"retrieved"``) and each claim's decision (``None``:
+    awaiting review)."""
 
     __slots__ = ()
 
@@ -120,10 +121,14 @@ def derive_run(question, support, run, judgements, *, known=None, split="sentenc
     context = run.get("retrieved", ()) if delivered is None else delivered
     claims = split_claims(run["answer"], split=split, context=context, source=source,
                           known=known, pattern=pattern)
+    if not judgements:  # nothing judged yet: no claim text to normalise
+        return DerivedRun(claims=claims, pairs=None if claims else (), waiting=len(claims),
+                          source=source, decisions=(None,) * len(claims))
     support = support or {}
-    pairs, used, waiting = [], set(), 0
+    pairs, used, waiting, decisions = [], set(), 0, []
     for position, claim in enumerate(claims, 1):
         judgement = judgements.get((question, normalise(claim.text)))
+        decisions.append(None if judgement is None else judgement["decision"])
         if judgement is None:
             waiting += 1
             continue
@@ -139,4 +144,4 @@ def derive_run(question, support, run, judgements, *, known=None, split="sentenc
             used.add(name)
             pairs.append((name, claim.citations))
     return DerivedRun(claims=claims, pairs=None if waiting else tuple(pairs), waiting=waiting,
-                      source=source)
+                      source=source, decisions=tuple(decisions))
