@@ -55,11 +55,31 @@ def timed(argv, repeat):
     return best
 
 
+def hostile():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from ragscore.core.claim_split import split_claims
+    from tests.core.test_claim_split import HOSTILE
+
+    for position, text in enumerate(HOSTILE + ["x" * 10_000_000]):
+        started = time.perf_counter()
+        try:
+            found = f"{len(split_claims(text, context=('a', 'b', 'c'))):,} claims"
+        except ValueError as error:
+            found = f"ValueError: {error}"
+        spent = time.perf_counter() - started
+        print(f"hostile {position}: {len(text):,} characters, {spent:.3f} s, {found}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--answers", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--hostile", action="store_true",
+                        help="only time the splitter on the hostile answers of "
+                             "tests/core/test_claim_split.py (each should take under 1 s)")
     args = parser.parse_args()
+    if args.hostile:
+        return hostile()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "answers"
         build(folder, args.answers)

@@ -91,7 +91,7 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     from ..io.jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
-    if folder_has_answers(path):  # claims derived from answer text (ragscore.io.answers)
+    if folder_has_answers(path, max_bytes=limit):  # claims derived from answer text (ragscore.io.answers)
         from ..io.dataset import load_dataset
 
         return count_dataset(load_dataset(path, max_bytes=limit), engine=engine,

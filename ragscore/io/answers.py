@@ -95,17 +95,32 @@ def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
     return dataset._replace(runs=runs, notes=notes)
 
 
-def folder_has_answers(path):
+def folder_has_answers(path, *, max_bytes=None):
     """True when some line of the folder's runs file records ``answer`` without
-    ``claims`` (a byte search, no parsing: the folder is read properly afterwards)."""
+    ``claims`` (a byte search, no parsing: the folder is read properly afterwards). Only a
+    regular file within ``max_bytes`` is searched; anything else is left to the reader,
+    which names the problem."""
+    import os
+    import stat
+
+    from .jsonl import MAX_FILE_BYTES
+
+    limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
     folder = as_path(path)
     try:
         index = json.loads((folder / INDEX).read_text(encoding="utf-8"))
         name = (index.get("files") or {}).get("runs", "runs.jsonl")
-        with open(folder / name, "rb") as handle:
+        if type(name) is not str or "/" in name or "\\" in name:
+            return False
+        descriptor = os.open(folder / name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        found = os.fstat(descriptor)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > limit:
+            os.close(descriptor)
+            return False
+        with os.fdopen(descriptor, "rb") as handle:
             for line in handle:
                 if b'"answer"' in line and b'"claims"' not in line:
                     return True
     except (OSError, ValueError, AttributeError, TypeError):
-        return False  # the reader names the problem
+        return False
     return False

@@ -164,9 +164,11 @@ def test_spans_and_gaps_cover_every_character_once(answer, split):
     assert split_claims(answer, split=split, context=("a",)) == claims
 
 
-# ---- hostile inputs: a result or a clear error within a second
+# ---- hostile inputs: a result or a clear error, fast. The one-second figure is measured by
+# benchmarks/bench_claims.py --hostile (speed is measured there, not in timed tests); here a
+# generous bound only catches catastrophic backtracking, which would take minutes.
 
-@pytest.mark.parametrize("answer", [
+HOSTILE = [
     "a. " * 33_000,
     "[" * 99_999,
     "[1" * 49_999,
@@ -176,11 +178,13 @@ def test_spans_and_gaps_cover_every_character_once(answer, split):
     "[^1] " * 20_000,
     "`" * 99_999,
     "Ships [99999999]. " * 5_000,
-])
-def test_hostile_answers_finish_fast(answer):
+]
+
+@pytest.mark.parametrize("answer", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_answers_finish(answer):
     started = time.perf_counter()
-    split_claims(answer, context=CONTEXT, known=KNOWN)
-    assert time.perf_counter() - started < 1.0
+    claims = split_claims(answer, context=CONTEXT, known=KNOWN)
+    assert claims and time.perf_counter() - started < 10.0
 
 
 def test_ten_megabytes_is_a_clear_error():
@@ -188,7 +192,7 @@ def test_ten_megabytes_is_a_clear_error():
     with pytest.raises(ValueError, match=f"answer has 10,000,000 characters; at most "
                                          f"{MAX_ANSWER:,}"):
         split_claims("x" * 10_000_000)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0
 
 
 @pytest.mark.parametrize("options, message", [
