@@ -8,6 +8,8 @@ are left as they are. :func:`derived_claims` lists the claims themselves (``rags
 claims``).
 """
 import json
+import os
+import stat
 
 from ..core.answers import derive_run, judgements_of
 from ..core.rules import InvalidInputError, show
@@ -95,29 +97,39 @@ def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
     return dataset._replace(runs=runs, notes=notes)
 
 
+def _open_regular(path, limit):
+    """A binary handle on ``path`` if it is a regular file within ``limit`` bytes, else
+    ``None`` (opened without blocking: a FIFO or a device is never waited on)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    found = os.fstat(descriptor)
+    if not stat.S_ISREG(found.st_mode) or found.st_size > limit:
+        os.close(descriptor)
+        return None
+    return os.fdopen(descriptor, "rb")
+
+
 def folder_has_answers(path, *, max_bytes=None):
     """True when some line of the folder's runs file records ``answer`` without
-    ``claims`` (a byte search, no parsing: the folder is read properly afterwards). Only a
-    regular file within ``max_bytes`` is searched; anything else is left to the reader,
-    which names the problem."""
-    import os
-    import stat
-
+    ``claims`` (a byte search, no parsing: the folder is read properly afterwards). Only
+    regular files within ``max_bytes`` are read; anything else is left to the reader, which
+    names the problem."""
     from .jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
     folder = as_path(path)
     try:
-        index = json.loads((folder / INDEX).read_text(encoding="utf-8"))
+        handle = _open_regular(folder / INDEX, limit)
+        if handle is None:
+            return False
+        with handle:
+            index = json.loads(handle.read().decode("utf-8"))
         name = (index.get("files") or {}).get("runs", "runs.jsonl")
         if type(name) is not str or "/" in name or "\\" in name:
             return False
-        descriptor = os.open(folder / name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        found = os.fstat(descriptor)
-        if not stat.S_ISREG(found.st_mode) or found.st_size > limit:
-            os.close(descriptor)
+        handle = _open_regular(folder / name, limit)
+        if handle is None:
             return False
-        with os.fdopen(descriptor, "rb") as handle:
+        with handle:
             for line in handle:
                 if b'"answer"' in line and b'"claims"' not in line:
                     return True
