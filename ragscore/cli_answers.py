@@ -28,10 +28,16 @@ def _claims(args, out):
             dataset, systems=systems, split=args.split, pattern=args.pattern)
         for claim, decision in zip(derived.claims, derived.decisions))
     if args.format == "json":
+        encode = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for every row
+        chunk, first = [], True
         out.write("[")
-        for position, row in enumerate(rows):
-            out.write(("," if position else "") + "\n" + json.dumps(row, ensure_ascii=False))
-        out.write("\n]\n")
+        for row in rows:
+            chunk.append(("\n" if first else ",\n") + encode(row))
+            first = False
+            if len(chunk) >= 2048:
+                out.write("".join(chunk))
+                chunk = []
+        out.write("".join(chunk) + "\n]\n")
     elif args.format == "csv":
         names = ("case", "system", "trial", "claim", "span", "citations", "markers",
                  "findings", "source", "decision")
