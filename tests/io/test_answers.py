@@ -233,3 +233,20 @@ def test_the_gate_says_why_support_is_missing(capsys, tmp_path):
     assert code == 1 and out.splitlines()[1] == (
         "note: system A: support and coverage n/a for 2 answers (not assessed: 5 claims "
         "await review)")
+
+
+def test_the_audit_reads_answer_judgements_and_the_judges_agreement(capsys, tmp_path):
+    from ragscore.io.judging import apply_judge, example_overlap_judge
+
+    path = folder(tmp_path)
+    review_all(capsys, tmp_path, path)
+    dataset, _ = apply_judge(load_dataset(path), example_overlap_judge, name="overlap",
+                             date="2026-12-04")
+    save_dataset(dataset, path, overwrite=True)
+    code, out, err = run(capsys, "audit", path)
+    # a judge disagreeing with a person is agreement to report, not a disputed label;
+    # po = 3/5 = 0.60, pe = 11/25 = 0.44, kappa = 2/7 = 0.29 (worked in the judge test)
+    assert code == 0 and err == ""
+    assert "Disputed labels (reviewers decided differently): 0" in out
+    assert out.splitlines()[-1].split() == ["ana", "judge:overlap", "5", "3", "2", "0.60",
+                                            "0.44", "0.29"]
