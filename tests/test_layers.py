@@ -17,6 +17,7 @@ LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
           "ragscore.render", "ragscore.workbook", "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
+       "ragscore.cli_answers",
        "ragscore.cli_import", "ragscore.cli_release", "ragscore.cli_scores", "ragscore.reports",
        "ragscore.plots"}
 #: Third-party packages each layer may use (the standard library is always allowed).

@@ -168,8 +168,10 @@ def uses_version_3(dataset):
 def uses_version_4(dataset):
     """True when some case of ``dataset`` holds a judgement of an answer's claim."""
     return type(dataset.cases) is dict and any(
-        type(case) is dict and type(review) is dict and "text" in review
-        for case in dataset.cases.values() for review in case.get("reviews") or ())
+        type(review) is dict and "text" in review
+        for case in dataset.cases.values() if type(case) is dict
+        for review in (case.get("reviews") if type(case.get("reviews")) in (list, tuple)
+                       else ()))
 
 
 def dataset_index(dataset):
