@@ -37,6 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     """The argument parser, with one sub-command per job."""
+    from .cli_answers import add_answer_commands
     from .cli_import import add_import_commands
     from .cli_record import add_record_command
     from .cli_release import add_release_commands
@@ -55,6 +56,7 @@ def build_parser():
     add_release_commands(commands, dataset_argument, engine_option)
     add_share_commands(commands, dataset_argument, engine_option)
     add_record_command(commands)
+    add_answer_commands(commands)
     return parser
 
 

@@ -138,8 +138,10 @@ def _gate(args, out):
                                   baseline=baseline, cases=cases, max_k=counted.rules.max_k))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
               f"{len(verdict.outcomes)} rules")
+    notes = [note for note in counted.notes  # answers awaiting review
+             if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
-                                  warnings=warnings)) + "\n")
+                                  warnings=warnings, notes=notes)) + "\n")
     return PASSED if verdict.passed else FAILED
 
 

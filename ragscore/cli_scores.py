@@ -240,7 +240,9 @@ def _audit(args, out):
     from .render.audit import audit_json, render_audit
     from .tables.audit import audit
 
-    dataset = load_dataset(args.dataset)
+    from .io.answers import derive_dataset
+
+    dataset = derive_dataset(load_dataset(args.dataset))
     k = cutoff(args.k, dataset.rules)
     result = audit(dataset, k=k)
     render = audit_json if args.format == "json" else render_audit

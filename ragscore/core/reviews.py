@@ -12,8 +12,8 @@ A case may carry ``reviews`` (format version 3): records ``{"reviewer", "doc", "
 - :func:`agreement`: per pair of reviewers, the items both judged, their percent agreement
   and Cohen's kappa, in exact fractions.
 
-Categories: "relevant" and "supported" are the **positive** decision, "not relevant" and
-"unsupported" the **negative** one, so document and claim judgements are counted together
+Categories: "relevant" and "supported" are the **positive** decision, "not relevant",
+"unsupported" and (for an answer's claim text) "not a claim" the **negative** one, so document and claim judgements are counted together
 on one yes/no scale.
 """
 from collections import namedtuple
@@ -23,7 +23,7 @@ from itertools import combinations
 from .rules import InvalidInputError
 
 POSITIVE = frozenset({"relevant", "supported"})
-NEGATIVE = frozenset({"not relevant", "unsupported"})
+NEGATIVE = frozenset({"not relevant", "unsupported", "not a claim"})
 
 NO_SHARED_ITEMS = "no item judged by both"
 ONE_CATEGORY = ("chance agreement is 1: both reviewers gave every shared item the same one "
@@ -57,6 +57,8 @@ def item_of(case_name, review):
     """
     if "doc" in review:
         return case_name, ("doc", review["doc"])
+    if "text" in review:  # a judgement of an answer's claim (format version 4)
+        return case_name, ("text", review["text"])
     return case_name, ("claim", review["system"], review["claim"])
 
 

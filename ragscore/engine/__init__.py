@@ -64,6 +64,10 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     :class:`~ragscore.engine.counted.Counted` is returned as it is."""
     if isinstance(dataset, Counted):
         return dataset
+    from ..io.answers import derive_dataset, has_answer_only
+
+    if has_answer_only(dataset):  # claims derived from answer text, judged or awaiting review
+        dataset = derive_dataset(dataset)
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
                          rules=getattr(dataset, "rules", COURSE), progress=progress,
                          min_relevance=getattr(dataset, "min_relevance", 1),
@@ -83,9 +87,15 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     does, whichever engine reads the folder.
     """
     check_engine(engine)
+    from ..io.answers import folder_has_answers
     from ..io.jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    if folder_has_answers(path, max_bytes=limit):  # claims derived from answer text (ragscore.io.answers)
+        from ..io.dataset import load_dataset
+
+        return count_dataset(load_dataset(path, max_bytes=limit), engine=engine,
+                             progress=progress, unit=unit, dedupe=dedupe)
     if engine == "columnar":
         from .columnar import count_folder as count_columnar
 

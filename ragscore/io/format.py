@@ -17,7 +17,8 @@ optional ``source`` and ``version`` (chunks of a document); under open rules, op
 graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or runs without
 ``claims`` (a retrieval-only test set). Version 3 adds run records (trials, the delivered
 context, the answer text, operations), access groups, superseded chunks, slices, reviews
-and a case's reference answers (``reference``).
+and a case's reference answers (``reference``). Version 4 adds judgements of answer claims
+to the reviews (``text``, ``states``, ``sources``, ``date``; see :mod:`ragscore.core.answers`).
 """
 import re
 from collections import namedtuple
@@ -27,7 +28,7 @@ from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
 from .store import FORMAT, INDEX, KINDS
 
-VERSIONS = (1, 2, 3)
+VERSIONS = (1, 2, 3, 4)
 #: The version a save writes when nothing needs version 3.
 VERSION = 2
 FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
@@ -48,20 +49,26 @@ KEYS = {
         "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
+KEYS[4] = KEYS[3]
 SPLITS = ("dev", "heldout")
 CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
 RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
 REVIEW_KEYS = frozenset({"reviewer", "doc", "system", "claim", "decision", "note"})
-DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported")}
+#: A judgement of an answer's claim (version 4): its normalised text, not an ID.
+TEXT_REVIEW_KEYS = frozenset({"reviewer", "text", "decision", "states", "sources", "date",
+                              "note"})
+DECISIONS = {"doc": ("relevant", "not relevant"), "claim": ("supported", "unsupported"),
+             "text": ("supported", "unsupported", "not a claim")}
 #: Index keys by version. ``checked`` was written by saves before ragscore 0.2 and is
 #: ignored: a folder is checked every time it is read, whatever its index says.
 INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
                             "min_relevance", "files", "notes", "checked"})}
 INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
+INDEX_KEYS[4] = INDEX_KEYS[3]
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
-           "dataset_records", "rules_of", "uses_version_3"]
+           "dataset_records", "rules_of", "uses_version_3", "uses_version_4"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
@@ -112,7 +119,7 @@ def check_index(index, place):
                                 f"{show(index.get('format'))}")
     version = index.get("version")
     if type(version) is not int or version not in VERSIONS:
-        raise InvalidInputError(f"{place}: key 'version' must be 1, 2 or 3; got "
+        raise InvalidInputError(f"{place}: key 'version' must be 1, 2, 3 or 4; got "
                                 f"{show(version)}")
     extra = sorted(str(key) for key in index if key not in INDEX_KEYS[version])
     if extra:
@@ -158,9 +165,19 @@ def uses_version_3(dataset):
         for run in per_case.values())
 
 
+def uses_version_4(dataset):
+    """True when some case of ``dataset`` holds a judgement of an answer's claim."""
+    return type(dataset.cases) is dict and any(
+        type(review) is dict and "text" in review
+        for case in dataset.cases.values() if type(case) is dict
+        for review in (case.get("reviews") if type(case.get("reviews")) in (list, tuple)
+                       else ()))
+
+
 def dataset_index(dataset):
     """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
-    index = {"format": FORMAT, "version": 3 if uses_version_3(dataset) else VERSION,
+    version = 4 if uses_version_4(dataset) else 3 if uses_version_3(dataset) else VERSION
+    index = {"format": FORMAT, "version": version,
              "name": dataset.name, "description": dataset.description}
     if dataset.rubric is not None:
         index["rubric"] = dataset.rubric

@@ -15,6 +15,7 @@ from ..core.validation import check_document, validate_delivered, validate_label
     validate_reviews, validate_run
 from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, \
     SPLITS, Dataset, check_index
+from .judgements import check_judgement
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import INDEX, snapshot
 
@@ -185,7 +186,7 @@ class Reader:
             labels = _take(record, "support", dict, place)
             case["support"] = {claim: _ids_tuple(sources, _support_key(claim), place)
                                for claim, sources in labels.items()}
-        _case_extras(record, case, place)
+        _case_extras(record, case, place, self.version)
         return name, case
 
     def cases(self, path, handle, check):
@@ -251,7 +252,7 @@ def _strings(record, key, place, *, limit=100):
     return tuple(value)
 
 
-def _case_extras(record, case, place):
+def _case_extras(record, case, place, version=3):
     """The version 3 keys of a case: tags, split, caller groups, conflicts, reviews,
     reference answers."""
     for key in ("tags", "caller_groups"):
@@ -272,15 +273,21 @@ def _case_extras(record, case, place):
                                    f"strings (an empty array: unanswerable); got "
                                    f"{show(record['reference'])}") from None
     if "reviews" in record:
-        case["reviews"] = tuple(_review(item, f"{place}: reviews[{position}]")
+        case["reviews"] = tuple(_review(item, f"{place}: reviews[{position}]", version)
                                 for position, item in enumerate(
                                     _take(record, "reviews", list, place)))
 
 
-def _review(item, at):
-    """One reviewer's judgement of a document (``doc``) or of a system's claim."""
+def _review(item, at, version=3):
+    """One reviewer's judgement of a document (``doc``), of a system's claim, or (version
+    4) of an answer's claim text (:mod:`ragscore.io.judgements`)."""
     if type(item) is not dict:
         raise DatasetFileError(f"{at} must be an object; got {show(item)}")
+    if "text" in item and version >= 4:
+        try:
+            return check_judgement(item, at)
+        except InvalidInputError as error:
+            raise DatasetFileError(str(error)) from None
     _only(item, REVIEW_KEYS, at)
     for key in ("reviewer", "decision"):
         if type(item.get(key)) is not str or not item[key].strip():

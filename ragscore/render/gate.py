@@ -28,10 +28,12 @@ def verdict_line(verdict):
     return line
 
 
-def gate_text(verdict, *, header, show, warnings=()):
+def gate_text(verdict, *, header, show, warnings=(), notes=()):
     """The lines of a gate's report, ending with :func:`verdict_line` (``show``: questions
-    listed per failed rule, at least 0)."""
+    listed per failed rule, at least 0; ``notes``: what the reader should know, such as
+    answers awaiting review, printed under the header)."""
     lines = [f"WARNING: {text(warning)}" for warning in warnings] + [text(header)]
+    lines += [f"note: {text(note)}" for note in notes]
     for severity in SEVERITIES:
         group = [outcome for outcome in verdict.outcomes if outcome.rule.severity == severity]
         if not group:

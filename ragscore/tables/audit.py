@@ -107,6 +107,10 @@ def disputed_labels(case):
     for review in case.get("reviews") or ():
         if "doc" in review:
             item = ("doc", review["doc"])
+        elif "text" in review:  # an answer claim's judgement (version 4); judges apart
+            if review["reviewer"].startswith("judge:"):
+                continue
+            item = ("text", review["text"])
         else:
             item = ("claim", review["system"], review["claim"])
         decisions.setdefault(item, {})[review["reviewer"]] = review["decision"]
@@ -217,6 +221,9 @@ def _disputed_findings(dataset):
             if item[0] == "doc":
                 findings.append(Finding("disputed", case_id, None, (item[1],),
                                         f"document label disputed: {said}"))
+            elif item[0] == "text":
+                findings.append(Finding("disputed", case_id, None, (),
+                                        f"answer claim {item[1]!r} disputed: {said}"))
             else:
                 findings.append(Finding("disputed", case_id, item[1], (),
                                         f"claim {item[2]!r} disputed: {said}"))

@@ -1,0 +1,252 @@
+"""Runs that record only answer text: derived claims, reused judgements, not-assessed
+answers, the review queue and its import, the ``claims`` command; values worked by hand."""
+import json
+from fractions import Fraction
+
+import pytest
+
+from ragscore.cli import main
+from ragscore.core.answers import derive_run, normalise
+from ragscore.core.metrics import REGISTRY
+from ragscore.engine import ENGINES, count_folder
+from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+
+CORPUS = {"launch": "The release window starts on Monday.",
+          "owners": "Ana and Ben own the release.", "archive": "Old notes."}
+CASES = {"when": {"question": "When does the release start?", "relevant": ("launch",),
+                  "support": {"monday": ("launch",)}},
+         "who": {"question": "Who owns the release?", "relevant": ("owners",),
+                 "support": {"ana": ("owners",), "ben": ("owners",)}}}
+ANSWERS = {"when": "It starts on Monday [1]. Bring snacks.",
+           "who": "Ana owns it [1]. Ben too [owners]. Carl as well [2]."}
+DECISIONS = {"it starts on monday": ("supported", "monday"), "bring snacks": ("not a claim", ""),
+             "ana owns it": ("supported", "ana"), "ben too": ("supported", "ben"),
+             "carl as well": ("unsupported", "")}
+
+
+def folder(tmp_path, answers=ANSWERS):
+    dataset = Dataset(ids="open", corpus=CORPUS, cases=CASES, runs={
+        "when": {"A": {"retrieved": ("launch", "archive"), "answer": answers["when"]}},
+        "who": {"A": {"retrieved": ("owners",), "delivered": ("owners",),
+                      "answer": answers["who"]}}})
+    return str(save_dataset(dataset, tmp_path / "answers", overwrite=True))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def review_all(capsys, tmp_path, path):
+    code, out, _ = run(capsys, "review", "export", path, "--system", "A")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    for row in rows:
+        row["decision"], row["states"] = DECISIONS[row["key"]]
+    filled = tmp_path / "decisions.jsonl"
+    filled.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert run(capsys, "review", "import", path, str(filled), "--reviewer", "ana",
+               "--date", "2026-12-04")[0] == 0
+    return rows
+
+
+def test_normalise_folds_markers_case_space_and_punctuation():
+    assert normalise("  It starts on MONDAY [1],\n at 9.30. ") == "it starts on monday, at 9.30"
+    assert normalise("- Ben too [^2]!") == normalise("ben too")
+
+
+def test_derive_run_by_hand():
+    judged = {("Q", "ships monday"): {"decision": "supported", "states": "monday"},
+              ("Q", "bring snacks"): {"decision": "not a claim"},
+              ("Q", "ships tuesday"): {"decision": "unsupported"}}
+    derived = derive_run("Q", {"monday": ("launch",)},
+                         {"answer": "Ships Monday [2]. Bring snacks. Ships Tuesday [1].",
+                          "retrieved": ("archive", "launch")}, judged)
+    # [2] is launch in the retrieved ranking; snacks left out; Tuesday an unsupportable claim
+    assert derived.source == "retrieved" and derived.waiting == 0
+    assert derived.pairs == (("monday", ("launch",)), ("claim-3", ("archive",)))
+
+
+def test_unreviewed_answers_are_not_assessed_with_the_reason(capsys, tmp_path):
+    path = folder(tmp_path)
+    for engine in ENGINES:
+        counted = count_folder(path, engine=engine)
+        assert counted.values(REGISTRY["support"], 2) == [None, None]
+        assert counted.values(REGISTRY["coverage"], 2) == [None, None]
+    code, out, _ = run(capsys, "report", path)
+    # 2 claims in "when", 3 in "who"
+    assert code == 0 and ("system A: support and coverage n/a for 2 answers (not assessed: "
+                          "5 claims await review)") in out
+
+
+def test_reviewed_answers_score_as_recorded_claims(capsys, tmp_path):
+    path = folder(tmp_path)
+    review_all(capsys, tmp_path, path)
+    assert json.loads((tmp_path / "answers" / "dataset.json").read_text())["version"] == 4
+    # when: one claim (snacks is not a claim), monday cited launch at rank 1: support 1,
+    # coverage 1/1. who: ana and ben supported by owners (delivered), carl not: support
+    # 2/3, coverage 2/2.
+    for engine in ENGINES:
+        counted = count_folder(path, engine=engine)
+        assert counted.values(REGISTRY["support"], 2) == [1.0, 2 / 3]
+        assert counted.values(REGISTRY["coverage"], 2) == [1.0, 1.0]
+    code, out, _ = run(capsys, "report", path)
+    assert "await review" not in out
+
+
+def test_a_changed_answer_queues_only_its_new_sentence(capsys, tmp_path):
+    path = folder(tmp_path)
+    review_all(capsys, tmp_path, path)
+    changed = dict(ANSWERS, who="Ana owns it [1]. Ben too [owners]. Dana signs off [1].")
+    dataset = load_dataset(path)
+    dataset = dataset._replace(runs={**dataset.runs, "who": {"A": {
+        **dataset.runs["who"]["A"], "answer": changed["who"]}}})
+    save_dataset(dataset, path, overwrite=True)
+    code, out, _ = run(capsys, "review", "export", path, "--system", "A")
+    assert [json.loads(line)["key"] for line in out.splitlines()] == ["dana signs off"]
+    _, out, _ = run(capsys, "report", path)
+    assert "n/a for 1 answer (not assessed: 1 claims await review)" in out
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"case": "who", "key": "ana owns it", "decision": "maybe"}',
+     "line 1: field 'decision' must be one of supported, unsupported, not a claim"),
+    ('{"case": "nope", "key": "ana owns it", "decision": "supported"}',
+     "line 1: field 'case' must name a case of the dataset; got 'nope'"),
+    ('{"case": "who", "key": "Ana owns it [1].", "decision": "supported"}',
+     "line 1: field 'key' must be a claim's normalised text"),
+    ('{"case": "who", "key": "ana owns it", "decision": "supported", "states": "carl"}',
+     "line 1: field 'states' must name an expected claim of case 'who'"),
+    ('{"case": "who", "key": "ana owns it", "decision": "supported", "sources": ["x"]}',
+     "line 1: field 'sources' must be a list of corpus IDs"),
+    ('not json', "line 1: not JSON"),
+])
+def test_import_refusals_name_line_and_field_and_change_nothing(capsys, tmp_path, line,
+                                                                 message):
+    path = folder(tmp_path)
+    before = (tmp_path / "answers" / "dataset.json").read_text()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line + "\n")
+    code, _, err = run(capsys, "review", "import", path, str(bad), "--reviewer", "ana")
+    assert code == 2 and message in err
+    assert (tmp_path / "answers" / "dataset.json").read_text() == before
+
+
+def test_csv_queue_round_trip(capsys, tmp_path):
+    import csv
+
+    path = folder(tmp_path)
+    queue = tmp_path / "queue.csv"
+    assert run(capsys, "review", "export", path, "--out", str(queue))[0] == 0
+    rows = list(csv.DictReader(queue.open()))
+    assert [row["key"] for row in rows] == list(DECISIONS)
+    for row in rows:
+        row["decision"], row["states"] = DECISIONS[row["key"]]
+    with queue.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert run(capsys, "review", "import", path, str(queue), "--reviewer", "ben",
+               "--date", "2026-12-04")[0] == 0
+    assert count_folder(path).values(REGISTRY["support"], 2) == [1.0, 2 / 3]
+
+
+def test_claims_command_json(capsys, tmp_path):
+    path = folder(tmp_path)
+    code, out, _ = run(capsys, "claims", path, "--format", "json")
+    found = json.loads(out)
+    assert code == 0 and len(found) == 5
+    assert found[0] == {"case": "when", "system": "A", "trial": None,
+                        "claim": "It starts on Monday [1].", "span": [0, 24],
+                        "citations": ["launch"], "markers": ["[1]"], "findings": [],
+                        "source": "retrieved", "decision": None}
+    assert found[4]["findings"] == ["[2] points past the 1 delivered passages"]
+    assert found[4]["source"] == "delivered"
+
+
+def test_claims_command_refuses_an_unknown_system(capsys, tmp_path):
+    code, _, err = run(capsys, "claims", folder(tmp_path), "--system", "Z")
+    assert code == 2 and "system 'Z' is not in the dataset" in err
+
+
+def test_a_judge_is_kept_apart_and_agreement_is_measured(capsys, tmp_path):
+    from ragscore.core.reviews import agreement
+    from ragscore.io.judging import apply_judge, example_overlap_judge
+
+    path = folder(tmp_path)
+    dataset, added = apply_judge(load_dataset(path), example_overlap_judge, name="overlap",
+                                 date="2026-12-04")
+    assert added == 5
+    save_dataset(dataset, path, overwrite=True)
+    # the judge's decisions are not people's: every answer still awaits review
+    assert count_folder(path).values(REGISTRY["support"], 2) == [None, None]
+    review_all(capsys, tmp_path, path)
+    # judge vs ana over the 5 claims (overlap of 4+ letter words with a cited passage):
+    # "it starts on monday" -> starts, monday in launch: supported (ana supported)
+    # "bring snacks" -> no cited passage: unsupported (ana: not a claim, negative)
+    # "ana owns it" -> no 4+ letter word: words empty, unsupported (ana supported)
+    # "ben too" -> no 4+ letter word: unsupported (ana supported)
+    # "carl as well" -> carl, well not in owners: unsupported (ana unsupported)
+    # agreed 3 of 5; ana positive 3, judge positive 1: pe = (3*1 + 2*4)/25 = 11/25,
+    # kappa = (3/5 - 11/25) / (1 - 11/25) = (4/25) / (14/25) = 2/7
+    (found,) = agreement(load_dataset(path).cases)
+    assert (found.first, found.second, found.items, found.agreed) == ("ana", "judge:overlap",
+                                                                      5, 3)
+    assert found.kappa == Fraction(2, 7)
+
+
+
+def test_the_widget_review_queue_editor_walks_the_export_queue_and_scores_appear(tmp_path):
+    from ragscore.engine import count_dataset
+    from ragscore.io.review_queue import review_queue
+    from ragscore.workbook.answer_review import answer_queue_editor
+
+    path = folder(tmp_path)
+    dataset = load_dataset(path)
+    panel = answer_queue_editor(dataset, system="A", reviewer="ana", date="2026-12-04",
+                                path=path)
+    assert [row["key"] for row in review_queue(dataset, system="A")] == list(DECISIONS)
+    assert sorted(panel.buttons) == ["not a claim", "supported, states none",
+                                     "supported: monday", "unsupported"]
+    for key, (decision, states) in DECISIONS.items():
+        assert panel.current()["key"] == key
+        if decision == "supported":
+            panel.buttons[f"supported: {states}"].click()
+        else:
+            panel.buttons[decision].click()
+    assert panel.current() is None and "The queue is empty" in panel.view.value
+    panel.save.click()
+    # as in test_reviewed_answers_score_as_recorded_claims: support 1 and 2/3, coverage 1, 1
+    counted = count_dataset(load_dataset(path))
+    assert counted.values(REGISTRY["support"], 2) == [1.0, 2 / 3]
+    assert counted.values(REGISTRY["coverage"], 2) == [1.0, 1.0]
+
+
+def test_the_gate_says_why_support_is_missing(capsys, tmp_path):
+    path = folder(tmp_path)
+    policy = tmp_path / "gate.toml"
+    policy.write_text('k = 2\n\n[[rule]]\nname = "mean support"\nmetric = "support"\n'
+                      'check = "min_mean"\nthreshold = 0.5\n')
+    code, out, _ = run(capsys, "gate", path, "--policy", str(policy), "--candidate", "A")
+    # fails closed: no defined support, and the note says why
+    assert code == 1 and out.splitlines()[1] == (
+        "note: system A: support and coverage n/a for 2 answers (not assessed: 5 claims "
+        "await review)")
+
+
+def test_the_audit_reads_answer_judgements_and_the_judges_agreement(capsys, tmp_path):
+    from ragscore.io.judging import apply_judge, example_overlap_judge
+
+    path = folder(tmp_path)
+    review_all(capsys, tmp_path, path)
+    dataset, _ = apply_judge(load_dataset(path), example_overlap_judge, name="overlap",
+                             date="2026-12-04")
+    save_dataset(dataset, path, overwrite=True)
+    code, out, err = run(capsys, "audit", path)
+    # a judge disagreeing with a person is agreement to report, not a disputed label;
+    # po = 3/5 = 0.60, pe = 11/25 = 0.44, kappa = 2/7 = 0.29 (worked in the judge test)
+    assert code == 0 and err == ""
+    assert "Disputed labels (reviewers decided differently): 0" in out
+    assert out.splitlines()[-1].split() == ["ana", "judge:overlap", "5", "3", "2", "0.60",
+                                            "0.44", "0.29"]
