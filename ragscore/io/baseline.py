@@ -28,6 +28,10 @@ def _plain(counts):
             for field, value in zip(Counts._fields, counts)}
 
 
+#: Count fields a baseline saved before they existed may lack (read as their default).
+OPTIONAL_COUNTS = ("answer_match",)
+
+
 def _counts(value, place):
     if type(value) is list:
         if not value:
@@ -36,7 +40,9 @@ def _counts(value, place):
     if type(value) is not dict or not set(value) <= set(Counts._fields):
         raise DatasetFileError(f"{place}: must be an object of counts ({', '.join(Counts._fields)})"
                                f"; got {show(value)}")
-    missing = [field for field in Counts._fields if field not in value]
+    # answer_match (reference answers) came after the first baselines: absent means none.
+    missing = [field for field in Counts._fields if field not in value
+               and field not in OPTIONAL_COUNTS]
     if missing:
         raise DatasetFileError(f"{place}: missing count {missing[0]}; got {show(value)}")
     fields = {}

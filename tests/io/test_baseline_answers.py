@@ -37,3 +37,16 @@ def test_a_malformed_answer_match_is_refused(tmp_path, bad):
     with pytest.raises(DatasetFileError, match=r"questions\['q'\]: answer_match must be null "
                                                r"or a list of 4 counts"):
         load_baseline(path)
+
+
+def test_a_baseline_saved_before_reference_answers_is_still_read():
+    # fixtures/baselines/course-A.json predates answer_match: it reads as "no reference".
+    from pathlib import Path
+
+    from ragscore.io.baseline import load_baseline
+
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "baselines" / "course-A.json"
+    assert "answer_match" not in path.read_text()
+    system, _, _, questions = load_baseline(path)
+    assert system == "A" and sorted(questions) == ["launch", "owner", "region", "rollback"]
+    assert all(counts.answer_match is None for counts in questions.values())
