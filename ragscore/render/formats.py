@@ -134,8 +134,15 @@ def csv_text(cases, systems, columns):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["case", "system", *columns])
-    writer.writerows(zip(map(escape.csv_cell, cases), map(escape.csv_cell, systems), *cells))
+    writer.writerows(zip(_csv_cells(cases), _csv_cells(systems), *cells))
     return buffer.getvalue()
+
+
+def _csv_cells(values):
+    """:func:`~ragscore.render.escape.csv_cell` of each value, each distinct value escaped
+    once (a column of question or system names repeats them)."""
+    safe = {value: escape.csv_cell(value) for value in set(values)}
+    return list(map(safe.__getitem__, values))
 
 
 def _csv_numbers(values, *, as_float):
