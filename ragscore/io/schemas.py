@@ -5,7 +5,6 @@ validate`` checks a folder against them, and the gate checks manifests, policies
 baselines with them before reading any number (the ``jsonschema`` package does the work).
 """
 import json
-from importlib import resources
 
 from ..core.rules import InvalidInputError, show
 
@@ -21,6 +20,8 @@ def schema(name):
     """
     if name not in SCHEMAS:
         raise InvalidInputError(f"schema must be one of {', '.join(SCHEMAS)}; got {show(name)}")
+    from importlib import resources  # on first use: it costs a few ms at `import ragscore`
+
     text = resources.files("ragscore").joinpath("schemas", f"{name}.schema.json").read_text(
         encoding="utf-8")
     return json.loads(text)
