@@ -250,6 +250,13 @@ def check_options(*, name, default_name, missing_run=None, min_relevance=1):
     return name
 
 
+def check_system(system):
+    """``system`` when it is a system name under open ID rules; raise otherwise."""
+    if not OPEN.is_id(system):
+        raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
+    return system
+
+
 def stem(path):
     """A default dataset name from a file or folder path: its name without suffixes."""
     base = Path(path).name or Path(os.path.abspath(path)).name

@@ -15,10 +15,11 @@ array's errors name the item (1-based).
 """
 from pathlib import Path
 
-from ...core.rules import OPEN, InvalidInputError, show
+from ...core.rules import OPEN, show
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, parse, read_json, records, too_big, where
-from ._common import (LIST_ORDER_NOTE, TextCorpus, assemble_runs, check_options, document_text,
+from ._common import (LIST_ORDER_NOTE, TextCorpus, assemble_runs, check_options, check_system,
+                      document_text,
                       file_names, id_list, open_input, paths_of, question_id, stem,
                       text_list, unicode_problem)
 from .trec import ORDER_NOTES, RunReader
@@ -167,8 +168,7 @@ def import_llamaindex_results(path, *, system, name=None, max_bytes=MAX_FILE_BYT
     >>> shutil.rmtree(folder)
     """
     name = check_options(name=name, default_name=stem(path))
-    if not OPEN.is_id(system):
-        raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
+    check_system(system)
     corpus = TextCorpus()
     cases, runs, places = {}, {}, {}
     for place, _, record in _results(path, max_bytes):

@@ -18,11 +18,11 @@ contexts the response was generated from, they are also recorded as the delivere
 """
 from pathlib import Path
 
-from ...core.rules import OPEN, InvalidInputError, show
+from ...core.rules import InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, read_json, where
-from ._common import TextCorpus, context_id, id_list, open_input, question_id, stem, \
-    text_list, unicode_problem
+from ._common import (TextCorpus, check_options, check_system, context_id, id_list, open_input,
+                      question_id, stem, text_list, unicode_problem)
 from .llamaindex import _results
 
 __all__ = ["import_llamaindex_rag"]
@@ -50,15 +50,9 @@ def import_llamaindex_rag(dataset_path, predictions=(), *, name=None,
     'The north one.'
     >>> shutil.rmtree(folder)
     """
-    if name is None:
-        name = stem(dataset_path)
-    elif type(name) is not str:
-        raise InvalidInputError(f"name must be a str; got {show(name)}")
+    name = check_options(name=name, default_name=stem(dataset_path))
     pairs = list(predictions)
-    systems = [system for _, system in pairs]
-    for system in systems:
-        if not OPEN.is_id(system):
-            raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
+    systems = [check_system(system) for _, system in pairs]
     if len(set(systems)) != len(systems):
         raise InvalidInputError(f"each system once; got {show(systems)}")
     corpus = TextCorpus()

@@ -31,7 +31,8 @@ from pathlib import Path
 from ...core.rules import OPEN, InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
-from ._common import TextCorpus, context_id, id_list, question_id, stem, unicode_problem
+from ._common import (TextCorpus, check_options, check_system, context_id, id_list,
+                      question_id, stem, unicode_problem)
 from .ragas import rows_of
 
 __all__ = ["FIELDS", "import_log"]
@@ -70,12 +71,9 @@ def import_log(path, *, system=None, fields=None, lists_of="ids", name=None,
     names = _field_names(fields)
     if lists_of not in LISTS_OF:
         raise InvalidInputError(f"lists_of must be 'ids' or 'texts'; got {show(lists_of)}")
-    if system is not None and not OPEN.is_id(system):
-        raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
-    if name is None:
-        name = stem(path)
-    elif type(name) is not str:
-        raise InvalidInputError(f"name must be a str; got {show(name)}")
+    if system is not None:
+        check_system(system)
+    name = check_options(name=name, default_name=stem(path))
     if Path(path).suffix.lower() not in (".jsonl", ".csv"):
         raise InvalidInputError(f"{where(path)}: expected a .jsonl or .csv file")
     list_columns = frozenset({names["retrieved"], names["context"], names["relevant"]})

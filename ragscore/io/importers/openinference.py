@@ -30,10 +30,11 @@ retrieved documents reached the prompt.
 """
 from pathlib import Path
 
-from ...core.rules import OPEN, InvalidInputError, show
+from ...core.rules import InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
-from ._common import TextCorpus, context_id, id_list, question_id, stem, unicode_problem
+from ._common import (TextCorpus, check_options, check_system, context_id, id_list,
+                      question_id, stem, unicode_problem)
 from .llamaindex import _results
 
 __all__ = ["import_openinference"]
@@ -66,12 +67,8 @@ def import_openinference(path, *, system, name=None, max_bytes=MAX_FILE_BYTES):
     {'323c06eef2c7': {'prod': {'retrieved': ('n2', 'n1'), 'answer': 'The north one.'}}}
     >>> shutil.rmtree(folder)
     """
-    if not OPEN.is_id(system):
-        raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
-    if name is None:
-        name = stem(path)
-    elif type(name) is not str:
-        raise InvalidInputError(f"name must be a str; got {show(name)}")
+    check_system(system)
+    name = check_options(name=name, default_name=stem(path))
     if Path(path).suffix.lower() not in (".json", ".jsonl"):
         raise InvalidInputError(f"{where(path)}: expected a .json or .jsonl file")
     traces = {}

@@ -38,8 +38,9 @@ from pathlib import Path
 from ...core.rules import OPEN, InvalidInputError, show
 from ..format import Dataset
 from ..jsonl import DECODER, MAX_FILE_BYTES, DatasetFileError, records, where
-from ._common import (LIST_ORDER_NOTE, TextCorpus, context_id, id_list, lines, open_input,
-                      question_id, stem, text_list, unicode_problem)
+from ._common import (LIST_ORDER_NOTE, TextCorpus, check_options, check_system, context_id,
+                      id_list, lines, open_input, question_id, stem, text_list,
+                      unicode_problem)
 
 __all__ = ["import_ragas"]
 
@@ -82,10 +83,7 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
     >>> shutil.rmtree(folder)
     """
     pairs = _pairs(files_and_systems)
-    if name is None:
-        name = stem(pairs[0][0])
-    elif type(name) is not str:
-        raise InvalidInputError(f"name must be a str; got {show(name)}")
+    name = check_options(name=name, default_name=stem(pairs[0][0]))
     corpus = TextCorpus()
     cases, firsts, runs = {}, {}, {}
     first_path = pairs[0][0]
@@ -143,8 +141,7 @@ def _pairs(files_and_systems):
                                 f"system) pairs; got {show(files_and_systems)}")
     seen = set()
     for path, system in pairs:
-        if not OPEN.is_id(system):
-            raise InvalidInputError(f"system must be {OPEN.expected}; got {show(system)}")
+        check_system(system)
         if system in seen:
             raise InvalidInputError(f"system {show(system)} is given for two files")
         seen.add(system)
