@@ -11,7 +11,7 @@ the same bytes: no timestamp, fixed SVG ids.
 import json
 from importlib import resources
 
-from .escape import html as html_escape
+from .escape import html as escape  # the one HTML escape every writer uses
 from .share_plots import delta_svg, sweep_svg
 
 #: Decimals of means, deltas and intervals in the summary.
@@ -20,9 +20,6 @@ SUMMARY_DIGITS = 4
 TABLE_DIGITS = 2
 #: Questions listed under "read first" before the rest is left to the table's filter.
 READ_FIRST = 15
-
-
-escape = html_escape  # the one HTML escape every writer uses (render.escape.html)
 
 
 def script_json(value):
