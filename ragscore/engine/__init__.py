@@ -91,6 +91,13 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     from ..io.jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    if engine == "columnar":  # a folder read in bulk records no answer text
+        from .columnar import count_bulk
+
+        counted = count_bulk(path, unit=unit, dedupe=dedupe, max_bytes=limit,
+                             progress=progress)
+        if counted is not None:
+            return counted
     if folder_has_answers(path, max_bytes=limit):  # claims derived from answer text (ragscore.io.answers)
         from ..io.dataset import load_dataset
 
@@ -100,7 +107,7 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
         from .columnar import count_folder as count_columnar
 
         return count_columnar(path, unit=unit, dedupe=dedupe, max_bytes=limit,
-                              progress=progress)
+                              progress=progress, bulk=False)
     from .reference import count_folder as count_reference
 
     return count_reference(path, unit=unit, dedupe=dedupe, max_bytes=limit, progress=progress)

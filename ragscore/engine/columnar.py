@@ -14,6 +14,7 @@ from ..core.counts import Counts
 from ..core.trials import Trials
 from .counted import Counted
 from .kernels import ArrayAt, count_columns
+from .pages import ordinary_pages
 
 __all__ = ["ColumnarCounted", "count_folder", "count_runs"]
 
@@ -244,7 +245,9 @@ def _counts_of(columns, row):
 
 
 def _counted(batch):
-    return ColumnarCounted(batch.keys, count_columns(batch), batch.question, rules=batch.rules,
+    with ordinary_pages():
+        columns = count_columns(batch)
+    return ColumnarCounted(batch.keys, columns, batch.question, rules=batch.rules,
                            notes=batch.notes, features=batch.features, ops=batch.ops,
                            attributes=batch.attributes)
 
@@ -254,19 +257,36 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
     validates it (:func:`ragscore.io.batch.encode_runs`), then counted in arrays."""
     from ..io.batch import encode_runs
 
-    return _counted(encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options))
+    with ordinary_pages():
+        batch = encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options)
+    return _counted(batch)
 
 
-def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
-    """The columnar counts of the dataset folder at ``path``: read in bulk
-    (:func:`ragscore.io.columns.read_batch`) when it can be, else record by record
-    (:func:`ragscore.io.batch.encode`, which names any problem)."""
-    from ..io.batch import encode
+def count_bulk(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
+    """The columnar counts of the dataset folder at ``path`` read in bulk
+    (:func:`ragscore.io.columns.read_batch`), or ``None`` when it must be read record by
+    record. A folder read in bulk holds only the fields the bulk reader reads (no answer
+    text: see :mod:`ragscore.io.columns`)."""
     from ..io.columns import read_batch
 
-    batch = read_batch(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes)
+    with ordinary_pages():
+        batch = read_batch(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes)
     if batch is None:
-        batch = encode(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes, progress=progress)
-    elif progress is not None:
+        return None
+    if progress is not None:
         progress(len(batch.keys), len(batch.keys))
+    return _counted(batch)
+
+
+def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None, bulk=True):
+    """The columnar counts of the dataset folder at ``path``: read in bulk
+    (:func:`count_bulk`) when it can be (and ``bulk``), else record by record
+    (:func:`ragscore.io.batch.encode`, which names any problem)."""
+    from ..io.batch import encode
+
+    counted = count_bulk(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes,
+                         progress=progress) if bulk else None
+    if counted is not None:
+        return counted
+    batch = encode(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes, progress=progress)
     return _counted(batch)

@@ -40,26 +40,31 @@ class CountColumns(namedtuple("CountColumns", [
     __slots__ = ()
 
 
-def _among(groups, values, pair_groups, pair_values, count, width):
+def _among(groups, values, pair_groups, pair_values, count, width, *, rows=None):
     """For each ``(groups[i], values[i])``: True when it is one of the pairs
     ``(pair_groups, pair_values)`` (``count`` groups, values below ``width``).
 
     A question is labelled with few relevant IDs, so each group's values are laid out as a
     row of a small table and compared column by column; groups with many values are
-    looked up in the sorted pairs instead."""
+    looked up in the sorted pairs instead. ``rows``: ``(row_groups, lengths)`` when
+    ``groups`` is each of ``row_groups`` repeated ``lengths`` times (a run's items share its
+    question): a table entry is then repeated per row rather than gathered per item."""
     sizes = np.bincount(pair_groups, minlength=count) if len(pair_groups) else np.zeros(count,
                                                                                      np.int64)
     most = int(sizes.max()) if len(sizes) else 0
     if most > 16:
         return _member(groups * width + values, sorted_set(pair_groups * width + pair_values)) >= 0
+    narrow = np.int32 if width < 2 ** 31 else np.int64  # fewer bytes to move per item
     order = np.argsort(pair_groups, kind="stable")
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     place = np.arange(len(order)) - starts[pair_groups[order]]
-    table = np.full((max(most, 1), count), -1, dtype=np.int64)
+    table = np.full((max(most, 1), count), -1, dtype=narrow)
     table[place, pair_groups[order]] = pair_values[order]
+    values = values.astype(narrow, copy=False)
     found = np.zeros(len(values), dtype=bool)
     for column in table[:most]:
-        found |= column[groups] == values
+        expected = column[groups] if rows is None else np.repeat(column[rows[0]], rows[1])
+        found |= expected == values
     return found
 
 
@@ -85,10 +90,10 @@ def count_columns(batch):
     element_row = _rows_of(batch.retrieved_offsets)
     element_rank = np.arange(len(batch.retrieved_doc)) - batch.retrieved_offsets[element_row] + 1
     element_case = cases[element_row]
-    element_key = element_case * width + batch.retrieved_doc
 
     is_relevant = _among(element_case, batch.retrieved_doc, batch.relevant_case,
-                         batch.relevant_doc, len(batch.n_relevant), width)
+                         batch.relevant_doc, len(batch.n_relevant), width,
+                         rows=(cases, n_retrieved))
     relevant_row, relevant_rank = element_row[is_relevant], element_rank[is_relevant]
 
     # gains: graded cases, every ID graded above 0 (grade as gain); binary, 1 per relevant
@@ -97,7 +102,7 @@ def count_columns(batch):
         order = np.argsort(positive_keys, kind="stable")
         positive_keys, positive_grades = positive_keys[order], batch.positive_grade[order]
         graded_row = batch.graded[element_case]
-        at = _member(element_key, positive_keys)
+        at = _member(element_case * width + batch.retrieved_doc, positive_keys)
         is_gain = np.where(graded_row, at >= 0, is_relevant)
         gain_row, gain_rank = element_row[is_gain], element_rank[is_gain]
         gain_grade = np.where(graded_row, _gather(positive_grades, at, 1), 1)[is_gain]

@@ -253,16 +253,31 @@ def has_repeats(codes, lengths):
     """True when some list (consecutive ``lengths`` of ``codes``) holds a code twice.
 
     Lists of one length are laid out as the rows of a matrix and sorted row by row (numpy
-    sorts short rows fast), then neighbours compared."""
+    sorts short rows fast), then neighbours compared.
+
+    >>> has_repeats([3, 1, 2, 2, 5, 7], [3, 3]), has_repeats([3, 1, 2, 5, 5, 7], [2, 4])
+    (False, True)
+    """
     import numpy as np
 
     lengths = np.asarray(lengths)
+    codes = np.asarray(codes)
+    small = len(codes) and 0 <= codes.min() and codes.max() < 2 ** 31
+    if (len(lengths) and (lengths == lengths[0]).all()
+            and len(codes) == len(lengths) * int(lengths[0])):  # one length: a matrix
+        if lengths[0] < 2:
+            return False
+        # a copy to sort (int32 where the codes allow: half the bytes to move and sort)
+        block = codes.astype(np.int32 if small else codes.dtype)
+        block = block.reshape(len(lengths), int(lengths[0]))
+        block.sort(axis=1)
+        return bool((block[:, 1:] == block[:, :-1]).any())
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
         else lengths
     for length in np.unique(lengths).tolist():
         if length < 2:
             continue
-        block = np.asarray(codes)[starts[lengths == length][:, None] + np.arange(length)]
+        block = codes[starts[lengths == length][:, None] + np.arange(length)]
         block.sort(axis=1)
         if (block[:, 1:] == block[:, :-1]).any():
             return True

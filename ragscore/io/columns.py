@@ -19,9 +19,11 @@ reading, any broken rule or count) it leaves to the record-by-record reader, whi
 folder again and names the first problem with its file, line and field: the rules and their
 messages are written once.
 """
+import contextlib
+import mmap
 import os
 
-from .columns_rules import Unclean, check_cases, check_corpus, check_runs
+from .columns_rules import Unclean, byte_counts, check_cases, check_corpus, check_runs
 from .read import close_all, open_version
 
 __all__ = ["read_batch"]
@@ -44,27 +46,49 @@ def read_batch(path, *, unit="chunk", dedupe=False, max_bytes):
         folder, index, opened, reader, minimum = open_version(path, max_bytes)
     except (OSError, ValueError):
         return None  # the record reader names the problem
-    try:
-        if reader.version == 3:
+    with contextlib.ExitStack() as stack:
+        try:
+            if reader.version == 3:
+                return None
+            paths = {kind: str(opened[kind][0]) for kind in opened}
+            data = {kind: _mapped(opened[kind][1], stack) for kind in opened}
+            if any(len(raw) > max_bytes for raw in data.values()):
+                return None  # grew past the limit: the record reader says so
+        except (OSError, ValueError):
+            return None  # the record reader names the problem
+        finally:
+            close_all(opened)
+        try:
+            return _read(paths, data, rules=reader.rules, minimum=minimum,
+                         notes=tuple(index.get("notes", ())), version=reader.version)
+        except Unclean:
             return None
-        paths = {kind: str(opened[kind][0]) for kind in opened}
-        data = {kind: opened[kind][1].read() for kind in opened}
-        if any(len(raw) > max_bytes for raw in data.values()):
-            return None  # grew past the limit: the record reader says so
-    finally:
-        close_all(opened)
+
+
+def _mapped(handle, stack):
+    """The bytes of an open file, memory-mapped (read from the page cache as they are
+    searched: no copy of a large file in the process's memory); closed with ``stack``."""
+    size = os.fstat(handle.fileno()).st_size
+    if not size:
+        return b""
+    mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    stack.callback(_close, mapped)
+    return mapped
+
+
+def _close(mapped):
     try:
-        return _read(paths, data, rules=reader.rules, minimum=minimum,
-                     notes=tuple(index.get("notes", ())), version=reader.version)
-    except Unclean:
-        return None
+        mapped.close()
+    except BufferError:  # a view still held (by an exception's traceback): closed when freed
+        pass
 
 
 def _read(paths, data, *, rules, minimum, notes, version):
     import duckdb
 
     for raw in data.values():
-        if b"\\u" in raw or raw.startswith(b"\xef\xbb\xbf"):
+        if raw[:3] == b"\xef\xbb\xbf" or (byte_counts(raw, b"\\")[0]
+                                           and raw.find(b"\\u") >= 0):
             raise Unclean
     connection = duckdb.connect()
     connection.execute(f"SET threads={max(len(os.sched_getaffinity(0)), 1)}")

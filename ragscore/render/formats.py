@@ -215,20 +215,24 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     order.sort(key=lambda position: (rank[outcomes[codes[position]][4]],
                                      size[codes[position]]))
     cases = [escape.text(paired.cases[index]) for index in case_indices(paired, order)]
-    rows = [(case, *texts[codes[position]]) for case, position in zip(cases, order)]
+    listed = {codes[position] for position in order}
     names = ("case", "metric", "baseline", "candidate", "delta", "verdict")
-    widths = [max([len(name)] + [len(str(row[i])) for row in rows]) for i, name in
-              enumerate(names)]
+    widths = [max([len(names[0])] + [len(case) for case in cases])] + [
+        max([len(name)] + [len(texts[code][i]) for code in listed])
+        for i, name in enumerate(names[1:])]
 
     def line(row):
-        return "  ".join([str(row[0]).ljust(widths[0]), row[1].ljust(widths[1]),
+        return "  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
                           *(value.rjust(width) for value, width in zip(row[2:5], widths[2:5])),
                           row[5]])
 
+    # the columns after the case depend on the outcome alone: each padded once
+    padded = {code: line(("", *texts[code]))[widths[0]:] for code in listed}
     lines = [f"{candidate} (candidate) against {baseline} (baseline)"
              f"{'' if k is None else f' at k={k}'}, "
              f"{len(paired.cases) if codes else 0} questions: {summary}", line(names)]
-    lines += map(line, rows)
+    lines += [case.ljust(widths[0]) + padded[codes[position]]
+              for case, position in zip(cases, order)]
     if tally["unchanged"]:
         lines.append(f"{tally['unchanged']} unchanged (question, metric) "
                      f"pair{'s' * (tally['unchanged'] != 1)} not listed")

@@ -171,3 +171,12 @@ def test_random_token_swaps_end_the_same_way(tmp_path):
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         _same_either_way(folder)
         path.write_bytes(original)
+
+
+def test_bytes_are_counted_across_pieces(monkeypatch):
+    import ragscore.io.columns_rules as rules
+
+    data = b'{"a": ["x", "y"], "b": 1}\n' * 5  # per line: 8 quotes, 2 colons, 2 commas
+    monkeypatch.setattr(rules, "_PIECE", 7)  # pieces end inside values, keys and lines
+    assert rules.byte_counts(data) == (40, 10, 10)
+    assert rules.byte_counts(memoryview(data)[1:], b"{") == (4,)  # the first brace cut off
