@@ -124,11 +124,16 @@ class _Columns:
 
     def __init__(self, table):
         self.num_rows = table.num_rows
-        self._columns = {name: table.column(name).combine_chunks()
-                         for name in table.column_names}
+        self._columns = {name: _one_array(table.column(name)) for name in table.column_names}
 
     def column(self, name):
         return self._columns[name]
+
+
+def _one_array(column):
+    """A chunked column as one array: its only chunk as it is (``combine_chunks`` would copy
+    it), else the chunks joined."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
 # ---- checks on columns ------------------------------------------------------------------------
