@@ -12,7 +12,8 @@ def _import(args, out):
     from .io.dataset import save_dataset
     from .io.format import NAME_PATTERN
 
-    options = {name: value for name, value in vars(args).items() if name != "handler"}
+    options = {name: value for name, value in vars(args).items()
+               if name not in ("handler", "review_out")}
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
@@ -46,8 +47,25 @@ def _import(args, out):
              f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
              f"({', '.join(names) or 'none'})"]
     lines += [f"  {sentence}" for sentence in sentences]
+    if args.review_out:
+        lines.append(_write_review_queue(dataset, args.review_out))
     out.write("\n".join(lines) + "\n")
     return OK
+
+
+def _write_review_queue(dataset, path):
+    """Write the review queue of a just-imported ``dataset`` at ``path``; say so."""
+    from pathlib import Path
+
+    from .io.review_queue import review_queue, write_queue
+    from .io.store import write_file_atomically
+
+    rows = review_queue(dataset)
+    kind = "csv" if str(path).lower().endswith(".csv") else "jsonl"
+    write_file_atomically(Path(path), [write_queue(rows, kind=kind)])
+    waiting = f"{len(rows):,} claim{'s' * (len(rows) != 1)} await{'s' * (len(rows) == 1)}"
+    return (f"wrote {path}: {waiting} review" if rows else
+            f"wrote {path}: no claim awaits review (no run records only its answer)")
 
 
 def _export_trec(args, out):
@@ -80,6 +98,10 @@ def add_import_commands(commands):
                             help="the dataset's name (default: the --out folder's name; "
                                  "the input's file or folder name if that is not a valid "
                                  "name: letters, digits, '.', '_', '-')")
+        parser.add_argument("--review-out", default=None, metavar="FILE",
+                            help="also write the claims of answer-only runs awaiting review "
+                                 "(.csv, else JSON Lines; fill it in, then 'ragscore review "
+                                 "import': docs/answers.md)")
         parser.set_defaults(handler=_import)
 
     exporting = commands.add_parser(

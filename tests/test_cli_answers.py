@@ -56,3 +56,48 @@ def test_a_malformed_log_exits_2_naming_line_and_field(tmp_path, capsys):
     assert "bad.jsonl, line 1: field 'retrieved' must be a list; got 'd1'" in \
         capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def _documented_commands():
+    """The shell block under "The three commands" in docs/answers.md, one command a line."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "answers.md").read_text()
+    section = text.split("## The three commands", 1)[1]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split() for line in block.splitlines() if line.strip()]
+
+
+def test_the_documented_path_reaches_a_support_table_in_three_commands(
+        tmp_path, capsys, monkeypatch):
+    import csv
+
+    from ragscore.core.metrics import REGISTRY
+    from ragscore.engine import count_folder
+
+    commands = _documented_commands()
+    assert len(commands) <= 3 and all(command[0] == "ragscore" for command in commands)
+    monkeypatch.chdir(tmp_path)
+    Path("answers.jsonl").write_text("".join(json.dumps(record) + "\n" for record in [
+        {"question": "When does the window open?",
+         "answer": "The window opens on Monday [1]. Rollback takes two steps [2].",
+         "retrieved": ["launch", "rollback"]},
+        {"question": "Who owns the launch?", "answer": "Ana owns the launch [1].",
+         "retrieved": ["owners", "launch"]}]))
+    assert main(commands[0][1:]) == 0
+    with open("queue.csv", newline="") as handle:  # the one review file, filled in
+        rows = list(csv.DictReader(handle))
+    assert [row["claim"] for row in rows] == [
+        "The window opens on Monday [1].", "Rollback takes two steps [2].",
+        "Ana owns the launch [1]."]
+    for row, decision in zip(rows, ["supported", "unsupported", "supported"]):
+        row.update(decision=decision, reviewer="ana", date="2026-12-04")
+    with open("queue.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    for command in commands[1:]:
+        assert main(command[1:]) == 0
+    table = capsys.readouterr().out
+    assert "support" in table
+    counted = count_folder("DIR")
+    # window: 1 of 2 claims supported (the second judged unsupported); owner: 1 of 1
+    assert counted.values(REGISTRY["support"], 2) == [0.5, 1.0]

@@ -12,6 +12,10 @@ reuses its judgement.
   the strict citation rule then decides support, as for a recorded claim;
 - ``"supported"`` stating no expected claim, or ``"unsupported"``: a claim that cannot be
   supported (an ID no expected claim has), so it lowers support and leaves coverage;
+- on a question whose answer is **not labelled** (no ``support``, as an imported log), a
+  ``"supported"`` judgement with ``states`` and ``sources`` labels it: its expected claims
+  and their sources are pooled from such judgements (:func:`pooled_labels`), as TREC pools
+  its judgements from the runs it assesses, and the strict rule applies to them;
 - ``"not a claim"``: left out (a greeting, an abstention, a heading).
 
 One claim without a judgement makes the whole answer **not assessed** (``None``): its
@@ -94,6 +98,27 @@ def judgements_of(cases, *, judges=False):
                 found[key] = review
                 by_person.add(key)
     return found
+
+
+def pooled_labels(question, judgements):
+    """``{expected claim: sources}`` pooled from the ``"supported"`` judgements of
+    ``question`` that name what they state and its sources, in judgement order (the
+    labels of a question whose answer was not labelled beforehand); sources of one
+    expected claim named twice are joined.
+
+    >>> judged = {("When?", "ships monday"): {"decision": "supported", "states": "day",
+    ...                                        "sources": ["launch"]},
+    ...           ("When?", "it is late"): {"decision": "unsupported"}}
+    >>> pooled_labels("When?", judged)
+    {'day': ('launch',)}
+    """
+    pooled = {}
+    for (asked, _), judgement in judgements.items():
+        states, sources = judgement.get("states"), judgement.get("sources")
+        if asked == question and judgement["decision"] == "supported" and states and sources:
+            known = pooled.setdefault(states, ())
+            pooled[states] = known + tuple(doc for doc in sources if doc not in known)
+    return pooled
 
 
 def _free_id(position, taken):

@@ -11,14 +11,14 @@ import json
 import os
 import stat
 
-from ..core.answers import derive_run, judgements_of
+from ..core.answers import derive_run, judgements_of, pooled_labels
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from .jsonl import as_path
 from .store import INDEX
 
 __all__ = ["answer_only", "derive_dataset", "derived_claims", "folder_has_answers",
-           "has_answer_only", "waiting_note"]
+           "has_answer_only", "labelled_by_reviews", "waiting_note"]
 
 
 def answer_only(run):
@@ -56,10 +56,49 @@ def _derive(dataset, case_name, system, run, judgements, options):
                                 f"{error}") from None
 
 
+def labelled_by_reviews(dataset, judgements):
+    """``{case: case}`` for the cases whose answer is not labelled (no ``support``) and whose
+    reviews pool labels (:func:`ragscore.core.answers.pooled_labels`): each with those
+    expected claims as its ``support`` and their sources added to ``relevant`` (a grade
+    list gives them ``min_relevance``)."""
+    labelled = {}
+    for name, case in dataset.cases.items():
+        if case.get("support") is not None:
+            continue
+        pooled = pooled_labels(case.get("question", ""), judgements)
+        if not pooled:
+            continue
+        docs = [doc for sources in pooled.values() for doc in sources]
+        relevant = case.get("relevant") or ()
+        if isinstance(relevant, dict):
+            grade = getattr(dataset, "min_relevance", 1)
+            relevant = {**relevant, **{doc: grade for doc in docs
+                                       if relevant.get(doc, 0) < grade}}
+        else:
+            relevant = tuple(relevant) + tuple(dict.fromkeys(
+                doc for doc in docs if doc not in relevant))
+        labelled[name] = {**case, "support": pooled, "relevant": relevant}
+    return labelled
+
+
+def _pooled(dataset, judgements):
+    """``dataset`` with the cases its reviews label (:func:`labelled_by_reviews`), and a note
+    saying how many."""
+    labelled = labelled_by_reviews(dataset, judgements)
+    if not labelled:
+        return dataset
+    noun = "question" if len(labelled) == 1 else "questions"
+    note = (f"{len(labelled)} {noun} labelled by their reviews (expected claims and sources "
+            "pooled from claims judged supported: docs/answers.md)")
+    return dataset._replace(cases={**dataset.cases, **labelled},
+                            notes=tuple(getattr(dataset, "notes", ()) or ()) + (note,))
+
+
 def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, judges=False):
     """Yield ``(case, system, trial, DerivedRun)`` for every answer-only run, in the
     dataset's order (``trial`` is ``None`` for a single run)."""
     judgements = judgements_of(dataset.cases, judges=judges)
+    dataset = _pooled(dataset, judgements)
     options = {"split": split, "pattern": pattern}
     for case_name, per_case in dataset.runs.items():
         for system, trials in per_case.items():
@@ -72,8 +111,10 @@ def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, jud
 
 
 def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
-    """``dataset`` with claims derived for its answer-only runs (see the module doc)."""
+    """``dataset`` with claims derived for its answer-only runs (see the module doc), and
+    the cases whose reviews label them (:func:`labelled_by_reviews`)."""
     judgements = judgements_of(dataset.cases, judges=judges)
+    dataset = _pooled(dataset, judgements)
     options = {"split": split, "pattern": pattern}
     runs, waiting = {}, {}
     for case_name, per_case in dataset.runs.items():

@@ -110,7 +110,7 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None):
     ``jsonl`` or ``csv``); rows with an empty decision are skipped (still to review). Every
     refusal names the line and the field."""
     rows = _csv_rows(text) if kind == "csv" else _jsonl_rows(text)
-    found = {}
+    found, pooled = {}, {}
     for number, row in rows:
         at = f"line {number}"
         decision = row.get("decision") or ""
@@ -130,18 +130,22 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None):
                                     f"{show(decision)}")
         record = {"reviewer": row.get("reviewer") or reviewer or "", "text": key,
                   "decision": decision, "date": row.get("date") or date or ""}
-        support = dataset.cases[case_name].get("support") or {}
+        case = dataset.cases[case_name]
+        support = case.get("support")
         states = row.get("states") or ""
-        if states:
-            if states not in support:
-                raise InvalidInputError(f"{at}: field 'states' must name an expected claim of "
-                                        f"case {show(case_name)} ({', '.join(support) or 'none'}"
-                                        f"); got {show(states)}")
-            record["states"] = states
         sources = row.get("sources") or []
         if type(sources) is not list or any(doc not in dataset.corpus for doc in sources):
             raise InvalidInputError(f"{at}: field 'sources' must be a list of corpus IDs; got "
                                     f"{show(sources)}")
+        if support is None and decision == "supported":  # the review labels the question
+            states, sources = _pooled_claim(row, at, case, states, sources, dataset,
+                                            pooled.setdefault(case_name, set()))
+        elif states and states not in support:
+            raise InvalidInputError(f"{at}: field 'states' must name an expected claim of "
+                                    f"case {show(case_name)} ({', '.join(support) or 'none'}"
+                                    f"); got {show(states)}")
+        if states:
+            record["states"] = states
         if sources:
             record["sources"] = list(sources)
         if row.get("note"):
@@ -154,6 +158,43 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None):
                                     f"{show(record['date'])}")
         found.setdefault(case_name, []).append(check_judgement(record, at))
     return found
+
+
+def _pooled_claim(row, at, case, states, sources, dataset, named):
+    """``(states, sources)`` of a ``supported`` decision on a question whose answer is not
+    labelled: the expected claim it states (as written, else the next free ``claim-N``) and
+    its sources (as written, else the claim's cited IDs); ``named``: the names this file
+    gave the question so far."""
+    from ..core.answers import judgements_of, pooled_labels
+
+    if not sources:
+        cited = row.get("citations") or []
+        if type(cited) is str:
+            try:
+                cited = json.loads(cited)
+            except ValueError:
+                cited = None
+        if type(cited) is not list or any(doc not in dataset.corpus for doc in cited):
+            raise InvalidInputError(f"{at}: field 'citations' must be a JSON array of corpus "
+                                    f"IDs; got {show(row.get('citations'))}")
+        sources = cited
+    if not sources:
+        raise InvalidInputError(f"{at}: field 'sources' is empty and the claim cites nothing: "
+                                "a supported claim on a question without expected claims "
+                                "labels it, so name the IDs that support it in 'sources'")
+    rules = getattr(dataset, "rules", None)
+    if states and rules is not None and not rules.claim_match(states):
+        raise InvalidInputError(f"{at}: field 'states' must be {rules.expected_claim}; got "
+                                f"{show(states)}")
+    if not states:
+        taken = set(pooled_labels(case.get("question", ""), judgements_of({"": case})))
+        taken |= named
+        number = len(taken) + 1
+        while f"claim-{number}" in taken:
+            number += 1
+        states = f"claim-{number}"
+    named.add(states)
+    return states, sources
 
 
 def add_judgements(dataset, found):
