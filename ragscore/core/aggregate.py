@@ -23,7 +23,7 @@ both engines are aggregated by this one code.
 from collections import Counter, namedtuple
 from fractions import Fraction
 
-from .metrics import COUNT, RATE
+from .metrics import COUNT, RATE, merged_reasons
 
 ANSWERABLE = "answerable"
 UNANSWERABLE = "unanswerable"
@@ -98,8 +98,7 @@ def summarize(metric, view, *, k, na_as_zero=False):
     defined = [value for value in values if value is not None]
     reasons = ()
     if len(defined) < len(values):
-        reasons = tuple(sorted({reason for reason in view.reasons(metric, k)
-                                if reason is not None}))
+        reasons = merged_reasons(view.reasons(metric, k))
     numerator = denominator = 0
     if metric.pooled is not None and metric.kind == RATE:
         numerators, denominators = view.pooled_parts(metric, k)
@@ -121,7 +120,7 @@ def merged(summaries):
         having=sum(one.having for one in summaries),
         numerator=sum(one.numerator for one in summaries),
         denominator=sum(one.denominator for one in summaries),
-        reasons=tuple(sorted({reason for one in summaries for reason in one.reasons})))
+        reasons=merged_reasons(reason for one in summaries for reason in one.reasons))
 
 
 def macro(metric, view, *, k, slice_name, na_as_zero=False):

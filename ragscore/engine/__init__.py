@@ -64,10 +64,11 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     :class:`~ragscore.engine.counted.Counted` is returned as it is."""
     if isinstance(dataset, Counted):
         return dataset
-    from ..io.answers import derive_dataset, has_answer_only
+    from ..io.answers import derive_with_waiting, has_answer_only
 
+    waiting = None
     if has_answer_only(dataset):  # claims derived from answer text, judged or awaiting review
-        dataset = derive_dataset(dataset)
+        dataset, waiting = derive_with_waiting(dataset)
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
                          rules=getattr(dataset, "rules", COURSE), progress=progress,
                          min_relevance=getattr(dataset, "min_relevance", 1),
@@ -75,7 +76,9 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
                          groups=getattr(dataset, "groups", None),
                          superseded=getattr(dataset, "superseded", frozenset()))
     notes = getattr(dataset, "notes", ())
-    return counted.with_notes(notes) if notes else counted
+    if notes:
+        counted = counted.with_notes(notes)
+    return counted.with_waiting(waiting) if waiting else counted
 
 
 def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max_bytes=None,

@@ -9,7 +9,7 @@ reference engine applies, so both refuse the same input with the same message, a
 """
 import numpy as np
 
-from ..core.metrics import COUNT, RATE
+from ..core.metrics import COUNT, NOT_ASSESSED, RATE
 from ..core.counts import Counts
 from ..core.trials import Trials
 from .counted import Counted
@@ -95,14 +95,14 @@ class ColumnarCounted(Counted):
         first[self.question[::-1]] = rows
         return first
 
-    def reasons(self, metric, k):
+    def _reasons(self, metric, k):
         values = self.values(metric, k)
         first = self._first_rows()
         assessed = self.columns.assessed[first].tolist()
         labelled = self.columns.labelled[first].tolist()
         answer = metric.stage == "answer"
         return [None if value is not None else
-                "answer not assessed" if answer and not was_assessed else
+                NOT_ASSESSED if answer and not was_assessed else
                 "answer not labelled" if answer and not was_labelled else metric.undefined
                 for value, was_assessed, was_labelled in zip(values, assessed, labelled)]
 

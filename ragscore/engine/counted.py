@@ -8,6 +8,7 @@ question a system answered several times is one row whose value combines its tri
 (:mod:`ragscore.core.trials`).
 """
 from ..core.aggregate import zeroed
+from ..core.metrics import NOT_ASSESSED, waiting_reason
 from ..core.paired import systems_in
 from ..core.rules import COURSE
 
@@ -21,15 +22,18 @@ class Counted:
     its answer stage; ``trials``, ``delivered``, ``groups``, ``superseded``), so reports show
     the columns that say something. ``ops``: ``{(case, system): [operation record per
     trial]}`` (latency, tokens, cost, retries, failed) when any was recorded. ``attributes``:
-    ``{case: {"tags": tuple, "split": str or None}}`` when any case has them.
+    ``{case: {"tags": tuple, "split": str or None}}`` when any case has them. ``waiting``:
+    ``{(case, system): claims awaiting review}`` for answers whose claims were derived from
+    their text and are not all judged yet (:mod:`ragscore.io.answers`).
     """
 
     engine = None
 
     def __init__(self, keys, *, rules=COURSE, notes=(), features=frozenset(), ops=None,
-                 attributes=None):
+                 attributes=None, waiting=None):
         self.keys, self.rules, self.notes = list(keys), rules, tuple(notes)
         self.features, self.ops, self.attributes = frozenset(features), ops, attributes
+        self.waiting = waiting or {}
 
     def __len__(self):
         return len(self.keys)
@@ -39,7 +43,7 @@ class Counted:
 
     def _meta(self, **changes):
         meta = {"rules": self.rules, "notes": self.notes, "features": self.features,
-                "ops": self.ops, "attributes": self.attributes}
+                "ops": self.ops, "attributes": self.attributes, "waiting": self.waiting}
         meta.update(changes)
         return meta
 
@@ -90,7 +94,21 @@ class Counted:
 
     def reasons(self, metric, k):
         """Why ``metric`` is n/a, for every row: a list of sentences, ``None`` where it is
-        defined (:func:`~ragscore.core.metrics.na_reason`)."""
+        defined (:func:`~ragscore.core.metrics.na_reason`); an answer whose claims await
+        review says how many (:func:`~ragscore.core.metrics.waiting_reason`)."""
+        found = self._reasons(metric, k)
+        if not self.waiting:
+            return found
+        return [waiting_reason(self.waiting[key])
+                if reason == NOT_ASSESSED and key in self.waiting else reason
+                for reason, key in zip(found, self.keys)]
+
+    def with_waiting(self, waiting):
+        """The same counts, with ``waiting`` (``{(case, system): claims}``) instead."""
+        return self.take(range(len(self.keys)), waiting=dict(waiting))
+
+    def _reasons(self, metric, k):
+        """:meth:`reasons` as the counts alone say them (each engine's)."""
         raise NotImplementedError
 
     def answerable(self):

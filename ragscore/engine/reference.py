@@ -41,7 +41,7 @@ class ReferenceCounted(Counted):
             denominators.append(sum(rule.denominator(at, k) for at in members))
         return numerators, denominators
 
-    def reasons(self, metric, k):
+    def _reasons(self, metric, k):
         return [na_reason(metric, counts, k) for counts in self.counts]
 
     def answerable(self):

@@ -18,7 +18,7 @@ from .jsonl import as_path
 from .store import INDEX
 
 __all__ = ["answer_only", "derive_dataset", "derived_claims", "folder_has_answers",
-           "has_answer_only", "labelled_by_reviews", "waiting_note"]
+           "derive_with_waiting", "has_answer_only", "labelled_by_reviews", "waiting_note"]
 
 
 def answer_only(run):
@@ -113,10 +113,16 @@ def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, jud
 def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
     """``dataset`` with claims derived for its answer-only runs (see the module doc), and
     the cases whose reviews label them (:func:`labelled_by_reviews`)."""
+    return derive_with_waiting(dataset, split=split, pattern=pattern, judges=judges)[0]
+
+
+def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False):
+    """``(dataset, waiting)``: :func:`derive_dataset`'s dataset, and ``{(case, system):
+    claims awaiting review}`` for each answer not assessed yet (trials added up)."""
     judgements = judgements_of(dataset.cases, judges=judges)
     dataset = _pooled(dataset, judgements)
     options = {"split": split, "pattern": pattern}
-    runs, waiting = {}, {}
+    runs, waiting, by_system = {}, {}, {}
     for case_name, per_case in dataset.runs.items():
         runs[case_name] = {}
         for system, trials in per_case.items():
@@ -129,13 +135,15 @@ def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
                     if derived.pairs is not None:
                         run["claims"] = derived.pairs
                     else:
-                        answers, claims = waiting.get(system, (0, 0))
-                        waiting[system] = (answers + 1, claims + derived.waiting)
+                        answers, claims = by_system.get(system, (0, 0))
+                        by_system[system] = (answers + 1, claims + derived.waiting)
+                        key = (case_name, system)
+                        waiting[key] = waiting.get(key, 0) + derived.waiting
                 changed.append(run)
             runs[case_name][system] = changed if type(trials) is list else changed[0]
     notes = tuple(dataset.notes) + tuple(waiting_note(system, *found)
-                                         for system, found in waiting.items())
-    return dataset._replace(runs=runs, notes=notes)
+                                         for system, found in by_system.items())
+    return dataset._replace(runs=runs, notes=notes), waiting
 
 
 def _open_regular(path, limit):

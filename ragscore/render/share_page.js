@@ -167,7 +167,9 @@
       box.append(idList(detail.delivered, row, detail));
     }
     box.append(el("h5", {}, "claims"));
-    if (detail.claims === null) box.append(el("p", {}, "answer not assessed"));
+    if (detail.claims === null) box.append(el("p", {}, detail.waiting ?
+      `not assessed: ${detail.waiting} claim${detail.waiting === 1 ? " awaits" : "s await"} review` +
+      (detail.answer ? ` (the answer: ${detail.answer})` : "") : "answer not assessed"));
     else if (!detail.claims.length) box.append(el("p", {}, "no claims (abstained)"));
     else {
       const list = el("ul", { class: "claims" });

@@ -139,6 +139,7 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         detail = _run_detail(dataset.runs.get(case, {}).get(system), record,
                              counted.counts_at(position), k=k) or {}
         detail["diagnosis"] = diagnoses[position]
+        detail["waiting"] = counted.waiting.get((case, system))  # claims awaiting review
         detail["values"] = [_plain(values[m.name][position]) for m in chosen]
         detail["pooled"] = {name: [parts[name][0][position], parts[name][1][position]]
                             for name in parts}

@@ -7,6 +7,8 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
 ['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1']
 """
+import re
+
 from ..rules import fail
 from . import abstention, ap, context_differs, coverage, disclosures, exact_match, hit, ndcg, \
     precision, recall, returned_precision, rr, stale_support, support, token_f1, unsupported
@@ -22,8 +24,8 @@ REGISTRY = {module.METRIC.name: module.METRIC
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")
 
-__all__ = ["CONTRACT", "COUNT", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled", "get", "na_reason",
-           "select"]
+__all__ = ["CONTRACT", "COUNT", "NOT_ASSESSED", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled",
+           "get", "merged_reasons", "na_reason", "select", "waiting_reason"]
 
 
 def get(name):
@@ -53,6 +55,40 @@ def select(names=CONTRACT):
     return tuple(metrics)
 
 
+NOT_ASSESSED = "answer not assessed"
+_WAITING = re.compile(r"not assessed: (\d+) claims? awaits? review")
+
+
+def waiting_reason(claims):
+    """Why an answer's support and coverage are n/a while ``claims`` of its claims await a
+    person's review.
+
+    >>> waiting_reason(2), waiting_reason(1)
+    ('not assessed: 2 claims await review', 'not assessed: 1 claim awaits review')
+    """
+    return (f"not assessed: {claims} claim awaits review" if claims == 1 else
+            f"not assessed: {claims} claims await review")
+
+
+def merged_reasons(reasons):
+    """The distinct reasons of several values, sorted, the claims awaiting review added up
+    into one sentence (``None`` skipped).
+
+    >>> merged_reasons([None, "no relevant ID", waiting_reason(2), waiting_reason(1)])
+    ('no relevant ID', 'not assessed: 3 claims await review')
+    """
+    waiting, others = 0, set()
+    for reason in reasons:
+        found = _WAITING.fullmatch(reason) if reason is not None else None
+        if found:
+            waiting += int(found.group(1))
+        elif reason is not None:
+            others.add(reason)
+    if waiting:
+        others.add(waiting_reason(waiting))
+    return tuple(sorted(others))
+
+
 def na_reason(metric, counts, k):
     """Why ``metric`` is n/a for ``counts``, or ``None`` when it is defined.
 
@@ -64,7 +100,7 @@ def na_reason(metric, counts, k):
         return None
     counts = first_trial(counts)
     if metric.stage == "answer" and counts.n_claims is None:
-        return "answer not assessed"
+        return NOT_ASSESSED
     if metric.stage == "answer" and counts.n_expected is None:
         return "answer not labelled"
     return metric.undefined
