@@ -85,11 +85,11 @@ def _sentence_cuts(text, starts, ends, markers):
             continue
         end = match.end()
         single = match.group(0)
-        if single == "." and _is_abbreviation(text, stop, newlines):
-            continue
         while end < len(text) and text[end] in _CLOSERS:
             end += 1
         if single not in "。！？" and end < len(text) and not text[end].isspace():
+            continue  # "2.5", "a.b": no space after the stop (checked first: it is cheap)
+        if single == "." and _is_abbreviation(text, stop, newlines):
             continue
         # markers after the stop belong to this sentence: "Monday. [1] [2]"
         probe = end
