@@ -36,7 +36,8 @@ def add_measure_options(parser):
                              "trec_eval's map, ndcg and recip_rank; ragscore's own metrics by "
                              "their label or name, e.g. support); all in one pass")
     parser.add_argument("--digits", type=digits_option, default=4,
-                        help="decimals in text output of --measures (default 4)")
+                        help="decimals in text and markdown output (default 4; 2 gives "
+                             "the seed's precision)")
 
 
 def add_report_options(parser):

@@ -14,7 +14,7 @@ from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, case_indices, verdict_order
 from ..core.rules import InvalidInputError, show
 from . import escape
-from .text import format_delta, format_value, is_na, text_table
+from .text import aligned_table, format_delta, format_value, is_na, text_table
 
 
 def table_k(table, k=None):
@@ -52,13 +52,15 @@ def plain_rows(table):
             for case, system, *values in zip(cases, systems, *columns.values())]
 
 
-def render(table, *, k=None, fmt="text"):
+def render(table, *, k=None, fmt="text", digits=None):
     """Render a per-question table in one of :data:`OUTPUT_FORMATS` (``text``,
     ``markdown``, ``csv``, ``html``, ``json``).
 
-    Text and Markdown show n/a, yes, no and two decimals. CSV leaves n/a as an empty field
-    and writes ``true``/``false``; JSON writes ``null``: n/a is never written as 0. ``k``
-    defaults to the cutoff the table was scored at.
+    Text and Markdown show n/a, yes, no and two decimals; with ``digits`` (``ragscore
+    report --digits``, 4 there) they show that many decimals and text's columns are as wide
+    as their longest value (without it, text is the seed's table, as ``ragscore demo``).
+    CSV leaves n/a as an empty field and writes ``true``/``false``; JSON writes ``null``:
+    n/a is never written as 0. ``k`` defaults to the cutoff the table was scored at.
 
     >>> from ragscore.io.course import load_course
     >>> from ragscore.tables.scores import question_table
@@ -68,6 +70,12 @@ def render(table, *, k=None, fmt="text"):
     chosen = output_format(fmt)
     k = table_k(table, k)
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]
+    if digits is not None and (type(digits) is not int or not 0 <= digits <= 17):
+        raise InvalidInputError(f"digits must be a whole number from 0 to 17 or None; got "
+                                f"{show(digits)}")
+    if digits is not None and fmt in ("text", "markdown"):
+        return (_aligned_questions if fmt == "text" else _markdown_questions)(
+            table, k, metrics, digits=digits)
     return chosen.questions(table, k, metrics)
 
 
@@ -83,12 +91,17 @@ def _text_questions(table, k, metrics):
     return text_table(plain_rows(table), k=k, metrics=tuple(m.name for m in metrics)) + "\n"
 
 
-def _markdown_questions(table, k, metrics):
+def _aligned_questions(table, k, metrics, *, digits):
+    return aligned_table(plain_rows(table), k=k, metrics=tuple(m.name for m in metrics),
+                         digits=digits) + "\n"
+
+
+def _markdown_questions(table, k, metrics, *, digits=2):
     names = tuple(metric.name for metric in metrics)
     lines = ["| case | system | " + " | ".join(m.label_at(k) for m in metrics) + " |",
              "|---|---|" + "---:|" * len(metrics)]
     lines += [f"| {escape.markdown_cell(case)} | {escape.markdown_cell(system)} | "
-              + " | ".join(format_value(scores[name]) for name in names) + " |"
+              + " | ".join(format_value(scores[name], digits=digits) for name in names) + " |"
               for case, system, scores in plain_rows(table)]
     return "\n".join(lines) + "\n"
 
@@ -167,7 +180,7 @@ def _html(rows, labels, names):
             + "\n".join(body) + "\n</tbody>\n</table>\n")
 
 
-def comparison_text(paired, *, baseline, candidate, k, metrics=None):
+def comparison_text(paired, *, baseline, candidate, k, metrics=None, digits=2):
     """The text of a :class:`~ragscore.core.paired.Paired` comparison: a summary line of
     verdict counts, then one aligned line per changed (case, metric) in report order
     (:func:`~ragscore.core.paired.verdict_order`: regressions first, the largest change
@@ -175,7 +188,7 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     as their longest value; a yes/no metric shows yes and no rather than 1.00 and 0.00.
     ``metrics`` (the compared :class:`Metric` objects) say each column's kind when their
     names are not the registry's (measures named ``AP``, ``nDCG@10``); ``k`` None: each
-    measure names its own cutoff.
+    measure names its own cutoff; values and deltas have ``digits`` decimals.
 
     >>> from ragscore.core.paired import Paired
     >>> print(comparison_text(Paired(["q1", "q2"], [("rr", 1.0, 1.0, 0.0, "unchanged"),
@@ -199,7 +212,7 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
             return "n/a"
         if kind == "count":
             return format_value(int(value))
-        return format_value(value if kind == "rate" else bool(value))
+        return format_value(value if kind == "rate" else bool(value), digits=digits)
 
     # Each outcome is formatted once; the lines are then put together from those pieces
     # (a report has hundreds of thousands of them).
@@ -207,7 +220,8 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     texts = {code: (outcomes[code][0], cell(outcomes[code][1], kinds.get(outcomes[code][0],
                                                                          "rate")),
                     cell(outcomes[code][2], kinds.get(outcomes[code][0], "rate")),
-                    "n/a" if outcomes[code][3] is None else format_delta(outcomes[code][3]),
+                    "n/a" if outcomes[code][3] is None
+                    else format_delta(outcomes[code][3], digits=digits),
                     outcomes[code][4]) for code in changed_codes}
     size = {code: -abs(outcomes[code][3] or 0.0) for code in changed_codes}
     order = [position for position in verdict_order(paired) if codes[position] in texts]

@@ -18,7 +18,7 @@ import json
 from math import fsum
 
 from ..core.rules import InvalidInputError
-from .text import format_value
+from .text import aligned_lines, format_value
 
 #: trec_eval's order of the measures it prints (its measure table), by registry name.
 TREC_ORDER = ("ap", "rr", "precision", "recall", "ndcg", "hit")
@@ -30,15 +30,6 @@ def _number(value, digits):
     if isinstance(value, int):
         return str(value)
     return f"{value:.{digits}f}"
-
-
-def _aligned(rows, *, right_from):
-    """Lines of ``rows`` (lists of cells), each column as wide as its longest cell; columns
-    from ``right_from`` on are right-aligned."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.rjust(width) if i >= right_from else cell.ljust(width)
-                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
-            for row in rows]
 
 
 def measures_text(scored, *, digits=4, markdown=False):
@@ -53,13 +44,13 @@ def measures_text(scored, *, digits=4, markdown=False):
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
                   for row in cells[1:]]
     else:
-        lines = _aligned(cells, right_from=2)
+        lines = aligned_lines(cells, right_from=2)
     summary = [["system", "measure", "method", "value", "used", "left out"]]
     summary += [[row["system"], row["measure"], row["method"], _number(row["value"], digits),
                  str(row["used"]), str(row["left_out"])] for row in scored.summary]
     lines += ["", "Summary per system and measure (macro: mean over the questions where it is "
                   "defined; pooled: summed numerators over summed denominators):"]
-    lines += _aligned(summary, right_from=3)
+    lines += aligned_lines(summary, right_from=3)
     return "\n".join(lines) + "\n"
 
 
