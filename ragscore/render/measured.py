@@ -20,8 +20,9 @@ from math import fsum
 from ..core.rules import InvalidInputError
 from .text import aligned_lines, format_value
 
-#: trec_eval's order of the measures it prints (its measure table), by registry name.
-TREC_ORDER = ("ap", "rr", "precision", "recall", "ndcg", "hit")
+#: trec_eval's order of the measures it prints (its measure table, measures.c), by its
+#: names without the cutoff: ``map_cut`` is a measure of its own, after ``ndcg_cut``.
+TREC_ORDER = ("map", "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success")
 
 
 def _number(value, digits):
@@ -87,15 +88,21 @@ def measures_json(scored):
 
 
 def trec_order(measures):
-    """``measures`` in the order trec_eval prints them (its table order, then by cutoff;
-    uncut before cut), each with a trec_eval name; a measure without one is an error."""
+    """``measures`` in the order trec_eval prints them (its table order, then by cutoff),
+    each with a trec_eval name; a measure without one is an error.
+
+    >>> from ragscore.core.measures import parse_measures
+    >>> [m.trec_name for m in trec_order(parse_measures("Success@1 AP@2 nDCG@10 AP P@10 P@5"))]
+    ['map', 'P_5', 'P_10', 'ndcg_cut_10', 'map_cut_2', 'success_1']
+    """
     missing = [measure.label for measure in measures if measure.trec_name is None]
     if missing:
         raise InvalidInputError(f"--trec-eval: {', '.join(missing)} has no trec_eval name "
                                 "(trec_eval knows P@k, R@k, nDCG, nDCG@k, AP, AP@k, RR and "
                                 "Success@k)")
-    return sorted(measures, key=lambda m: (TREC_ORDER.index(m.metric), m.k is not None,
-                                           m.k or 0))
+    return sorted(measures, key=lambda m: (
+        TREC_ORDER.index(m.trec_name if m.k is None else m.trec_name.rsplit("_", 1)[0]),
+        m.k or 0))
 
 
 def _trec_table(scored):
