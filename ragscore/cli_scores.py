@@ -182,12 +182,16 @@ def _compare(args, out):
                         + ", ".join(f"{count} {split}" for split, count in mixed.items())
                         + " questions); a decision belongs on held-out questions: "
                           "--split heldout")
-    for warning in warnings:  # first lines of the output; on stderr when it is JSON
-        if args.format == "json":
+    for warning in warnings:  # first lines of the output; on stderr when it is JSON or CSV
+        if args.format != "text":
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
-    if args.format != "json":  # the text straight from the counts: no pandas table
+    if args.measures is not None and args.format != "text":
+        from .cli_measures import compare_measures_out
+
+        return compare_measures_out(args, counted, out, default_k=k)
+    if args.format == "text":  # the text straight from the counts: no pandas table
         from .core.metrics import select
         from .core.paired import pair_up
         from .engine import default_metrics
@@ -196,10 +200,12 @@ def _compare(args, out):
         if args.measures is not None:
             from .cli_measures import measure_columns
 
-            chosen, columns = measure_columns(counted, args.measures, default_k=k)
+            chosen, columns = measure_columns(counted, args.measures, default_k=k,
+                                              na_as_zero=args.na_as_zero)
         else:
             chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-            columns = {metric.name: counted.values(metric, k) for metric in chosen}
+            columns = {metric.name: counted.column(metric, k, na_as_zero=args.na_as_zero)
+                       for metric in chosen}
         paired = pair_up(counted.keys, columns, baseline=args.baseline,
                          candidate=args.candidate, metrics=chosen)
         text = comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
@@ -207,13 +213,14 @@ def _compare(args, out):
                                digits=args.digits)
         if not args.stats:
             out.write(text)
-    if args.measures is not None and (args.stats or args.format == "json"):
-        raise InvalidInputError("compare --measures prints text; --stats and --format json "
-                                "take --metrics at --k")
-    if args.stats or args.format == "json":
+    if args.measures is not None and args.stats:
+        raise InvalidInputError("compare --measures --stats: the paired statistics of named "
+                                "measures are in --format csv or json (their summary)")
+    if args.stats or args.format != "text":
         from .tables.scores import question_table
 
-        table = question_table(counted, k=k, metrics=args.metrics)
+        table = question_table(counted, k=k, metrics=args.metrics,
+                               na_as_zero=args.na_as_zero)
     if args.stats:
         from .tables.stats import RESAMPLES, stats_table
 
@@ -225,6 +232,12 @@ def _compare(args, out):
 
         out.write(to_json(stats_records(stats) if args.stats else comparison_records(
             compare(table, baseline=args.baseline, candidate=args.candidate))))
+    elif args.format == "csv":
+        from .render.formats import render_frame
+        from .tables.compare import compare
+
+        out.write(render_frame(stats if args.stats else compare(
+            table, baseline=args.baseline, candidate=args.candidate), fmt="csv"))
     elif args.stats:
         from .render.stats import render_stats
 
@@ -326,9 +339,15 @@ def add_score_commands(commands):
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
     scoring_options(comparison)
-    comparison.add_argument("--format", choices=("text", "json"), default="text",
-                            help="text (default) or json: a list of per-question rows, or "
-                                 "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                            help="text (default), csv or json: the per-question rows, or "
+                                 "with --stats the per-metric statistics (n/a empty or "
+                                 "null); with --measures a summary per measure (each side's "
+                                 "mean, paired difference, interval, pairs used and left "
+                                 "out, method) and the per-question rows")
+    comparison.add_argument("--na-as-zero", action="store_true",
+                            help="count a retrieval metric that is n/a (nothing relevant) as "
+                                 "0 on both sides, as trec_eval does")
     comparison.add_argument("--measures", type=measures_option, default=None,
                             metavar="NAMES",
                             help="measures in ir_measures' spelling instead of --metrics at "

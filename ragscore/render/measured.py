@@ -18,6 +18,7 @@ import json
 from math import fsum
 
 from ..core.rules import InvalidInputError
+from .escape import csv_cell
 from .text import aligned_lines, format_value
 
 #: trec_eval's order of the measures it prints (its measure table, measures.c), by its
@@ -146,3 +147,38 @@ def trec_eval_text(scored):
                          f"{0.0 if value is None else value:.4f}")
     lines += [f"{name:<22}\tall\t{mean:.4f}" for name, mean in means.items()]
     return "\n".join(lines) + "\n"
+
+
+#: The columns of ``compare --measures --format csv``.
+COMPARED_COLUMNS = ("case", "measure", "baseline", "candidate", "delta", "verdict", "ci_low",
+                    "ci_high", "p_value", "used", "left_out", "method")
+
+
+def compared_csv(found):
+    """``compare --measures`` as tidy CSV: one row per question and measure (verdict
+    filled), then one per measure with case ``all``: each side's mean, the paired
+    difference, its interval and p-value, the pairs used and left out, and the method
+    (each side's mean and the pairing), every number exact (``repr``), n/a empty."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COMPARED_COLUMNS)
+    writer.writerows([csv_cell(row["case"]), row["measure"], _csv_value(row["baseline"]),
+                      _csv_value(row["candidate"]), _csv_value(row["delta"]), row["verdict"],
+                      "", "", "", "", "", ""] for row in found["rows"])
+    for row in found["summary"]:
+        sides = "; ".join(f"{role} {row[f'{role}_method']} over {row[f'{role}_used']} "
+                          f"({row[f'{role}_left_out']} left out)"
+                          for role in ("baseline", "candidate"))
+        writer.writerow(["all", row["measure"], _csv_value(row["baseline"]),
+                         _csv_value(row["candidate"]), _csv_value(row["delta"]), "",
+                         _csv_value(row["ci_low"]), _csv_value(row["ci_high"]),
+                         _csv_value(row["p_value"]), row["used"], row["left_out"],
+                         csv_cell("; ".join(filter(None, (sides, row["method"],
+                                                          row["note"]))))])
+    return buffer.getvalue()
+
+
+def compared_json(found):
+    """``compare --measures`` as JSON: ``{"baseline", "candidate", "measures",
+    "confidence", "resamples", "summary", "rows"}``, n/a as ``null``."""
+    return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
