@@ -35,12 +35,13 @@ class Progress:
     elapsed. ``unit`` names what is counted (``"bytes"`` shows megabytes); ``detail``, a
     function, adds its text after the counts; ``keep`` leaves the last line standing."""
 
-    def __init__(self, label, *, stream=None, delay=DELAY, clock=time.monotonic, unit="",
+    def __init__(self, label, *, stream=None, delay=None, clock=time.monotonic, unit="",
                  detail=None, keep=False):
         import sys
 
         self.label, self.stream = label, sys.stderr if stream is None else stream
-        self.delay, self.clock, self.unit, self.detail = delay, clock, unit, detail
+        self.delay = DELAY if delay is None else delay  # read when made: a test may lower it
+        self.clock, self.unit, self.detail = clock, unit, detail
         self.keep = keep
         self.done = self.total = None
         self.drawn, self.width, self.last = 0, 0, None
