@@ -84,7 +84,7 @@ def _report(args, out):
 
             frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
                                       na_as_zero=args.na_as_zero)
-        out.write(render_frame(frame, fmt=args.format))
+        out.write(render_frame(frame, fmt=args.format, digits=args.digits))
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build
         from .core.metrics import select

@@ -249,12 +249,14 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None, digits=2):
     return "\n".join(lines) + "\n"
 
 
-def render_frame(frame, *, fmt="text"):
+def render_frame(frame, *, fmt="text", digits=2):
     """Render a table of plain columns (aggregates, slices) in one of
     :data:`OUTPUT_FORMATS`.
 
     Values are written as they are, n/a as ``n/a`` (text, Markdown, HTML), an empty field
-    (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with two decimals.
+    (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with ``digits`` decimals
+    (two by default). Text's columns are as wide as their longest value; a column of
+    numbers (and n/a) is right-aligned.
 
     >>> import pandas as pd
     >>> print(render_frame(pd.DataFrame({"tag": ["lookup"], "value": [0.5]}), fmt="csv"), end="")
@@ -265,15 +267,15 @@ def render_frame(frame, *, fmt="text"):
     names = [str(name) for name in frame.columns]
     columns = [frame[name].astype(object).tolist() for name in frame.columns]
     rows = [[None if is_na(value) else value for value in row] for row in zip(*columns)]
-    return chosen.frame(names, rows)
+    return chosen.frame(names, rows, digits=digits)
 
 
-def _json_frame(names, rows):
+def _json_frame(names, rows, *, digits=None):
     records = [dict(zip(names, (_json_value(value) for value in row))) for row in rows]
     return json.dumps(records, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def _csv_frame(names, rows):
+def _csv_frame(names, rows, *, digits=None):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(map(escape.csv_cell, names))
@@ -282,16 +284,16 @@ def _csv_frame(names, rows):
     return buffer.getvalue()
 
 
-def _markdown_frame(names, rows):
-    cells = [[_cell_text(value) for value in row] for row in rows]
+def _markdown_frame(names, rows, *, digits=2):
+    cells = [[_cell_text(value, digits) for value in row] for row in rows]
     lines = ["| " + " | ".join(map(escape.markdown_cell, names)) + " |",
              "|" + "---|" * len(names)]
     lines += ["| " + " | ".join(map(escape.markdown_cell, row)) + " |" for row in cells]
     return "\n".join(lines) + "\n"
 
 
-def _html_frame(names, rows):
-    cells = [[_cell_text(value) for value in row] for row in rows]
+def _html_frame(names, rows, *, digits=2):
+    cells = [[_cell_text(value, digits) for value in row] for row in rows]
     head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
     body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row)
                      + "</tr>" for row in cells)
@@ -299,15 +301,24 @@ def _html_frame(names, rows):
             f"{body}\n</tbody>\n</table>\n")
 
 
-def _text_frame(names, rows):
+def _text_frame(names, rows, *, digits=2):
     names = list(map(escape.text, names))
-    cells = [[escape.text(_cell_text(value)) for value in row] for row in rows]
+    cells = [[escape.text(_cell_text(value, digits)) for value in row] for row in rows]
     widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in
               enumerate(names)]
-    lines = ["  ".join(name.ljust(width) for name, width in zip(names, widths)).rstrip()]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-              for row in cells]
-    return "\n".join(lines) + "\n"
+    numeric = [all(_is_number(row[i]) for row in rows) for i in range(len(names))]
+
+    def line(row):
+        return "  ".join(cell.rjust(width) if right else cell.ljust(width)
+                         for cell, width, right in zip(row, widths, numeric)).rstrip()
+
+    return "\n".join([line(names), *map(line, cells)]) + "\n"
+
+
+def _is_number(value):
+    """A number or n/a (a column of them is right-aligned), not a bool or text."""
+    return value is None or (not isinstance(value, (bool, str)) and (
+        isinstance(value, (int, float)) or type(value).__name__.startswith(("int", "float"))))
 
 
 class OutputFormat(namedtuple("OutputFormat", "name description questions frame")):
@@ -325,11 +336,11 @@ def _json_value(value):
     return value
 
 
-def _cell_text(value):
+def _cell_text(value, digits=2):
     if value is None:
         return "n/a"
     if isinstance(value, float) or type(value).__name__.startswith("float"):
-        return format_value(value)
+        return format_value(value, digits=digits)
     if hasattr(value, "item"):
         value = value.item()
     return format_value(value) if isinstance(value, bool) else str(value)
