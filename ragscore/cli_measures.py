@@ -127,9 +127,6 @@ def compare_measures_out(args, counted, out, *, default_k):
                              candidate=args.candidate, default_k=default_k,
                              na_as_zero=args.na_as_zero, confidence=args.confidence,
                              seed=args.seed)
-    if args.na_as_zero:
-        sys.stderr.write("ragscore: note: retrieval measures with nothing relevant are "
-                         "counted as 0 (trec_eval's convention)\n")
     out.write((compared_csv if args.format == "csv" else compared_json)(found))
     notes_out(counted, Escaping(sys.stderr))
     return OK

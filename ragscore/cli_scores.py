@@ -187,6 +187,9 @@ def _compare(args, out):
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
+    if args.na_as_zero:
+        sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
+                         "relevant count 0 on both sides (trec_eval's convention)\n")
     if args.measures is not None and args.format != "text":
         from .cli_measures import compare_measures_out
 

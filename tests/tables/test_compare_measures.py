@@ -50,7 +50,7 @@ def test_csv_has_the_rows_then_a_summary_per_measure():
 def test_json_honours_na_as_zero_in_rows_and_summary():
     out, err = _compare("--measures", "RR", "--format", "json", "--na-as-zero")
     found = json.loads(out)
-    assert "counted as 0" in err
+    assert "count 0 on both sides" in err
     region = next(row for row in found["rows"] if row["case"] == "region")
     assert (region["baseline"], region["candidate"], region["verdict"]) == (0.0, 0.0,
                                                                             "unchanged")
@@ -84,3 +84,13 @@ def test_plain_compare_writes_csv_too():
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["case", "metric", "baseline", "candidate", "delta", "verdict"]
     assert rows[1] == ["launch", "support", "1.0", "0.5", "-0.5", "regressed"]
+
+
+def test_plain_compare_honours_na_as_zero_and_says_so():
+    out, err = _compare("--format", "csv", "--metrics", "rr", "--na-as-zero")
+    # region is unanswerable: RR n/a on both sides, read as 0 on both: unchanged, delta 0
+    assert ["region", "rr", "0.0", "0.0", "0.0", "unchanged"] in list(csv.reader(
+        io.StringIO(out)))
+    assert "--na-as-zero" in err
+    plain, _ = _compare("--format", "csv", "--metrics", "rr")  # without it: empty, not 0
+    assert ["region", "rr", "", "", "", "unchanged"] in list(csv.reader(io.StringIO(plain)))
