@@ -17,10 +17,20 @@ def _import(args, out):
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
+    from .io.importers._reading import bytes_reported, input_bytes
     from .render.progress import Progress
 
-    with Progress(f"importing ({args.kind})"):  # only on a terminal, after two seconds
-        dataset, notes = IMPORTERS[args.kind].read(options)
+    total = input_bytes(value for name, value in options.items() if name not in ("out",
+                                                                                 "name"))
+    # only on a terminal, after two seconds: the share of the input files' bytes read
+    with Progress(f"importing ({args.kind})", unit="bytes") as progress:
+
+        def report(done):
+            if total:
+                progress(min(done, total), total)
+
+        with bytes_reported(report):
+            dataset, notes = IMPORTERS[args.kind].read(options)
     sentences = []
     for what, value in notes.items():
         if type(value) is dict:

@@ -36,7 +36,8 @@ def add_measure_options(parser):
                              "trec_eval's map, ndcg and recip_rank; ragscore's own metrics by "
                              "their label or name, e.g. support); all in one pass")
     parser.add_argument("--digits", type=digits_option, default=4,
-                        help="decimals in text output of --measures (default 4)")
+                        help="decimals in text and markdown output (default 4; 2 gives "
+                             "the seed's precision)")
 
 
 def add_report_options(parser):
@@ -102,7 +103,7 @@ def measures_report(args, counted, out, *, default_k):
     return OK
 
 
-def measure_columns(counted, text, *, default_k):
+def measure_columns(counted, text, *, default_k, na_as_zero=False):
     """``(metrics, {label: values})`` for :func:`~ragscore.core.paired.pair_up`: each
     measure as its registry metric renamed to its label, read at its own cutoff."""
     from .core.metrics import REGISTRY
@@ -112,5 +113,20 @@ def measure_columns(counted, text, *, default_k):
         metric = REGISTRY[measure.metric]
         k = measure.cutoff(uncut=counted.rules.max_k, default=default_k)
         chosen.append(metric._replace(name=measure.label, label=measure.label))
-        columns[measure.label] = counted.values(metric, k)
+        columns[measure.label] = counted.column(metric, k, na_as_zero=na_as_zero)
     return tuple(chosen), columns
+
+
+def compare_measures_out(args, counted, out, *, default_k):
+    """``compare --measures ... --format csv|json``: the summary per measure and the
+    per-question rows (:mod:`ragscore.tables.compare_measures`)."""
+    from .render.measured import compared_csv, compared_json
+    from .tables.compare_measures import compare_measures
+
+    found = compare_measures(counted, args.measures, baseline=args.baseline,
+                             candidate=args.candidate, default_k=default_k,
+                             na_as_zero=args.na_as_zero, confidence=args.confidence,
+                             seed=args.seed)
+    out.write((compared_csv if args.format == "csv" else compared_json)(found))
+    notes_out(counted, Escaping(sys.stderr))
+    return OK

@@ -6,6 +6,7 @@ manifests in :mod:`ragscore.io.manifest`.
 """
 import json
 
+from .cli_measures import digits_option
 from .core.rules import InvalidInputError, show
 
 PASSED, FAILED = 0, 1
@@ -135,13 +136,14 @@ def _gate(args, out):
         against = f" against baseline {name}" + (f" ({args.baseline_file})"
                                                  if args.baseline_file else "")
     verdict = verdict_of(run_gate(policy.rules, candidate, k=policy.k, tags=tags,
-                                  baseline=baseline, cases=cases, max_k=counted.rules.max_k))
+                                  baseline=baseline, cases=cases, max_k=counted.rules.max_k,
+                                  digits=args.digits))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
               f"{len(verdict.outcomes)} rules")
     notes = [note for note in counted.notes  # answers awaiting review
              if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
-                                  warnings=warnings, notes=notes)) + "\n")
+                                  warnings=warnings, notes=notes, digits=args.digits)) + "\n")
     return PASSED if verdict.passed else FAILED
 
 
@@ -203,5 +205,7 @@ def add_release_commands(commands, dataset_argument, engine_option):
                            "output says so on its first line)")
     gate.add_argument("--show", type=_at_least_0, default=10,
                       help="questions listed per failed rule (default 10)")
+    gate.add_argument("--digits", type=digits_option, default=4,
+                      help="decimals of the means and values printed (default 4)")
     engine_option(gate)
     gate.set_defaults(handler=_gate)

@@ -5,11 +5,13 @@ import sys
 from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
                          no_runs, random_seed,
                          notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
-from .cli_measures import add_measure_options, add_report_options, measures_option
+from .cli_measures import (add_measure_options, add_report_options, digits_option,
+                           measures_option)
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
-from .render.text import format_value, text_table
+from .render.escape import text as one_line
+from .render.text import aligned_lines, format_value, text_table
 
 
 def _demo(args, out):
@@ -24,7 +26,7 @@ def _demo(args, out):
     return OK
 
 
-def _record_lines(counted, *, k, metrics):
+def _record_lines(counted, *, k, metrics, digits=2):
     """Lines on repeated trials (their spread per question) and on operations per system."""
     from .tables.records import ops_summary, trial_spread
 
@@ -38,8 +40,9 @@ def _record_lines(counted, *, k, metrics):
             if not defined:
                 continue
             lines.append(f"- {case} {system} {metric}: {trials} trials, {defined} defined, "
-                         f"min {format_value(low)}, max {format_value(high)}, mean "
-                         f"{format_value(mean)}, {agree} agree")
+                         f"min {format_value(low, digits=digits)}, max "
+                         f"{format_value(high, digits=digits)}, mean "
+                         f"{format_value(mean, digits=digits)}, {agree} agree")
     if counted.ops:
         ops = ops_summary(counted)
         lines += ["", "Operations per system (every trial is a record; latency percentiles "
@@ -81,7 +84,7 @@ def _report(args, out):
 
             frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
                                       na_as_zero=args.na_as_zero)
-        out.write(render_frame(frame, fmt=args.format))
+        out.write(render_frame(frame, fmt=args.format, digits=args.digits))
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build
         from .core.metrics import select
@@ -98,10 +101,8 @@ def _report(args, out):
         from .tables.scores import question_table
 
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
-        text = render(table, k=k, fmt=args.format)
+        text = render(table, k=k, fmt=args.format, digits=args.digits)
     if counted.notes and args.format in ("text", "markdown"):
-        from .render.escape import text as one_line
-
         out.write("".join(f"Note: {one_line(shortened_note(note))}\n" for note in counted.notes)
                   + "\n")
     elif counted.notes:
@@ -123,9 +124,9 @@ def _report(args, out):
         for system, slice_, metric, method, value, description in zip(
                 *(rows[name].tolist() for name in ("system", "slice", "metric", "method",
                                                    "value", "description"))):
-            lines.append(f"- {system} {slice_} {metric} ({method}) = {format_value(value)}: "
-                         f"{description}")
-        lines += _record_lines(counted, k=k, metrics=tuple(table.columns))
+            lines.append(f"- {system} {slice_} {metric} ({method}) = "
+                         f"{format_value(value, digits=args.digits)}: {description}")
+        lines += _record_lines(counted, k=k, metrics=tuple(table.columns), digits=args.digits)
         lines += _diagnosis_lines(args, counted, k)
         removed = what_was_removed(counted)
         if removed:
@@ -181,12 +182,19 @@ def _compare(args, out):
                         + ", ".join(f"{count} {split}" for split, count in mixed.items())
                         + " questions); a decision belongs on held-out questions: "
                           "--split heldout")
-    for warning in warnings:  # first lines of the output; on stderr when it is JSON
-        if args.format == "json":
+    for warning in warnings:  # first lines of the output; on stderr when it is JSON or CSV
+        if args.format != "text":
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
-    if args.format != "json":  # the text straight from the counts: no pandas table
+    if args.na_as_zero:
+        sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
+                         "relevant count 0 on both sides (trec_eval's convention)\n")
+    if args.measures is not None and args.format != "text":
+        from .cli_measures import compare_measures_out
+
+        return compare_measures_out(args, counted, out, default_k=k)
+    if args.format == "text":  # the text straight from the counts: no pandas table
         from .core.metrics import select
         from .core.paired import pair_up
         from .engine import default_metrics
@@ -195,23 +203,27 @@ def _compare(args, out):
         if args.measures is not None:
             from .cli_measures import measure_columns
 
-            chosen, columns = measure_columns(counted, args.measures, default_k=k)
+            chosen, columns = measure_columns(counted, args.measures, default_k=k,
+                                              na_as_zero=args.na_as_zero)
         else:
             chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
-            columns = {metric.name: counted.values(metric, k) for metric in chosen}
+            columns = {metric.name: counted.column(metric, k, na_as_zero=args.na_as_zero)
+                       for metric in chosen}
         paired = pair_up(counted.keys, columns, baseline=args.baseline,
                          candidate=args.candidate, metrics=chosen)
         text = comparison_text(paired, baseline=args.baseline, candidate=args.candidate,
-                               k=None if args.measures else k, metrics=chosen)
+                               k=None if args.measures else k, metrics=chosen,
+                               digits=args.digits)
         if not args.stats:
             out.write(text)
-    if args.measures is not None and (args.stats or args.format == "json"):
-        raise InvalidInputError("compare --measures prints text; --stats and --format json "
-                                "take --metrics at --k")
-    if args.stats or args.format == "json":
+    if args.measures is not None and args.stats:
+        raise InvalidInputError("compare --measures --stats: the paired statistics of named "
+                                "measures are in --format csv or json (their summary)")
+    if args.stats or args.format != "text":
         from .tables.scores import question_table
 
-        table = question_table(counted, k=k, metrics=args.metrics)
+        table = question_table(counted, k=k, metrics=args.metrics,
+                               na_as_zero=args.na_as_zero)
     if args.stats:
         from .tables.stats import RESAMPLES, stats_table
 
@@ -223,6 +235,12 @@ def _compare(args, out):
 
         out.write(to_json(stats_records(stats) if args.stats else comparison_records(
             compare(table, baseline=args.baseline, candidate=args.candidate))))
+    elif args.format == "csv":
+        from .render.formats import render_frame
+        from .tables.compare import compare
+
+        out.write(render_frame(stats if args.stats else compare(
+            table, baseline=args.baseline, candidate=args.candidate), fmt="csv"))
     elif args.stats:
         from .render.stats import render_stats
 
@@ -230,7 +248,8 @@ def _compare(args, out):
         out.write(summary + "\n\n" + render_stats(stats, baseline=args.baseline,
                                                  candidate=args.candidate,
                                                  confidence=args.confidence, seed=args.seed,
-                                                 resamples=RESAMPLES) + "\n" + rows)
+                                                 resamples=RESAMPLES, digits=args.digits)
+                  + "\n" + rows)
     notes_out(counted, Escaping(sys.stderr))
     return OK
 
@@ -265,12 +284,13 @@ def _sweep(args, out):
 
     table = sweep(counted, max_k=max_k, metrics=args.metrics)
     names = [name for name in table.columns if name in REGISTRY]
-    lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
-             "its share of yes over its own questions.",
-             "system k | " + " ".join(REGISTRY[name].label_at("k") for name in names)]
+    rows = [["system", "k", *(REGISTRY[name].label_at("k") for name in names)]]
     columns = [table[name].astype(object).tolist() for name in names]
     for (system, k), *values in zip(table.index, *columns):
-        lines.append(f"{system} {k} | " + " ".join(map(format_value, values)))
+        rows.append([one_line(system), str(k),
+                     *(format_value(value, digits=args.digits) for value in values)])
+    lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
+             "its share of yes over its own questions.", *aligned_lines(rows, right_from=1)]
     out.write("\n".join(lines) + "\n")
     return OK
 
@@ -322,13 +342,21 @@ def add_score_commands(commands):
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
     scoring_options(comparison)
-    comparison.add_argument("--format", choices=("text", "json"), default="text",
-                            help="text (default) or json: a list of per-question rows, or "
-                                 "with --stats a list of per-metric statistics (null for n/a)")
+    comparison.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                            help="text (default), csv or json: the per-question rows, or "
+                                 "with --stats the per-metric statistics (n/a empty or "
+                                 "null); with --measures a summary per measure (each side's "
+                                 "mean, paired difference, interval, pairs used and left "
+                                 "out, method) and the per-question rows")
+    comparison.add_argument("--na-as-zero", action="store_true",
+                            help="count a retrieval metric that is n/a (nothing relevant) as "
+                                 "0 on both sides, as trec_eval does")
     comparison.add_argument("--measures", type=measures_option, default=None,
                             metavar="NAMES",
                             help="measures in ir_measures' spelling instead of --metrics at "
                                  "--k, e.g. \"nDCG@10 AP RR\" (see report --help)")
+    comparison.add_argument("--digits", type=digits_option, default=4,
+                            help="decimals in text output (default 4)")
     comparison.add_argument("--allow-mismatch", action="store_true",
                             help="compare systems judged under different rubric versions "
                                  "(their manifests say); the output says so first")
@@ -365,4 +393,6 @@ def add_score_commands(commands):
     sweeping.add_argument("--max-k", type=k_text, required=True,
                           help="largest cutoff: 1 to 100 (course IDs) or 10000 (open IDs)")
     scoring_options(sweeping, k=False)
+    sweeping.add_argument("--digits", type=digits_option, default=4,
+                          help="decimals in the means (default 4)")
     sweeping.set_defaults(handler=_sweep)

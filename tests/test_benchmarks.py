@@ -71,3 +71,23 @@ def test_record_benchmark_runs_and_prints_the_overhead_per_call():
     lines = result.stdout.splitlines()
     assert lines[0] == "200 questions, default concurrency 8, local endpoint in another process"
     assert sum(line.startswith("recorder overhead per call") for line in lines) == 2
+
+
+TREC_EVAL_DIFF = BENCH.parent / "trec_eval_diff.py"
+
+
+@pytest.mark.exhaustive
+def test_trec_eval_layout_equals_the_real_binary_byte_for_byte():
+    """``report --trec-eval`` against trec_eval itself (set $TREC_EVAL to a built binary,
+    e.g. trec_eval 9.0.8 from github.com/usnistgov/trec_eval): every line the same, for
+    every measure ``--trec-eval`` names, on both systems of the shipped TREC fixture."""
+    import os
+
+    binary = os.environ.get("TREC_EVAL")
+    if not binary or not os.access(binary, os.X_OK):
+        pytest.skip("set TREC_EVAL to a trec_eval binary")
+    result = subprocess.run([sys.executable, str(TREC_EVAL_DIFF), "--trec-eval", binary],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[1:] == ["bm25: same (52 lines)",
+                                              "dense: same (39 lines)"]

@@ -78,27 +78,75 @@ def test_report_csv_and_json_parse_back():
 
 def test_report_text_adds_declared_aggregates():
     out = _run("report", COURSE).stdout
-    assert "- B answerable support (pooled) = 0.80: 4 supported of 5 claims" in out
-    assert "- A answerable recall (macro) = 0.83: mean R@2 over the 3 answerable" in out
+    # B's pooled support: 4 of 5 claims = 0.8; A's recall@2: (1 + 1/2 + 1) / 3 = 5/6
+    assert "- B answerable support (pooled) = 0.8000: 4 supported of 5 claims" in out
+    assert "- A answerable recall (macro) = 0.8333: mean R@2 over the 3 answerable" in out
+    two = _run("report", COURSE, "--digits", "2").stdout  # the seed's precision
+    assert "- A answerable recall (macro) = 0.83: mean R@2 over the 3 answerable" in two
+
+
+def test_report_text_has_four_decimals_and_columns_as_wide_as_their_values():
+    lines = _run("report", COURSE).stdout.splitlines()
+    # launch A: P@2 1 of 2 = 0.5, R@2 1 of 1, RR@2 1/1, support 1/1, coverage 1/1, n/a
+    assert lines[:2] == [
+        "case      system     P@2     R@2    RR@2  support  coverage  abstention",
+        "launch    A       0.5000  1.0000  1.0000   1.0000    1.0000         n/a"]
+    assert lines[8] == ("region    B          n/a     n/a     n/a      n/a       n/a"
+                        "         yes")
+    two = _run("report", COURSE, "--digits", "2").stdout.splitlines()
+    assert two[1].split() == ["launch", "A", "0.50", "1.00", "1.00", "1.00", "1.00", "n/a"]
+
+
+def test_a_long_question_name_widens_its_column_without_shifting_the_others(tmp_path):
+    import ragscore
+
+    long_name = "a-question-name-of-thirty-chars"
+    dataset = ragscore.load_course()
+    dataset = dataset._replace(
+        cases={long_name if name == "owner" else name: case
+               for name, case in dataset.cases.items()},
+        runs={long_name if name == "owner" else name: runs
+              for name, runs in dataset.runs.items()})
+    ragscore.save_dataset(dataset, tmp_path / "long")
+    lines = _run("report", str(tmp_path / "long")).stdout.splitlines()[:9]
+    # the case column is as wide as the long name; every other column ends where its
+    # header ends (numbers, n/a, yes and no right-aligned), so every line is as long
+    assert lines[0].startswith("case" + " " * (len(long_name) - 4 + 2) + "system  ")
+    # owner A: P@2 1 of 2, R@2 1 of 1, RR@2 1/2, support 0 of 1, coverage 0 of 1, n/a
+    assert (f"{long_name}  A       0.5000  1.0000  0.5000   0.0000    0.0000         n/a"
+            in lines)
+    assert {len(line) for line in lines} == {len(lines[0])}
 
 
 def test_compare_lists_the_regression_first():
     lines = _run("compare", COURSE, "--baseline", "A", "--candidate", "B").stdout.splitlines()
     assert lines[0].startswith("B (candidate) against A (baseline) at k=2, 4 questions: "
                                "1 regressed, 1 no longer defined, 7 improved, 15 unchanged")
-    assert lines[2].split() == ["launch", "support", "1.00", "0.50", "-0.50", "regressed"]
-    assert ["region", "abstention_correct", "no", "yes", "+1.00", "improved"] in \
+    # launch support: A 1 of 1 claims = 1, B 1 of 2 = 0.5: delta -0.5
+    assert lines[2].split() == ["launch", "support", "1.0000", "0.5000", "-0.5000",
+                                "regressed"]
+    assert ["region", "abstention_correct", "no", "yes", "+1.0000", "improved"] in \
         [line.split() for line in lines]
+    two = _run("compare", COURSE, "--baseline", "A", "--candidate", "B", "--digits", "2")
+    assert two.stdout.splitlines()[2].split() == ["launch", "support", "1.00", "0.50",
+                                                  "-0.50", "regressed"]
     # 1 + 1 + 7 changed rows after the two head lines, then one line for the 15 unchanged
     assert len(lines) == 2 + 9 + 1 and lines[-1].startswith("15 unchanged")
 
 
 def test_sweep_prints_every_k():
+    lines = _run("sweep", COURSE, "--max-k", "2", "--digits", "2").stdout.splitlines()
+    assert [line.split() for line in lines[2:]] == [
+        "A 1 0.67 0.50 0.67 0.67 0.50 0.00".split(),
+        "A 2 0.50 0.83 0.83 0.67 0.50 0.00".split(),
+        "B 1 1.00 0.83 1.00 0.67 0.83 1.00".split(),
+        "B 2 0.67 1.00 1.00 0.83 1.00 1.00".split()]
+    # four decimals by default, columns as wide as their longest value: A's P@1 is 2 of 3
+    # answerable questions with the relevant document first, 2/3
     lines = _run("sweep", COURSE, "--max-k", "2").stdout.splitlines()
-    assert lines[2:] == ["A 1 | 0.67 0.50 0.67 0.67 0.50 0.00",
-                         "A 2 | 0.50 0.83 0.83 0.67 0.50 0.00",
-                         "B 1 | 1.00 0.83 1.00 0.67 0.83 1.00",
-                         "B 2 | 0.67 1.00 1.00 0.83 1.00 1.00"]
+    assert lines[1:3] == [
+        "system  k     P@k     R@k    RR@k  support  coverage  abstention",
+        "A       1  0.6667  0.5000  0.6667   0.6667    0.5000      0.0000"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -138,8 +186,8 @@ def test_import_trec_then_report_states_what_was_dropped(tmp_path):
     assert "Note: judged questions missing from a run: bm25 0, dense 1" in report
     assert any(line.startswith("Note: a judged question missing from a run was given an "
                                "empty ranking") for line in report)
-    header = next(line for line in report if line.startswith("case system"))
-    assert header == "case system | P@3 R@3 RR@3"  # nothing assessed: no answer columns
+    header = next(line for line in report if line.startswith("case "))
+    assert header.split() == ["case", "system", "P@3", "R@3", "RR@3"]  # no answer columns
 
 
 def test_import_refuses_a_bad_line_and_writes_nothing(tmp_path):
@@ -186,7 +234,9 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     result = _run("report", str(folder), "--unit", "document", "--k", "1")
     assert result.returncode == 0, result.stderr
     assert "- q s: 0 dropped, 1 collapsed" in result.stdout
-    assert "q s | 0.00 0.00 0.00" in result.stdout  # b first: the relevant a is at rank 2
+    # b first: the relevant a is at rank 2
+    assert ["q", "s", "0.0000", "0.0000", "0.0000"] in [line.split() for line in
+                                                        result.stdout.splitlines()]
     assert "system s: 1 chunks collapsed into their documents" in result.stderr
     refused = _run("report", str(folder), "--k", "1")  # labels on documents, unit chunk
     assert refused.returncode == 2 and "must be an ID in the corpus; got 'a'" in refused.stderr
@@ -272,8 +322,8 @@ def test_compare_stats_text_follows_the_summary_and_precedes_the_questions():
     out = _run("compare", COURSE, "--baseline", "A", "--candidate", "B", "--stats").stdout
     summary, stats, questions = out.split("\n\n")
     assert summary.startswith("B (candidate) against A (baseline) at k=2, 4 questions")
-    assert questions.splitlines()[1].split() == ["launch", "support", "1.00", "0.50", "-0.50",
-                                                 "regressed"]
+    assert questions.splitlines()[1].split() == ["launch", "support", "1.0000", "0.5000",
+                                                 "-0.5000", "regressed"]
     assert questions.splitlines()[-1] == "15 unchanged (question, metric) pairs not listed"
     lines = stats.splitlines()
     assert lines[0].startswith("Paired statistics of B - A, per metric over the questions "
@@ -281,7 +331,8 @@ def test_compare_stats_text_follows_the_summary_and_precedes_the_questions():
     assert "bootstrap percentile 95% CI of the mean delta, 10000 resamples" in lines[1]
     assert "(z_0.975 + z_0.8) * sd(delta) / sqrt(n)" in lines[3]
     assert lines[4].split()[:4] == ["metric", "n", "mean", "95%"]
-    assert lines[8].split() == ["support", "3", "+0.17", "n/a", "n/a", "n/a", "none", "only",
+    # support deltas: launch 0.5 - 1 = -0.5, rollback 0, owner 1 - 0 = +1: mean 0.5/3 = 1/6
+    assert lines[8].split() == ["support", "3", "+0.1667", "n/a", "n/a", "n/a", "none", "only",
                                 "3", "paired", "questions;", "at", "least", "10", "are",
                                 "needed"]
 
@@ -372,10 +423,14 @@ def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
 def test_compare_stats_text_prints_p_with_two_decimals_as_the_workbook_does(tmp_path, capsys):
     folder = _twelve_questions(tmp_path / "twelve")
     assert main(["compare", folder, "--baseline", "A", "--candidate", "B", "--stats",
-                 "--metrics", "recall,rr"]) == 0
+                 "--metrics", "recall,rr", "--digits", "2"]) == 0
     stats = capsys.readouterr().out.split("\n\n")[1].splitlines()
     recall = next(line for line in stats if line.startswith("recall")).split()
     rr = next(line for line in stats if line.startswith("rr")).split()
     # columns: metric, n, mean, [low, high], p; p = 158/4096 = 0.0386 -> 0.04 (not 0.0386)
     assert recall[:2] == ["recall", "12"] and recall[5] == "0.04"
     assert rr[5] == "1.00"  # every delta is 0: every flip ties, p = 1
+    assert main(["compare", folder, "--baseline", "A", "--candidate", "B", "--stats",
+                 "--metrics", "recall,rr"]) == 0  # four decimals by default: 0.0386
+    stats = capsys.readouterr().out.split("\n\n")[1].splitlines()
+    assert next(line for line in stats if line.startswith("recall")).split()[5] == "0.0386"

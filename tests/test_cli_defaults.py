@@ -45,7 +45,7 @@ def test_a_passing_rule_is_one_line_and_a_failing_one_lists_its_questions():
     passing = next(i for i, line in enumerate(lines) if "PASS  at most one unsupported" in line)
     assert lines[passing + 1].startswith("verdict: FAIL")
     failing = next(i for i, line in enumerate(lines) if "FAIL  no support regression" in line)
-    assert lines[failing + 1].strip() == "launch: 0.50 (baseline 1.00)"
+    assert lines[failing + 1].strip() == "launch: 0.5000 (baseline 1.0000)"
 
 
 class _Terminal(io.StringIO):

@@ -55,8 +55,9 @@ def test_gate_b_against_a_fails_on_launch_only(capsys, policy):
     assert lines[1] == "critical:"
     assert lines[2].startswith("  FAIL  no support regression (support, no_regression): "
                                "1 of 3 questions")
-    assert lines[3] == "        launch: 0.50 (baseline 1.00)"
-    assert "  PASS  mean coverage (coverage, min_mean): mean coverage 1.00" in out
+    # launch support: B 1 of 2 claims against A's 1 of 1; four decimals by default
+    assert lines[3] == "        launch: 0.5000 (baseline 1.0000)"
+    assert "  PASS  mean coverage (coverage, min_mean): mean coverage 1.0000 over" in out
     assert "  PASS  abstains when it should" in out
     assert lines[-1] == ("verdict: FAIL: 2 of 3 rules passed; failed: no support regression")
 
@@ -65,6 +66,11 @@ def test_gate_a_against_b_fails_every_rule(capsys, policy):
     code, out, _ = run(capsys, "gate", str(COURSE_PATH), "--policy", policy,
                        "--candidate", "A", "--baseline", "B")
     assert code == 1
+    assert "        owner: 0.0000 (baseline 1.0000)" in out
+    # A's coverage: (1 + 0.5 + 0) / 3 = 0.5
+    assert "mean coverage 0.5000 over 3 of the 4 questions" in out
+    code, out, _ = run(capsys, "gate", str(COURSE_PATH), "--policy", policy,
+                       "--candidate", "A", "--baseline", "B", "--digits", "2")
     assert "        owner: 0.00 (baseline 1.00)" in out
     assert "mean coverage 0.50 over 3 of the 4 questions" in out
     assert "        region: no" in out
@@ -117,7 +123,7 @@ def test_baseline_file_round_trip_and_stale_refusal(capsys, tmp_path, policy):
     assert json.loads(baseline.read_text())["format"] == "ragscore-baseline-1"
     code, out, _ = run(capsys, "gate", str(COURSE_PATH), "--policy", policy,
                        "--candidate", "B", "--baseline-file", str(baseline))
-    assert code == 1 and "        launch: 0.50 (baseline 1.00)" in out
+    assert code == 1 and "        launch: 0.5000 (baseline 1.0000)" in out
     # the test set changes under the baseline: one question is reworded
     changed = load_dataset(COURSE_PATH)
     changed.cases["owner"]["question"] = "Who owns the launch now?"

@@ -190,7 +190,7 @@ def in_scope(rule, cases, tags):
     return list(cases)
 
 
-def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K):
+def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K, digits=2):
     """The :class:`Outcome` of ``rule`` for the ``candidate``'s counted runs (``baseline``
     likewise, for ``no_regression``) over the test set's questions ``cases`` (in order;
     ``None`` reads the candidate's own, for a candidate known to answer every question).
@@ -226,7 +226,8 @@ def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K):
     where = f"{len(scope)} question{'s' * (len(scope) != 1)}"
     if rule.slice is not None:
         where += f" tagged {rule.slice}"
-    outcome = CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, earlier, k)
+    outcome = CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, earlier, k,
+                                       digits=digits)
     if not no_run:
         return outcome
     sides = sorted({side for _, side in no_run})
@@ -244,7 +245,7 @@ def _defined(values):
     return {name: float(value) for name, value in values.items() if value is not None}
 
 
-def _min_mean(rule, metric, values, where, label, left_out, baseline, k):
+def _min_mean(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
@@ -252,11 +253,11 @@ def _min_mean(rule, metric, values, where, label, left_out, baseline, k):
     below = sorted(((name, values[name], None) for name, value in defined.items()
                     if value < rule.threshold), key=lambda item: float(item[1]))
     return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
-                   f"mean {label} {mean:.2f} over {len(defined)} of the {where} "
+                   f"mean {label} {mean:.{digits}f} over {len(defined)} of the {where} "
                    f"(threshold {rule.threshold:g}; {left_out} n/a left out)")
 
 
-def _min_each(rule, metric, values, where, label, left_out, baseline, k):
+def _min_each(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
@@ -267,7 +268,7 @@ def _min_each(rule, metric, values, where, label, left_out, baseline, k):
                    f"{rule.threshold:g} in the {where} ({left_out} n/a left out)")
 
 
-def _max_count(rule, metric, values, where, label, left_out, baseline, k):
+def _max_count(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
     defined = _defined(values)
     if not defined:
         return _nothing_defined(rule, label, where, left_out)
@@ -280,7 +281,7 @@ def _max_count(rule, metric, values, where, label, left_out, baseline, k):
                    f"(at most {rule.threshold:g} allowed; {left_out} n/a left out)")
 
 
-def _no_regression(rule, metric, values, where, label, left_out, baseline, k):
+def _no_regression(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
     tolerance = rule.tolerance or 0.0
     failures, compared, left_out = [], 0, 0
     earlier = baseline
@@ -325,10 +326,11 @@ CHECKS = {check.name: check for check in (
 )}
 
 
-def run_gate(rules, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K):
+def run_gate(rules, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K, digits=2):
     """Every rule judged, as a list of :class:`Outcome` in policy order, over the test set's
     questions ``cases`` (see :func:`judge`); every rule is checked before any is judged, so a
-    bad policy fails before it prints a verdict."""
+    bad policy fails before it prints a verdict. A mean in a rule's detail has ``digits``
+    decimals."""
     if type(k) is not int or not 1 <= k <= max_k:
         raise RuleError(f"k must be a whole number from 1 to {max_k}; got {show(k)}",
                         field="k")
@@ -337,7 +339,7 @@ def run_gate(rules, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_
         if cases is not None:
             in_scope(rule, cases, tags)
     return [judge(rule, candidate, k=k, tags=tags, baseline=baseline, cases=cases,
-                  max_k=max_k) for rule in rules]
+                  max_k=max_k, digits=digits) for rule in rules]
 
 
 class Verdict(namedtuple("Verdict", "outcomes passed failed")):

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from ..core.rules import RULES, InvalidInputError, show
 from ..io.format import NAME_PATTERN
+from ..render.progress import CallProgress
 from .calls import RateLimit, call_once_with_retries, check_policy
 from .fields import Fields
 from .journal import Journal, journal_path
-from .progress import Progress
 from .provenance import code_revision, make_manifest
 
 __all__ = ["RecordingStopped", "record", "record_calls"]
@@ -125,8 +125,8 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
         entries[entry["case"], entry["trial"]] = entry
     todo = [item for item in items
             if entries.get((item[0], item[2]), {"failed": True}).get("failed")]
-    bar = Progress(len(todo), stream=sys.stderr if progress is None else progress,
-                   label=f"recording {system}", already=len(items) - len(todo))
+    bar = CallProgress(len(todo), stream=sys.stderr if progress is None else progress,
+                       label=f"recording {system}", already=len(items) - len(todo))
     try:
         _run(todo, call, fields.read, entries, book, bar, policy=policy, limit=limit,
              concurrency=concurrency, stop_after=stop_after)

@@ -14,7 +14,7 @@ from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, case_indices, verdict_order
 from ..core.rules import InvalidInputError, show
 from . import escape
-from .text import format_delta, format_value, is_na, text_table
+from .text import aligned_table, format_delta, format_value, is_na, text_table
 
 
 def table_k(table, k=None):
@@ -52,13 +52,15 @@ def plain_rows(table):
             for case, system, *values in zip(cases, systems, *columns.values())]
 
 
-def render(table, *, k=None, fmt="text"):
+def render(table, *, k=None, fmt="text", digits=None):
     """Render a per-question table in one of :data:`OUTPUT_FORMATS` (``text``,
     ``markdown``, ``csv``, ``html``, ``json``).
 
-    Text and Markdown show n/a, yes, no and two decimals. CSV leaves n/a as an empty field
-    and writes ``true``/``false``; JSON writes ``null``: n/a is never written as 0. ``k``
-    defaults to the cutoff the table was scored at.
+    Text and Markdown show n/a, yes, no and two decimals; with ``digits`` (``ragscore
+    report --digits``, 4 there) they show that many decimals and text's columns are as wide
+    as their longest value (without it, text is the seed's table, as ``ragscore demo``).
+    CSV leaves n/a as an empty field and writes ``true``/``false``; JSON writes ``null``:
+    n/a is never written as 0. ``k`` defaults to the cutoff the table was scored at.
 
     >>> from ragscore.io.course import load_course
     >>> from ragscore.tables.scores import question_table
@@ -68,6 +70,12 @@ def render(table, *, k=None, fmt="text"):
     chosen = output_format(fmt)
     k = table_k(table, k)
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]
+    if digits is not None and (type(digits) is not int or not 0 <= digits <= 17):
+        raise InvalidInputError(f"digits must be a whole number from 0 to 17 or None; got "
+                                f"{show(digits)}")
+    if digits is not None and fmt in ("text", "markdown"):
+        return (_aligned_questions if fmt == "text" else _markdown_questions)(
+            table, k, metrics, digits=digits)
     return chosen.questions(table, k, metrics)
 
 
@@ -83,12 +91,17 @@ def _text_questions(table, k, metrics):
     return text_table(plain_rows(table), k=k, metrics=tuple(m.name for m in metrics)) + "\n"
 
 
-def _markdown_questions(table, k, metrics):
+def _aligned_questions(table, k, metrics, *, digits):
+    return aligned_table(plain_rows(table), k=k, metrics=tuple(m.name for m in metrics),
+                         digits=digits) + "\n"
+
+
+def _markdown_questions(table, k, metrics, *, digits=2):
     names = tuple(metric.name for metric in metrics)
     lines = ["| case | system | " + " | ".join(m.label_at(k) for m in metrics) + " |",
              "|---|---|" + "---:|" * len(metrics)]
     lines += [f"| {escape.markdown_cell(case)} | {escape.markdown_cell(system)} | "
-              + " | ".join(format_value(scores[name]) for name in names) + " |"
+              + " | ".join(format_value(scores[name], digits=digits) for name in names) + " |"
               for case, system, scores in plain_rows(table)]
     return "\n".join(lines) + "\n"
 
@@ -167,7 +180,7 @@ def _html(rows, labels, names):
             + "\n".join(body) + "\n</tbody>\n</table>\n")
 
 
-def comparison_text(paired, *, baseline, candidate, k, metrics=None):
+def comparison_text(paired, *, baseline, candidate, k, metrics=None, digits=2):
     """The text of a :class:`~ragscore.core.paired.Paired` comparison: a summary line of
     verdict counts, then one aligned line per changed (case, metric) in report order
     (:func:`~ragscore.core.paired.verdict_order`: regressions first, the largest change
@@ -175,7 +188,7 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     as their longest value; a yes/no metric shows yes and no rather than 1.00 and 0.00.
     ``metrics`` (the compared :class:`Metric` objects) say each column's kind when their
     names are not the registry's (measures named ``AP``, ``nDCG@10``); ``k`` None: each
-    measure names its own cutoff.
+    measure names its own cutoff; values and deltas have ``digits`` decimals.
 
     >>> from ragscore.core.paired import Paired
     >>> print(comparison_text(Paired(["q1", "q2"], [("rr", 1.0, 1.0, 0.0, "unchanged"),
@@ -199,7 +212,7 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
             return "n/a"
         if kind == "count":
             return format_value(int(value))
-        return format_value(value if kind == "rate" else bool(value))
+        return format_value(value if kind == "rate" else bool(value), digits=digits)
 
     # Each outcome is formatted once; the lines are then put together from those pieces
     # (a report has hundreds of thousands of them).
@@ -207,7 +220,8 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     texts = {code: (outcomes[code][0], cell(outcomes[code][1], kinds.get(outcomes[code][0],
                                                                          "rate")),
                     cell(outcomes[code][2], kinds.get(outcomes[code][0], "rate")),
-                    "n/a" if outcomes[code][3] is None else format_delta(outcomes[code][3]),
+                    "n/a" if outcomes[code][3] is None
+                    else format_delta(outcomes[code][3], digits=digits),
                     outcomes[code][4]) for code in changed_codes}
     size = {code: -abs(outcomes[code][3] or 0.0) for code in changed_codes}
     order = [position for position in verdict_order(paired) if codes[position] in texts]
@@ -239,12 +253,14 @@ def comparison_text(paired, *, baseline, candidate, k, metrics=None):
     return "\n".join(lines) + "\n"
 
 
-def render_frame(frame, *, fmt="text"):
+def render_frame(frame, *, fmt="text", digits=2):
     """Render a table of plain columns (aggregates, slices) in one of
     :data:`OUTPUT_FORMATS`.
 
     Values are written as they are, n/a as ``n/a`` (text, Markdown, HTML), an empty field
-    (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with two decimals.
+    (CSV) or ``null`` (JSON); floats in text, Markdown and HTML with ``digits`` decimals
+    (two by default). Text's columns are as wide as their longest value; a column of
+    numbers (and n/a) is right-aligned.
 
     >>> import pandas as pd
     >>> print(render_frame(pd.DataFrame({"tag": ["lookup"], "value": [0.5]}), fmt="csv"), end="")
@@ -255,15 +271,15 @@ def render_frame(frame, *, fmt="text"):
     names = [str(name) for name in frame.columns]
     columns = [frame[name].astype(object).tolist() for name in frame.columns]
     rows = [[None if is_na(value) else value for value in row] for row in zip(*columns)]
-    return chosen.frame(names, rows)
+    return chosen.frame(names, rows, digits=digits)
 
 
-def _json_frame(names, rows):
+def _json_frame(names, rows, *, digits=None):
     records = [dict(zip(names, (_json_value(value) for value in row))) for row in rows]
     return json.dumps(records, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def _csv_frame(names, rows):
+def _csv_frame(names, rows, *, digits=None):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(map(escape.csv_cell, names))
@@ -272,16 +288,16 @@ def _csv_frame(names, rows):
     return buffer.getvalue()
 
 
-def _markdown_frame(names, rows):
-    cells = [[_cell_text(value) for value in row] for row in rows]
+def _markdown_frame(names, rows, *, digits=2):
+    cells = [[_cell_text(value, digits) for value in row] for row in rows]
     lines = ["| " + " | ".join(map(escape.markdown_cell, names)) + " |",
              "|" + "---|" * len(names)]
     lines += ["| " + " | ".join(map(escape.markdown_cell, row)) + " |" for row in cells]
     return "\n".join(lines) + "\n"
 
 
-def _html_frame(names, rows):
-    cells = [[_cell_text(value) for value in row] for row in rows]
+def _html_frame(names, rows, *, digits=2):
+    cells = [[_cell_text(value, digits) for value in row] for row in rows]
     head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
     body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row)
                      + "</tr>" for row in cells)
@@ -289,15 +305,24 @@ def _html_frame(names, rows):
             f"{body}\n</tbody>\n</table>\n")
 
 
-def _text_frame(names, rows):
+def _text_frame(names, rows, *, digits=2):
     names = list(map(escape.text, names))
-    cells = [[escape.text(_cell_text(value)) for value in row] for row in rows]
+    cells = [[escape.text(_cell_text(value, digits)) for value in row] for row in rows]
     widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in
               enumerate(names)]
-    lines = ["  ".join(name.ljust(width) for name, width in zip(names, widths)).rstrip()]
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-              for row in cells]
-    return "\n".join(lines) + "\n"
+    numeric = [all(_is_number(row[i]) for row in rows) for i in range(len(names))]
+
+    def line(row):
+        return "  ".join(cell.rjust(width) if right else cell.ljust(width)
+                         for cell, width, right in zip(row, widths, numeric)).rstrip()
+
+    return "\n".join([line(names), *map(line, cells)]) + "\n"
+
+
+def _is_number(value):
+    """A number or n/a (a column of them is right-aligned), not a bool or text."""
+    return value is None or (not isinstance(value, (bool, str)) and (
+        isinstance(value, (int, float)) or type(value).__name__.startswith(("int", "float"))))
 
 
 class OutputFormat(namedtuple("OutputFormat", "name description questions frame")):
@@ -315,11 +340,11 @@ def _json_value(value):
     return value
 
 
-def _cell_text(value):
+def _cell_text(value, digits=2):
     if value is None:
         return "n/a"
     if isinstance(value, float) or type(value).__name__.startswith("float"):
-        return format_value(value)
+        return format_value(value, digits=digits)
     if hasattr(value, "item"):
         value = value.item()
     return format_value(value) if isinstance(value, bool) else str(value)

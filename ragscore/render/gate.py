@@ -28,10 +28,11 @@ def verdict_line(verdict):
     return line
 
 
-def gate_text(verdict, *, header, show, warnings=(), notes=()):
+def gate_text(verdict, *, header, show, warnings=(), notes=(), digits=2):
     """The lines of a gate's report, ending with :func:`verdict_line` (``show``: questions
     listed per failed rule, at least 0; ``notes``: what the reader should know, such as
-    answers awaiting review, printed under the header)."""
+    answers awaiting review, printed under the header; ``digits``: decimals of the values
+    listed)."""
     lines = [f"WARNING: {text(warning)}" for warning in warnings] + [text(header)]
     lines += [f"note: {text(note)}" for note in notes]
     for severity in SEVERITIES:
@@ -46,8 +47,9 @@ def gate_text(verdict, *, header, show, warnings=(), notes=()):
             if outcome.passed:
                 continue  # a passing rule is one line
             listed = [(case, f"no run ({side})") for case, side in outcome.no_run]
-            listed += [(case, format_value(value)
-                        + ("" if before is None else f" (baseline {format_value(before)})"))
+            listed += [(case, format_value(value, digits=digits)
+                        + ("" if before is None
+                           else f" (baseline {format_value(before, digits=digits)})"))
                        for case, value, before in outcome.failures]
             for case, shown in listed[:show]:
                 lines.append(f"        {text(case)}: {shown}")

@@ -18,10 +18,12 @@ import json
 from math import fsum
 
 from ..core.rules import InvalidInputError
-from .text import format_value
+from .escape import csv_cell
+from .text import aligned_lines, format_value
 
-#: trec_eval's order of the measures it prints (its measure table), by registry name.
-TREC_ORDER = ("ap", "rr", "precision", "recall", "ndcg", "hit")
+#: trec_eval's order of the measures it prints (its measure table, measures.c), by its
+#: names without the cutoff: ``map_cut`` is a measure of its own, after ``ndcg_cut``.
+TREC_ORDER = ("map", "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success")
 
 
 def _number(value, digits):
@@ -30,15 +32,6 @@ def _number(value, digits):
     if isinstance(value, int):
         return str(value)
     return f"{value:.{digits}f}"
-
-
-def _aligned(rows, *, right_from):
-    """Lines of ``rows`` (lists of cells), each column as wide as its longest cell; columns
-    from ``right_from`` on are right-aligned."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.rjust(width) if i >= right_from else cell.ljust(width)
-                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
-            for row in rows]
 
 
 def measures_text(scored, *, digits=4, markdown=False):
@@ -53,13 +46,13 @@ def measures_text(scored, *, digits=4, markdown=False):
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
                   for row in cells[1:]]
     else:
-        lines = _aligned(cells, right_from=2)
+        lines = aligned_lines(cells, right_from=2)
     summary = [["system", "measure", "method", "value", "used", "left out"]]
     summary += [[row["system"], row["measure"], row["method"], _number(row["value"], digits),
                  str(row["used"]), str(row["left_out"])] for row in scored.summary]
     lines += ["", "Summary per system and measure (macro: mean over the questions where it is "
                   "defined; pooled: summed numerators over summed denominators):"]
-    lines += _aligned(summary, right_from=3)
+    lines += aligned_lines(summary, right_from=3)
     return "\n".join(lines) + "\n"
 
 
@@ -96,15 +89,21 @@ def measures_json(scored):
 
 
 def trec_order(measures):
-    """``measures`` in the order trec_eval prints them (its table order, then by cutoff;
-    uncut before cut), each with a trec_eval name; a measure without one is an error."""
+    """``measures`` in the order trec_eval prints them (its table order, then by cutoff),
+    each with a trec_eval name; a measure without one is an error.
+
+    >>> from ragscore.core.measures import parse_measures
+    >>> [m.trec_name for m in trec_order(parse_measures("Success@1 AP@2 nDCG@10 AP P@10 P@5"))]
+    ['map', 'P_5', 'P_10', 'ndcg_cut_10', 'map_cut_2', 'success_1']
+    """
     missing = [measure.label for measure in measures if measure.trec_name is None]
     if missing:
         raise InvalidInputError(f"--trec-eval: {', '.join(missing)} has no trec_eval name "
                                 "(trec_eval knows P@k, R@k, nDCG, nDCG@k, AP, AP@k, RR and "
                                 "Success@k)")
-    return sorted(measures, key=lambda m: (TREC_ORDER.index(m.metric), m.k is not None,
-                                           m.k or 0))
+    return sorted(measures, key=lambda m: (
+        TREC_ORDER.index(m.trec_name if m.k is None else m.trec_name.rsplit("_", 1)[0]),
+        m.k or 0))
 
 
 def _trec_table(scored):
@@ -148,3 +147,38 @@ def trec_eval_text(scored):
                          f"{0.0 if value is None else value:.4f}")
     lines += [f"{name:<22}\tall\t{mean:.4f}" for name, mean in means.items()]
     return "\n".join(lines) + "\n"
+
+
+#: The columns of ``compare --measures --format csv``.
+COMPARED_COLUMNS = ("case", "measure", "baseline", "candidate", "delta", "verdict", "ci_low",
+                    "ci_high", "p_value", "used", "left_out", "method")
+
+
+def compared_csv(found):
+    """``compare --measures`` as tidy CSV: one row per question and measure (verdict
+    filled), then one per measure with case ``all``: each side's mean, the paired
+    difference, its interval and p-value, the pairs used and left out, and the method
+    (each side's mean and the pairing), every number exact (``repr``), n/a empty."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COMPARED_COLUMNS)
+    writer.writerows([csv_cell(row["case"]), row["measure"], _csv_value(row["baseline"]),
+                      _csv_value(row["candidate"]), _csv_value(row["delta"]), row["verdict"],
+                      "", "", "", "", "", ""] for row in found["rows"])
+    for row in found["summary"]:
+        sides = "; ".join(f"{role} {row[f'{role}_method']} over {row[f'{role}_used']} "
+                          f"({row[f'{role}_left_out']} left out)"
+                          for role in ("baseline", "candidate"))
+        writer.writerow(["all", row["measure"], _csv_value(row["baseline"]),
+                         _csv_value(row["candidate"]), _csv_value(row["delta"]), "",
+                         _csv_value(row["ci_low"]), _csv_value(row["ci_high"]),
+                         _csv_value(row["p_value"]), row["used"], row["left_out"],
+                         csv_cell("; ".join(filter(None, (sides, row["method"],
+                                                          row["note"]))))])
+    return buffer.getvalue()
+
+
+def compared_json(found):
+    """``compare --measures`` as JSON: ``{"baseline", "candidate", "measures",
+    "confidence", "resamples", "summary", "rows"}``, n/a as ``null``."""
+    return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"

@@ -1,7 +1,8 @@
-"""A progress line on standard error for long work: shown only when standard error is a
-terminal and the work has taken longer than ``delay`` seconds (two by default), redrawn at
-most ten times a second, and wiped when the work ends. Nothing is written otherwise, so
-pipes, files and CI logs stay clean. Standard library only.
+"""A progress line on standard error for long work (imports, reports, recordings): shown only
+when standard error is a terminal and the work has taken longer than ``delay`` seconds (two
+by default; a recording shows at once), redrawn at most ten times a second by a background
+thread, then wiped when the work ends (or, with ``keep``, left as the last word). Nothing is
+written otherwise, so pipes, files, notebooks and CI logs stay clean. Standard library only.
 
 >>> import io
 >>> with Progress("scoring", stream=io.StringIO()) as progress:  # not a terminal: silent
@@ -17,16 +18,31 @@ DELAY, EVERY = 2.0, 0.1
 WIDTH = 24
 
 
+def _amount(done, total, unit):
+    """``250/1,000``, ``2/4 calls``, or for bytes ``1.5/12.0 MB``.
+
+    >>> _amount(1_500_000, 12_000_000, "bytes"), _amount(2, 4, "calls")
+    ('1.5/12.0 MB', '2/4 calls')
+    """
+    if unit == "bytes":
+        return f"{done / 1e6:,.1f}/{total / 1e6:,.1f} MB"
+    return f"{done:,}/{total:,}" + (f" {unit}" if unit else "")
+
+
 class Progress:
     """Use as ``with Progress("scoring") as progress:`` and call ``progress(done, total)``
     as work is done (an engine's ``progress`` hook); without calls, the line shows the time
-    elapsed."""
+    elapsed. ``unit`` names what is counted (``"bytes"`` shows megabytes); ``detail``, a
+    function, adds its text after the counts; ``keep`` leaves the last line standing."""
 
-    def __init__(self, label, *, stream=None, delay=DELAY, clock=time.monotonic):
+    def __init__(self, label, *, stream=None, delay=None, clock=time.monotonic, unit="",
+                 detail=None, keep=False):
         import sys
 
         self.label, self.stream = label, sys.stderr if stream is None else stream
-        self.delay, self.clock = delay, clock
+        self.delay = DELAY if delay is None else delay  # read when made: a test may lower it
+        self.clock, self.unit, self.detail = clock, unit, detail
+        self.keep = keep
         self.done = self.total = None
         self.drawn, self.width, self.last = 0, 0, None
         self._stop = threading.Event()
@@ -35,14 +51,15 @@ class Progress:
 
     def _live(self):
         try:
-            return self.stream.isatty()
+            return bool(self.stream.isatty())
         except (AttributeError, ValueError):
             return False
 
     def __enter__(self):
         self.start = self.clock()
         if self._live():
-            self._thread = threading.Thread(target=self._tick, daemon=True)
+            self._thread = threading.Thread(target=self._tick, daemon=True,
+                                            name="ragscore-progress")
             self._thread.start()
         return self
 
@@ -57,37 +74,88 @@ class Progress:
             self._stop.wait(EVERY)
 
     def text(self):
-        """The line as it stands.
+        """The line as it stands: bar, share, counts, detail, time elapsed and, part way,
+        an estimate of the time left (elapsed / done * (total - done)).
 
         >>> progress = Progress("scoring", clock=lambda: 3.0)
         >>> progress.start = 0.0
         >>> progress(250, 1000)
         >>> progress.text()
-        'ragscore: scoring [######------------------]  25% 250/1,000, 3 s'
+        'ragscore: scoring [######------------------]  25% 250/1,000, 3 s, ~9 s left'
         """
-        elapsed = f"{self.clock() - self.start:.0f} s"
+        elapsed = self.clock() - self.start
         if not self.total:
-            return f"ragscore: {self.label}... {elapsed}"
+            return f"ragscore: {self.label}... {elapsed:.0f} s"
         share = min(max(self.done / self.total, 0.0), 1.0)
         filled = int(share * WIDTH)
+        extra = self.detail() if self.detail is not None else ""
+        left = (f", ~{elapsed / self.done * (self.total - self.done):,.0f} s left"
+                if 0 < self.done < self.total else "")
         return (f"ragscore: {self.label} [{'#' * filled}{'-' * (WIDTH - filled)}] "
-                f"{share:4.0%} {self.done:,}/{self.total:,}, {elapsed}")
+                f"{share:4.0%} {_amount(self.done, self.total, self.unit)}"
+                f"{', ' + extra if extra else ''}, {elapsed:.0f} s{left}")
 
     def draw(self):
         line = self.text()
         with self._lock:
             if self._stop.is_set():
                 return
-            self.stream.write("\r" + line.ljust(self.width))
-            self.stream.flush()
-            self.width, self.drawn = max(self.width, len(line)), self.drawn + 1
+            self._write(line)
+
+    def _write(self, line):
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width, self.drawn = max(self.width, len(line)), self.drawn + 1
 
     def __exit__(self, *exc):
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
         with self._lock:
-            if self.drawn:  # wipe the line, so the results start on a clean one
+            if self._thread is not None and self.keep:  # the last word stays, on its line
+                self._write(self.text())
+                self.stream.write("\n")
+                self.stream.flush()
+            elif self.drawn:  # wipe the line, so the results start on a clean one
                 self.stream.write("\r" + " " * self.width + "\r")
                 self.stream.flush()
+        return False
+
+    def close(self):
+        """End the line (as leaving the ``with`` block)."""
+        self.__exit__(None, None, None)
+
+
+class CallProgress(Progress):
+    """The progress of a recording: ``update(entry)`` counts one finished call, whether it
+    failed and its retries; drawn at once, its last line kept.
+
+    >>> bar = CallProgress(4, stream=None, label="recording mine", clock=lambda: 2.0)
+    >>> bar.start = 0.0
+    >>> bar.update({"failed": True, "retries": 0})
+    >>> bar.text()
+    'ragscore: recording mine [######------------------]  25% 1/4 calls, 1 failed, 0 retries, 2 s, ~6 s left'
+    """
+
+    def __init__(self, total, *, stream, label, already=0, clock=time.monotonic):
+        super().__init__(label, stream=stream if stream is not None else _Silent(), delay=0.0,
+                         clock=clock, unit="calls", detail=self._tally, keep=True)
+        self.already, self.failed, self.retries = already, 0, 0
+        self(0, total)
+        self.__enter__()
+
+    def _tally(self):
+        resumed = f"(+{self.already:,} from the journal), " if self.already else ""
+        return f"{resumed}{self.failed:,} failed, {self.retries:,} retries"
+
+    def update(self, entry):
+        self.failed += bool(entry.get("failed"))
+        self.retries += entry.get("retries", 0)
+        self(self.done + 1, self.total)
+
+
+class _Silent:
+    """A stream that is not a terminal: nothing is drawn."""
+
+    def isatty(self):
         return False

@@ -36,9 +36,9 @@ def to_json(records):
     return json.dumps(records, indent=2, allow_nan=False) + "\n"
 
 
-def _p(value):
-    """A p-value with two decimals, as the workbook's tables print it (0.19, not 0.189)."""
-    return "n/a" if is_na(value) else f"{float(value):.2f}"
+def _p(value, digits=2):
+    """A p-value with ``digits`` decimals (two, as the workbook's tables print it: 0.19)."""
+    return "n/a" if is_na(value) else f"{float(value):.{digits}f}"
 
 
 def _test(method):
@@ -47,9 +47,10 @@ def _test(method):
     return "exact" if "exact" in method else "sampled"
 
 
-def render_stats(frame, *, baseline, candidate, confidence, seed, resamples):
+def render_stats(frame, *, baseline, candidate, confidence, seed, resamples, digits=2):
     """The text of a paired-statistics table: what was declared (method, confidence, seed,
-    the detectable-effect formula), then one aligned line per metric.
+    the detectable-effect formula), then one line per metric, every column as wide as its
+    longest value, numbers with ``digits`` decimals.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame([{"metric": "support", "method": UNTESTED, "n": 3,
@@ -71,19 +72,19 @@ def render_stats(frame, *, baseline, candidate, confidence, seed, resamples):
         f"  min detectable: ({z} + z_{POWER:g}) * sd(delta) / sqrt(n), the normal "
         f"approximation at power {POWER:g}, assuming the observed spread.",
     ]
-    records = stats_records(frame)
-    width = max([len(str(record["n"])) for record in records] + [1])
-
-    def line(metric, n, mean, interval, p, detectable, test, note):
-        return (f"{metric:<19} {n:>{width}}  {mean:>5}  {interval:<15}  {p:<7}  "
-                f"{detectable:<7}  {test:<7}  {note}").rstrip()
-
-    lines.append(line("metric", "n", "mean", level + " CI", "p", "min det", "test", "note"))
-    for record in records:
+    rows = [["metric", "n", "mean", level + " CI", "p", "min det", "test", "note"]]
+    for record in stats_records(frame):
         interval = ("n/a" if record["ci_low"] is None else
-                    f"[{format_delta(record['ci_low'])}, {format_delta(record['ci_high'])}]")
-        lines.append(line(record["metric"], record["n"], format_delta(record["mean_delta"]),
-                          interval, _p(record["p_value"]),
-                          format_value(record["min_detectable"]), _test(record["method"]),
-                          record["note"]))
+                    f"[{format_delta(record['ci_low'], digits=digits)}, "
+                    f"{format_delta(record['ci_high'], digits=digits)}]")
+        rows.append([record["metric"], str(record["n"]),
+                     format_delta(record["mean_delta"], digits=digits), interval,
+                     _p(record["p_value"], digits),
+                     format_value(record["min_detectable"], digits=digits),
+                     _test(record["method"]), record["note"]])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    # numbers (n, mean, p, min det) right-aligned; metric, interval, test and note left
+    lines += ["  ".join(cell.rjust(width) if i in (1, 2, 4, 5) else cell.ljust(width)
+                        for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
+              for row in rows]
     return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
-"""Formatting scores for people: n/a, yes, no and two decimals; the plain-text table.
+"""Formatting scores for people: n/a, yes, no and a number of decimals (two unless told);
+the plain-text tables: the seed's (``ragscore demo``) and the aligned one (``report``).
 
 Standard library only, so ``ragscore demo`` never loads pandas.
 """
@@ -29,14 +30,16 @@ def _is_int(value):
     return isinstance(value, int) or type(value).__name__.startswith(("int", "uint"))
 
 
-def format_value(value):
+def format_value(value, *, digits=2):
     """Render one score: n/a for a missing value, yes/no for a bool, a whole number for a
-    count (an int), else two decimals.
+    count (an int), else ``digits`` decimals (two by default).
 
     Accepts plain Python values and the numpy and pandas scalars a table cell holds.
 
     >>> [format_value(v) for v in (None, True, False, 0.5, 1.0, 3)]
     ['n/a', 'yes', 'no', '0.50', '1.00', '3']
+    >>> format_value(5 / 6, digits=4)
+    '0.8333'
     """
     if is_na(value):
         return "n/a"
@@ -46,18 +49,21 @@ def format_value(value):
         if not -(1 << 63) <= int(value) < (1 << 63):
             fail("value", "a number, a bool or n/a", value)  # no count is this large
         return str(int(value))
-    return f"{_number(value):.2f}"
+    return f"{_number(value):.{digits}f}"
 
 
-def format_delta(value):
-    """Render a signed difference: ``+0.50``, ``-0.50``, ``+0.00``; n/a stays ``n/a``.
+def format_delta(value, *, digits=2):
+    """Render a signed difference with ``digits`` decimals: ``+0.50``, ``-0.50``,
+    ``+0.00``; n/a stays ``n/a``.
 
     >>> [format_delta(v) for v in (0.5, -0.5, 0.0, None)]
     ['+0.50', '-0.50', '+0.00', 'n/a']
+    >>> format_delta(-1 / 6, digits=4)
+    '-0.1667'
     """
     if is_na(value):
         return "n/a"
-    return f"{_number(value):+.2f}"
+    return f"{_number(value):+.{digits}f}"
 
 
 def _number(value):
@@ -93,3 +99,37 @@ def text_table(rows, *, k, metrics=CONTRACT):
     """The plain-text table for ``(case, system, scores)`` rows, one line each."""
     return "\n".join([text_header(k, metrics=metrics)]
                      + [text_row(*row, metrics=metrics) for row in rows])
+
+
+def aligned_lines(rows, *, right_from):
+    """Lines of ``rows`` (lists of cells, the header first), each column as wide as its
+    longest cell and two spaces apart; columns from ``right_from`` on (numbers, n/a, yes,
+    no) are right-aligned.
+
+    >>> print("\\n".join(aligned_lines([["case", "P@2"], ["a-long-name", "0.5000"],
+    ...                                  ["b", "n/a"]], right_from=1)))
+    case            P@2
+    a-long-name  0.5000
+    b               n/a
+    """
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(width) if i >= right_from else cell.ljust(width)
+                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
+            for row in rows]
+
+
+def aligned_table(rows, *, k, metrics=CONTRACT, digits=4):
+    """The per-question table of ``ragscore report``: ``(case, system, scores)`` rows with
+    ``digits`` decimals, every column as wide as its longest value (numbers right-aligned).
+
+    >>> print(aligned_table([("region", "B", dict.fromkeys(CONTRACT[:5], 0.5)
+    ...                       | {"abstention_correct": True})], k=2, digits=3))
+    case    system    P@2    R@2   RR@2  support  coverage  abstention
+    region  B       0.500  0.500  0.500    0.500     0.500         yes
+    """
+    chosen = select(metrics)
+    cells = [["case", "system", *(metric.label_at(k) for metric in chosen)]]
+    cells += [[text(case), text(system), *(format_value(scores[metric.name], digits=digits)
+                                           for metric in chosen)]
+              for case, system, scores in rows]
+    return "\n".join(aligned_lines(cells, right_from=2))

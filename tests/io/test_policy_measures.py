@@ -30,7 +30,7 @@ def test_a_measure_name_is_the_metric_at_its_cutoff(tmp_path):
     registry = _gate(tmp_path, '"precision"', "k = 2")
     assert named == registry
     # course A at k=2 (README's table): P@2 0.50 on launch, rollback and owner: mean 0.50
-    assert "mean P@2 0.50 over 3 of the 4 questions" in named[1]
+    assert "mean P@2 0.5000 over 3 of the 4 questions" in named[1]
     assert named[0] == 1
 
 

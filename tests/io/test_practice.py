@@ -374,9 +374,9 @@ def test_ragscore_reports_the_practice_collection():
     assert main(["report", str(PRACTICE), "--k", "3"], out=out) == 0
     text = out.getvalue()
     # the declared aggregates (text report) name the totals worked out above
-    assert "baseline all disclosures (total) = 9.00: 9 disclosures in all, in 6 of 46" in text
-    assert "rerank all disclosures (total) = 8.00: 8 disclosures in all, in 6 of 46" in text
-    assert "rerank-guarded all disclosures (total) = 0.00" in text
+    assert "baseline all disclosures (total) = 9.0000: 9 disclosures in all, in 6 of 46" in text
+    assert "rerank all disclosures (total) = 8.0000: 8 disclosures in all, in 6 of 46" in text
+    assert "rerank-guarded all disclosures (total) = 0.0000" in text
 
 
 def test_ragscore_compare_shows_the_paired_recall_effect():

@@ -115,7 +115,7 @@ def test_bad_options_are_refused_before_any_call(course, options, message):
 def test_the_progress_bar_draws_on_a_terminal_only():
     import io
 
-    from ragscore.recording.progress import Progress
+    from ragscore.render.progress import CallProgress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -123,10 +123,11 @@ def test_the_progress_bar_draws_on_a_terminal_only():
 
     terminal, pipe = Terminal(), io.StringIO()
     for stream in (terminal, pipe):
-        bar = Progress(2, stream=stream, label="recording C")
+        bar = CallProgress(2, stream=stream, label="recording C")
         bar.update({"failed": False, "retries": 1})
         bar.update({"failed": True, "retries": 0})
         bar.close()
     assert pipe.getvalue() == ""
-    assert "\rrecording C [####################] 2/2 calls, 1 failed, 1 retries" in \
-        terminal.getvalue()
+    assert "\rragscore: recording C [########################] 100% 2/2 calls, 1 failed, " \
+        "1 retries" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\n")  # the last line stays

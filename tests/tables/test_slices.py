@@ -55,6 +55,21 @@ def test_report_by_tag_in_every_format(capsys):
     assert any(record["value"] is None for record in records)  # n/a is null, never 0
 
 
+def test_report_by_tag_text_has_four_decimals_and_numbers_right_aligned(capsys):
+    assert main(["report", str(RUNS), "--by", "tag", "--metrics", "recall"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # critical, A: 2 of 3 relevant documents in the top 2 (pooled), 0.6667; n/a
+    # right-aligned in the numerator column like the numbers
+    critical = next(line for line in lines if line.startswith("critical        A")
+                    and " pooled " in line)
+    assert critical.split()[:10] == ["critical", "A", "answerable", "recall", "pooled",
+                                     "0.6667", "2", "3", "2", "0"]
+    assert lines[0].index("numerator") + len("numerator") == critical.index(" 2 ") + 2
+    assert main(["report", str(RUNS), "--by", "tag", "--metrics", "recall",
+                 "--digits", "2"]) == 0
+    assert " 0.67 " in capsys.readouterr().out
+
+
 def test_slicing_data_without_tags_is_a_clear_error():
     with pytest.raises(InvalidInputError, match="no case declares a tag"):
         sliced_aggregates(load_course(), by="tag")
@@ -82,4 +97,5 @@ def test_report_by_disputed_and_the_agreement_in_the_audit(capsys):
     assert main(["audit", str(practice), "--k", "3"]) == 0
     out = capsys.readouterr().out
     # ana and ben: 27 shared items, 22 agreed; po = 22/27 = 0.81, kappa = 4/7 = 0.57
-    assert "ana    ben     27     22      5          0.81  0.57  0.57" in out
+    # numbers right-aligned under their headers, as wide as the longest value
+    assert "ana    ben        27      22          5  0.81  0.57   0.57" in out

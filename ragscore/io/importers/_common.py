@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...core.rules import OPEN, InvalidInputError, show
 from ..jsonl import DatasetFileError, open_regular, too_big, where
+from ._reading import counted
 
 #: How much of a file one block holds (whole lines): small enough to stay in the CPU cache.
 BLOCK_BYTES = 1 << 16
@@ -34,7 +35,7 @@ def open_input(path, max_bytes):
     """Open ``path`` (a regular file of at most ``max_bytes``) in binary; a missing file is a
     :class:`DatasetFileError` too."""
     try:
-        return open_regular(path, max_bytes)
+        return counted(open_regular(path, max_bytes))
     except FileNotFoundError:
         raise DatasetFileError(
             f"{where(path)}: cannot be read (No such file or directory)") from None

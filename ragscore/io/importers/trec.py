@@ -115,21 +115,29 @@ def _id(field, what, path, number):
     return value
 
 
-def _numbered_lines(path, max_bytes):
+def _numbered_lines(path, max_bytes, *, size=1 << 20):
     """``(number, bytes of the line)`` for each line of a file (only ``\\n`` ends a line;
-    a byte-order mark opening the file is dropped)."""
-    with open_input(path, max_bytes) as handle:
-        data = handle.read()
-    if len(data) > max_bytes:
-        from ..jsonl import too_big
+    a byte-order mark opening the file is dropped), read ``size`` bytes at a time so that
+    an import's progress moves as the lines are parsed."""
+    from ..jsonl import too_big
 
-        raise too_big(path, max_bytes)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines = data.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    return enumerate(lines, start=1)
+    with open_input(path, max_bytes) as handle:
+        number, read, rest = 1, 0, b""
+        while True:
+            chunk = handle.read(size)
+            read += len(chunk)
+            if read > max_bytes:
+                raise too_big(path, max_bytes)
+            if not chunk:
+                if rest:  # the last line, without its ending
+                    yield number, rest
+                return
+            if not read - len(chunk) and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            yield from enumerate(lines, start=number)
+            number += len(lines)
 
 
 # ---- qrels ----------------------------------------------------------------------------------
