@@ -132,3 +132,19 @@ def test_text_prints_four_decimals_or_digits_and_columns_fit(imported):
     code, out, _ = capture(["report", str(imported), "--measures", "AP", "--system", "dense",
                             "--digits", "2"])
     assert out.splitlines()[1] == "q1    dense   0.25"
+
+
+def test_csv_escapes_names_a_spreadsheet_would_run(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "x.run"
+    qrels.write_text("=1+1 0 d1 1\n")
+    run.write_text("=1+1 Q0 d1 1 2.0 @sum\n")
+    folder = tmp_path / "formula"
+    code, _, err = capture(["import", "trec", "--qrels", str(qrels), "--run", str(run),
+                            "--out", str(folder)])
+    assert code == 0, err
+    code, out, _ = capture(["report", str(folder), "--measures", "AP", "--format", "csv"])
+    rows = list(csv.reader(io.StringIO(out)))
+    # the question '=1+1' and the system '@sum' start with formula characters: quoted
+    # with a leading apostrophe; the summary's case 'all' is ours and plain
+    assert rows[1][:2] == ["'@sum", "'=1+1"]
+    assert rows[2][:2] == ["'@sum", "all"]

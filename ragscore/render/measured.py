@@ -69,11 +69,20 @@ def measures_csv(scored):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["system", "case", "measure", "value", "method", "used", "left_out"])
+    escaped = {}  # each distinct name escaped once (OWASP's rule: render.escape.csv_cell)
+
+    def cell(name):
+        found = escaped.get(name)
+        if found is None:
+            found = escaped[name] = csv_cell(name)
+        return found
+
     for measure in scored.measures:
         values = scored.columns[measure.label]
-        writer.writerows([system, case, measure.label, _csv_value(value), "", "", ""]
+        writer.writerows([cell(system), cell(case), measure.label, _csv_value(value), "", "",
+                          ""]
                          for case, system, value in zip(scored.cases, scored.systems, values))
-    writer.writerows([row["system"], "all", row["measure"], _csv_value(row["value"]),
+    writer.writerows([cell(row["system"]), "all", row["measure"], _csv_value(row["value"]),
                       row["method"], row["used"], row["left_out"]] for row in scored.summary)
     return buffer.getvalue()
 
