@@ -20,7 +20,9 @@ def test_ctrl_c_keeps_the_journal_and_says_how_to_resume(tmp_path):
     out = tmp_path / "out"
     journal = journal_path(out, "live")
     slow = {case: ["slow"] for case in practice.cases}
-    with FakeSystem(practice, faults=slow, slow_s=0.05) as system:
+    # 0.15 s a call, two at a time: the whole recording would take about 3.5 s, time enough
+    # for the interrupt to land mid-way even on a busy machine
+    with FakeSystem(practice, faults=slow, slow_s=0.15) as system:
         process = subprocess.Popen(
             [sys.executable, "-m", "ragscore", "record", str(PRACTICE), "--endpoint",
              system.url, "--system", "live", "--out", str(out), "--concurrency", "2"],
@@ -37,7 +39,8 @@ def test_ctrl_c_keeps_the_journal_and_says_how_to_resume(tmp_path):
         finished = {json.loads(line)["case"] for line in lines[1:]}  # every line whole
         assert 3 <= len(finished) < 46 and not out.exists()
         asked = sum(system.calls.values())
-        record_endpoint(PRACTICE, system.url, system="live", out=out, resume=True)
+        record_endpoint(PRACTICE, system.url, system="live", out=out, resume=True,
+                        concurrency=4)
         assert sum(system.calls.values()) - asked == 46 - len(finished)
     recorded = ragscore.load_dataset(out)
     assert all(recorded.runs[case]["live"]["failed"] is False for case in practice.cases)
