@@ -20,9 +20,9 @@
 # at k = 3.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 7 — Your own data](07_your_own_data.ipynb) · this is
-# the last chapter for now · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# *Finding your way:* previous, [Chapter 7 — Your own data](07_your_own_data.ipynb) · next,
+# [Chapter 9 — Your system's answers](09_your_answers.ipynb) · terms in **bold** are defined
+# in the [glossary](../docs/glossary.md).
 
 # %%
 import ragscore
@@ -222,6 +222,6 @@ check("08.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 7 — Your own data](07_your_own_data.ipynb) · this is the last
-# chapter for now; the README's "Start here" lists every chapter ·
+# **Previous:** [Chapter 7 — Your own data](07_your_own_data.ipynb) · **Next:**
+# [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
 # [glossary](../docs/glossary.md)

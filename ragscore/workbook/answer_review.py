@@ -42,6 +42,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
     from ..io.dataset import save_dataset
     from ..io.judgements import check_judgement
     from ..io.review_queue import add_judgements, review_queue
+    from .explore import LIVE_STYLE
     from .widgets import _panel
 
     if not str(reviewer).strip():
@@ -70,13 +71,14 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
         draw()
 
     def button(label, decision, states=None):
-        found = widgets.Button(description=label)
+        found = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
         found.on_click(lambda _: decide(decision, states))
         return found
 
     def draw():
         row = current()
-        view.value = _claim_html(row, state["at"] + 1, total)
+        state["html"] = _claim_html(row, state["at"] + 1, total)
+        view.value = LIVE_STYLE + state["html"]  # drawn live: the stored view is hidden
         choices = {}
         if row is not None:
             for name in row["expected"]:
@@ -99,7 +101,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
         return f"answer review queue: {state['at']} of {total} judged, reviewer {reviewer}"
 
     panel = _panel([view, box, widgets.HBox([save]), status], summary,
-                   lambda _: view.value)
+                   lambda _: state["html"])
     panel.view, panel.status, panel.save = view, status, save
     panel.current, panel.decide = current, decide
     panel.dataset = lambda: state["dataset"]

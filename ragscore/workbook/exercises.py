@@ -286,6 +286,27 @@ EXERCISES = {exercise.id: exercise for exercise in (
               {"0.93": "0.93 is the percent agreement, 25/27; kappa takes away the agreement "
                        "expected by chance.",
                "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
+    _exercise("09.1", COUNT, "5e0b91",
+              "3a59a19a895eb0b3fb760c3697fc81f66254c92f42b6fb08e169a09cbf0cec47",
+              "Count the rows of step 4's table: one per question and sentence.",
+              {"15": "15 counts every claim; two answers to the same question share one "
+                     "sentence, and the queue lists it once.",
+               "12": "12 counts answers; several answers hold more than one claim."}),
+    _exercise("09.2", RATE, "b37c24",
+              "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
+              "Pooled: add up draft's supported claims on launch, rollback and owner, and "
+              "divide by all its claims on those three questions.",
+              {"0.33": "0.33 is the mean of the three per-question values (macro), or counts "
+                       "the region claim too; pooled sums claims over the answerable "
+                       "questions."}),
+    _exercise("09.3", RATE, "0d8fa6",
+              "0dfdeecf10c6f0eff39e464bf30c5c8f02ef988eba15fa8e73bc139523fe0b6e",
+              "Check each sentence alone: does it cite only the passage labelled for the "
+              "expected claim it states, within the top 2?",
+              {"0.50": "Both cited passages are within the top two: rollback first and "
+                       "checklist second.",
+               "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
+                       "judged one at a time."}),
 )}
 
 

@@ -223,6 +223,18 @@ def test_the_widget_review_queue_editor_walks_the_export_queue_and_scores_appear
     assert counted.values(REGISTRY["coverage"], 2) == [1.0, 1.0]
 
 
+def test_the_live_queue_hides_its_stored_view_and_the_stored_view_shows(tmp_path):
+    from ragscore.workbook.answer_review import answer_queue_editor
+
+    panel = answer_queue_editor(load_dataset(folder(tmp_path)), system="A", reviewer="ana",
+                                date="2026-12-04")
+    # drawn live, the panel hides the stored view beside it (chapter 9 showed both, the stored
+    # one stale after a click); the stored view itself carries no rule hiding it
+    assert ".ragscore-snapshot{display:none}" in panel.view.value
+    assert "display:none" not in panel.snapshot()
+    assert panel.current()["claim"] in panel.snapshot()
+
+
 def test_the_gate_says_why_support_is_missing(capsys, tmp_path):
     path = folder(tmp_path)
     policy = tmp_path / "gate.toml"

@@ -66,6 +66,13 @@ GIVEAWAYS = {
     "08.2": ([r"\bdev\b", r"improv"], [r"\b4\b", r"\bfour\b"],
              "On the dev questions rerank improves 4."),
     "08.3": ([r"kappa"], [r"0\.83", r"29/35"], "With 25 agreements kappa would be 0.83."),
+    "09.1": ([r"queue|judged|decision|entr"], [r"\b14\b", r"\bfourteen\b"],
+             "The review queue holds 14 entries."),
+    "09.2": ([r"draft", r"pooled|support"], [r"0\.40?\b", r"2/5", r"2 of 5"],
+             "draft's pooled support is 2 of 5 claims."),
+    "09.3": ([r"terse", r"rollback", r"coverage"], [r"coverage[^|]{0,20}\b1(\.00?)?\b",
+                                                     r"2 of 2", r"2/2"],
+             "Split in two, terse's rollback coverage would be 1.00."),
 }
 
 

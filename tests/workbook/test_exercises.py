@@ -44,6 +44,9 @@ HAND = {
     "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
     "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
     "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
+    "09.1": (COUNT, 14, 15, 3),           # 15 claims; one sentence shared on launch: 14 rows
+    "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
+    "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2
 }
 
 

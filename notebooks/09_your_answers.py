@@ -1,0 +1,239 @@
+# %% [markdown]
+# # Chapter 9 — Your system's answers
+#
+# **Promise:** you will take answers as a RAG system writes them, text with citations such
+# as `[1]` or `[^2]`, and turn them into scored claims: split, checked, reviewed once per
+# sentence, and scored with the same strict citation rule as chapter 3.
+#
+# You will learn:
+# - how an answer is cut into claims, and what each claim's markers resolve to;
+# - why a marker that points nowhere is a finding, never silently dropped;
+# - why an answer nobody has reviewed is n/a ("not assessed"), not 0;
+# - how a review queue walks each sentence once, and how its judgements are reused by later
+#   runs, so a changed answer only queues its new sentences.
+#
+# The data: `fixtures/answers/` holds the course's four questions and labels with twelve
+# answers by three invented systems: `draft` (numbered markers), `careful` (footnotes and
+# full-width brackets) and `terse` (IDs and ranges as markers). Its runs record only their
+# `answer` and `retrieved` IDs, no claims. `fixtures/answers-decisions.csv` is one
+# reviewer's decisions, frozen so this page reads the same for everyone; both are written by
+# `tools/build_answers.py`. We read everything at k = 2, as in the course.
+
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous,
+# [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · this is the last
+# chapter for now · terms in **bold** are defined in the [glossary](../docs/glossary.md).
+
+# %%
+from pathlib import Path
+
+import ragscore
+from ragscore.cli import capture
+from ragscore.core.metrics import REGISTRY
+from ragscore.engine import count_dataset
+from ragscore.io.review_queue import add_judgements, read_decisions, review_queue
+from ragscore.reports import question_table
+from ragscore.workbook.answer_review import answer_queue_editor
+from ragscore.workbook.exercises import check
+from ragscore.workbook.explore import CommandOutput, Table, table_rows
+from ragscore.workbook.widgets import show
+
+ANSWERS = "../fixtures/answers"
+DECISIONS = Path("../fixtures/answers-decisions.csv")
+answers = ragscore.load_dataset(ANSWERS)
+K = 2
+ANSWER_METRICS = ("support", "coverage", "abstention_correct")
+
+# %% [markdown]
+# ## Step 1: twelve answers, as systems write them
+# Each run holds the ranking the system retrieved and the text it answered with. The
+# markers differ from system to system, as they do in practice:
+
+# %%
+Table([{"case": case, "system": system, "retrieved": ", ".join(run["retrieved"]),
+        "answer": run["answer"].replace("\n", " ⏎ ")}
+       for case, per_case in answers.runs.items() for system, run in per_case.items()])
+
+# %% [markdown]
+# `[1]` is the first passage of the context the answer stage saw. A run that records its
+# delivered context counts in it; these record only the retrieved ranking, so `[1]` is the
+# first retrieved ID. `[launch]` names an ID, `[1-2]` a range, `[^1]` a footnote whose line
+# (`[^1]: launch`) names the ID, and `【1】` is the full-width form.
+
+# %% [markdown]
+# ## Step 2: from answer text to claims
+# **Claims** are cut one per sentence. A stop inside an abbreviation (`e.g.`), a decimal
+# (`2.5`), a URL or a marker does not end a sentence. Markers right after a stop belong to
+# the sentence before them. Each claim keeps its span in the answer, its markers as written,
+# the IDs they resolve to and any **finding**. The command line shows the same list
+# (`--format json` or `csv` for a program):
+
+# %%
+code, out, err = capture(["claims", ANSWERS, "--format", "text"])
+CommandOutput(out)
+
+# %% [markdown]
+# Four things to read in that list:
+# - `draft`'s rollback answer writes `[3]` with only two retrieved passages. The claim keeps
+#   no citation, and the finding says why. A broken marker is never silently dropped.
+# - `draft`'s owner answer states a fact without any marker: a claim citing nothing, which
+#   the strict rule can never count as supported.
+# - `careful`'s footnote lines (`[^1]: launch`) are not claims. They only name the IDs.
+# - `careful`'s region answer is an abstention written as a sentence. The splitter cannot
+#   know that; the reviewer will say it is *not a claim*.
+
+# %% [markdown]
+# ## Step 3: nobody has reviewed them yet
+# A claim's text alone cannot say which expected claim it states, or whether its citation
+# really supports it: a person decides, once. Until every claim of an answer has a decision,
+# that answer's support and coverage are **not assessed**: n/a, never 0.
+
+# %%
+before = question_table(answers, k=K, metrics=ANSWER_METRICS)
+Table(table_rows(before))
+
+# %% [markdown]
+# Each n/a says why, with how many claims wait. The reasons of `draft`'s support, and the
+# note every report repeats:
+
+# %%
+counted = count_dataset(answers)
+Table([{"case": case, "system": system, "support": "n/a" if reason else "defined",
+        "why": reason}
+       for (case, system), reason in zip(counted.keys,
+                                         counted.reasons(REGISTRY["support"], K))
+       if system == "draft"])
+
+# %%
+CommandOutput("\n".join(note for note in counted.notes if note.startswith("system ")))
+
+# %% [markdown]
+# Reading a missing review as 0 would make an unreviewed answer look as bad as a wrong one;
+# reading it as 1 would reward answers nobody checked. n/a keeps them out of every mean, and
+# the mean says how many it left out.
+
+# %% [markdown]
+# ## Step 4: the review queue
+# The **review queue** lists each claim awaiting a decision once per question and sentence,
+# with its cited passages and the question's expected claims. `draft` and `careful` both
+# write "The release window starts on Monday" for the launch question: one entry.
+
+# %%
+queue = review_queue(answers)
+Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
+        "cites": ", ".join(row["citations"]) or "nothing",
+        "expected claims": ", ".join(row["expected"]) or "none (unanswerable)"}
+       for row in queue])
+
+# %% [markdown]
+# In the panel below (`draft`'s claims), each button records one decision for the claim shown:
+# `supported: NAME` when it states expected claim NAME (the strict rule then checks its
+# citations), `unsupported`, or `not a claim` (a greeting, an abstention). Try a few: the
+# panel moves on. It is not saved anywhere unless it is given a folder (`path=`). From the
+# command line the same queue is `ragscore review export DIR --out queue.csv`, filled in a
+# spreadsheet and read back by `ragscore review import DIR queue.csv`.
+
+# %%
+editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04")
+show(editor)
+
+# %% [markdown]
+# ## Step 5: support and coverage appear
+# This page applies the frozen decisions instead of your clicks. `read_decisions` checks
+# every row (a bad one is refused with its line and field) and `add_judgements` stores them
+# in the cases' reviews:
+
+# %%
+found = read_decisions(DECISIONS.read_text(encoding="utf-8"), answers, kind="csv")
+reviewed = add_judgements(answers, found)
+Table(table_rows(question_table(reviewed, k=K, metrics=("precision",) + ANSWER_METRICS)))
+
+# %% [markdown]
+# The reviewer judged every factual sentence but two as stating an expected claim. The strict
+# rule then decides, as in chapter 3:
+# - `careful` scores 1.00 everywhere: each sentence cites exactly the labelled passage.
+# - `draft`'s "Then run the smoke test" states `smoke`, but its `[3]` resolved to nothing.
+#   A claim citing nothing is unsupported, so rollback's support is 1 of 2.
+# - `terse` writes "Switch traffic back and run the smoke test [1-2]": one sentence stating
+#   two things. The reviewer said it states `switch`. It also cites `checklist`, which is not
+#   labelled for `switch`, so it is unsupported. The same happens to "Aurora [owners,
+#   archive]".
+# - On the unanswerable `region`, `draft` answered (a claim, unsupported: abstention "no"),
+#   while `careful` and `terse` wrote only sentences judged *not a claim* (abstention "yes").
+
+# %% [markdown]
+# ## Step 6: a changed answer queues only its new sentence
+# Judgements are stored under the question and the claim's **normalised text**: markers
+# removed, case and spacing folded, surrounding punctuation stripped. So the same sentence in
+# a later run, of any system, reuses its decision. Here `draft` is re-run and its launch
+# answer changes its second sentence:
+
+# %%
+runs = {case: dict(per_case) for case, per_case in reviewed.runs.items()}
+runs["launch"]["draft"] = {
+    "retrieved": ("launch", "archive"),
+    "answer": "The release window starts on MONDAY [1]. It closes on Friday [2]."}
+rerun = reviewed._replace(runs=runs)
+Table([{"case": row["case"], "claim": row["claim"]} for row in review_queue(rerun)])
+
+# %% [markdown]
+# Only "It closes on Friday [2]." waits: "starts on MONDAY [1]" normalises to the sentence
+# already judged. Until the new sentence is reviewed, that one answer is n/a again, and the
+# reason says how many claims wait:
+
+# %%
+again = count_dataset(rerun)
+position = again.keys.index(("launch", "draft"))
+value = again.values(REGISTRY["support"], K)[position]
+print(f"support: {'n/a' if value is None else value}, "
+      f"why: {again.reasons(REGISTRY['support'], K)[position]}")
+
+# %% [markdown]
+# ## Recap
+# - An answer's claims are derived: one per sentence, each with its markers resolved through
+#   the delivered context (else the retrieved ranking) and its findings listed.
+# - A claim nobody has judged makes its answer's support and coverage n/a, with the number of
+#   claims awaiting review as the reason.
+# - A person decides once per question and sentence; the strict citation rule decides
+#   support from the decision and the citations.
+# - A later run reuses every judgement whose sentence it repeats: only new sentences queue.
+# - From the command line: `ragscore import log answers.jsonl --system mine --out DIR
+#   --review-out queue.csv`, fill in `queue.csv`, `ragscore review import DIR queue.csv`,
+#   `ragscore report DIR` (docs/answers.md).
+
+# %% [markdown] tags=["exercise"]
+# ## Exercises
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`.
+#
+# 1. The twelve answers hold 15 claims. How many entries did the review queue of step 4
+#    hold? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("09.1", answer)
+
+# %% [markdown] tags=["exercise"]
+# 2. After the review (step 5), what is `draft`'s **pooled** support over its answerable
+#    questions: supported claims over claims, summed over launch, rollback and owner?
+#    (a rate)
+
+# %% tags=["exercise"]
+answer = None
+check("09.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. Suppose `terse` wrote its rollback answer as two sentences, "Switch traffic back [1]."
+#    and "Run the smoke test [2].", judged as stating `switch` and `smoke`. Its retrieved
+#    ranking is `rollback, checklist`. What would its coverage on rollback be at k = 2?
+#    (a rate)
+
+# %% tags=["exercise"]
+answer = None
+check("09.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · this
+# is the last chapter for now; the README's "Start here" lists every chapter ·
+# [glossary](../docs/glossary.md)
