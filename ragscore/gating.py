@@ -47,8 +47,8 @@ class GateResult(namedtuple("GateResult", "passed outcomes candidate baseline k 
             lines.append(f"  FAIL {rule.name} ({rule.metric}, {rule.check}, {rule.severity}): "
                          f"{outcome.detail}")
             for case, value, before in outcome.failures[:SHOWN]:
-                was = "" if before is None else f" (baseline {format_value(before)})"
-                lines.append(f"    {case}: {format_value(value)}{was}")
+                was = "" if before is None else f" (baseline {format_value(before, digits=4)})"
+                lines.append(f"    {case}: {format_value(value, digits=4)}{was}")
             if len(outcome.failures) > SHOWN:
                 lines.append(f"    ... and {len(outcome.failures) - SHOWN} more")
         return "\n".join(lines)
@@ -126,6 +126,6 @@ def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
                                     "allow_mismatch=True to compare anyway)")
     verdict = verdict_of(run_gate(loaded.rules, systems[candidate], k=loaded.k, tags=tags,
                                   baseline=None if baseline is None else systems[baseline],
-                                  cases=cases, max_k=counted.rules.max_k))
+                                  cases=cases, max_k=counted.rules.max_k, digits=4))
     return GateResult(verdict.passed, verdict.outcomes, candidate, baseline, loaded.k,
                       str(policy))

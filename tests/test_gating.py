@@ -37,7 +37,7 @@ def test_a_failing_rule_shows_in_the_assert_message(tmp_path):
             "of 1 rules passed") in str(caught.value)
     text = str(result)
     assert "FAIL no support regression (support, no_regression, major)" in text
-    assert "launch: 0.50 (baseline 1.00)" in text
+    assert "launch: 0.5000 (baseline 1.0000)" in text  # four decimals, as the CLI gate
     assert "no support regression" in repr(result)
 
 
