@@ -12,6 +12,11 @@ def _import(args, out):
     from .io.dataset import save_dataset
     from .io.format import NAME_PATTERN
 
+    if args.review_out and not Path(args.review_out).resolve().parent.is_dir():
+        from .core.rules import InvalidInputError, show
+
+        raise InvalidInputError(f"--review-out {show(args.review_out)}: its folder does not "
+                                "exist (nothing was imported)")
     options = {name: value for name, value in vars(args).items()
                if name not in ("handler", "review_out")}
     folder_name = Path(args.out).resolve().name

@@ -102,3 +102,15 @@ def test_the_documented_path_reaches_a_support_table_in_three_commands(
     counted = count_folder("DIR")
     # window: 1 of 2 claims supported (the second judged unsupported); owner: 1 of 1
     assert counted.values(REGISTRY["support"], 2) == [0.5, 1.0]
+
+
+def test_a_review_file_in_a_missing_folder_stops_the_import_before_anything_is_written(
+        tmp_path, capsys):
+    log = tmp_path / "answers.jsonl"
+    log.write_text(json.dumps({"question": "Q?", "answer": "A [1].",
+                               "retrieved": ["d1"]}) + "\n")
+    code = main(["import", "log", str(log), "--system", "mine", "--out", str(tmp_path / "d"),
+                 "--review-out", str(tmp_path / "missing" / "queue.csv")])
+    assert code == 2
+    assert "--review-out" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
