@@ -4,7 +4,7 @@ import csv
 import json
 from pathlib import Path
 
-from .cli_common import OK, dataset_argument
+from .cli_common import OK, dataset_argument, output_file
 from .core.rules import InvalidInputError, show
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
@@ -62,19 +62,28 @@ def _claims(args, out):
     return OK
 
 
+def queue_text(dataset, *, path=None, kind=None, **options):
+    """``(rows, text)``: the review queue of ``dataset`` (``options``: those of
+    :func:`~ragscore.io.review_queue.review_queue`) written as ``kind``, by default CSV for a
+    ``path`` ending in ``.csv``, else JSON Lines."""
+    from .io.review_queue import review_queue, write_queue
+
+    rows = review_queue(dataset, **options)
+    kind = kind or ("csv" if path and str(path).lower().endswith(".csv") else "jsonl")
+    return rows, write_queue(rows, kind=kind)
+
+
 def _export(args, out):
     from .io.dataset import load_dataset
-    from .io.review_queue import review_queue, write_queue
     from .io.store import write_file_atomically
 
-    dataset = load_dataset(args.dataset)
-    rows = review_queue(dataset, system=args.system, split=args.split, pattern=args.pattern)
-    kind = args.format or ("csv" if args.out and args.out.endswith(".csv") else "jsonl")
-    text = write_queue(rows, kind=kind)
-    if args.out is None:
+    target = None if args.out is None else output_file("--out", args.out)
+    rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
+                            system=args.system, split=args.split, pattern=args.pattern)
+    if target is None:
         out.write(text)
     else:
-        write_file_atomically(Path(args.out), [text])
+        write_file_atomically(target, [text])
         out.write(f"wrote {args.out}: {len(rows)} claims await review\n")
     return OK
 

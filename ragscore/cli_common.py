@@ -84,6 +84,18 @@ def engine_option(parser):
                              f"{DEFAULT_ENGINE}); both give the same numbers")
 
 
+def output_file(flag, value):
+    """The :class:`~pathlib.Path` of an output file given as ``flag`` (``--out``), refused
+    with a clear error, before any work, when its folder does not exist."""
+    from pathlib import Path
+
+    target = Path(value)
+    if not target.resolve().parent.is_dir():
+        raise InvalidInputError(f"{flag} {show(value)}: its folder "
+                                f"{show(str(target.parent))} does not exist")
+    return target
+
+
 def no_runs(folder):
     """The error for a dataset whose runs file holds no run: there is nothing to score."""
     from .io.jsonl import where

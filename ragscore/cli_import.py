@@ -1,6 +1,6 @@
 """``ragscore import`` and ``ragscore export``: built from the importer registry
 (:data:`ragscore.io.importers.registry.IMPORTERS`), so each format is declared once."""
-from .cli_common import OK, dataset_argument
+from .cli_common import OK, dataset_argument, output_file
 from .io.importers.registry import IMPORTERS
 
 
@@ -12,11 +12,8 @@ def _import(args, out):
     from .io.dataset import save_dataset
     from .io.format import NAME_PATTERN
 
-    if args.review_out and not Path(args.review_out).resolve().parent.is_dir():
-        from .core.rules import InvalidInputError, show
-
-        raise InvalidInputError(f"--review-out {show(args.review_out)}: its folder does not "
-                                "exist (nothing was imported)")
+    if args.review_out:  # refused before any work when its folder does not exist
+        output_file("--review-out", args.review_out)
     options = {name: value for name, value in vars(args).items()
                if name not in ("handler", "review_out")}
     folder_name = Path(args.out).resolve().name
@@ -70,14 +67,13 @@ def _import(args, out):
 
 def _write_review_queue(dataset, path):
     """Write the review queue of a just-imported ``dataset`` at ``path``; say so."""
-    from pathlib import Path
-
-    from .io.review_queue import review_queue, write_queue
+    from .cli_answers import queue_text
     from .io.store import write_file_atomically
 
-    rows = review_queue(dataset)
-    kind = "csv" if str(path).lower().endswith(".csv") else "jsonl"
-    write_file_atomically(Path(path), [write_queue(rows, kind=kind)])
+    from pathlib import Path
+
+    rows, text = queue_text(dataset, path=path)
+    write_file_atomically(Path(path), [text])
     waiting = f"{len(rows):,} claim{'s' * (len(rows) != 1)} await{'s' * (len(rows) == 1)}"
     return (f"wrote {path}: {waiting} review" if rows else
             f"wrote {path}: no claim awaits review (no run records only its answer)")

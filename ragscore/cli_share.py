@@ -5,9 +5,8 @@ Wiring only: the content comes from :mod:`ragscore.tables.share`, the page from
 :mod:`ragscore.render.share_html`, the summary from :mod:`ragscore.render.share_github`, the
 verdict from :func:`ragscore.gating.gate`.
 """
-from pathlib import Path
 
-from .cli_common import OK, confidence, cutoff, k_text, metric_names, random_seed
+from .cli_common import OK, confidence, cutoff, k_text, metric_names, output_file, random_seed
 from .core.rules import InvalidInputError, show
 
 
@@ -50,11 +49,7 @@ def _html(args, out):
         return OK
     from .io.store import write_file_atomically
 
-    target = Path(args.out)
-    if not target.parent.is_dir():
-        raise InvalidInputError(f"--out {show(args.out)}: its folder {show(str(target.parent))} "
-                                "does not exist")
-    write_file_atomically(target, [text])
+    write_file_atomically(output_file("--out", args.out), [text])
     import sys
 
     sys.stderr.write(f"ragscore: wrote {args.format} report of {len(data['questions'])} "
