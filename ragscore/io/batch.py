@@ -262,22 +262,18 @@ def has_repeats(codes, lengths):
 
     lengths = np.asarray(lengths)
     codes = np.asarray(codes)
-    small = len(codes) and 0 <= codes.min() and codes.max() < 2 ** 31
-    if (len(lengths) and (lengths == lengths[0]).all()
-            and len(codes) == len(lengths) * int(lengths[0])):  # one length: a matrix
-        if lengths[0] < 2:
-            return False
-        # a copy to sort (int32 where the codes allow: half the bytes to move and sort)
-        block = codes.astype(np.int32 if small else codes.dtype)
-        block = block.reshape(len(lengths), int(lengths[0]))
-        block.sort(axis=1)
-        return bool((block[:, 1:] == block[:, :-1]).any())
+    # int32 where the codes allow: half the bytes to move and sort
+    narrow = np.int32 if len(codes) and 0 <= codes.min() and codes.max() < 2 ** 31 else None
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
         else lengths
     for length in np.unique(lengths).tolist():
         if length < 2:
             continue
-        block = codes[starts[lengths == length][:, None] + np.arange(length)]
+        rows = lengths == length
+        if rows.all():  # every list this long: the flat codes are the matrix (a copy to sort)
+            block = codes.astype(narrow or codes.dtype).reshape(len(lengths), length)
+        else:
+            block = codes[starts[rows][:, None] + np.arange(length)]
         block.sort(axis=1)
         if (block[:, 1:] == block[:, :-1]).any():
             return True
