@@ -14,13 +14,13 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses, shownTrial] = item;
+        trialDiagnoses, shownTrial, waiting] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
       return {
         diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
-        shown_trial: shownTrial,
+        shown_trial: shownTrial, waiting,
         counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
         retrieved: ranked,
         delivered: delivered === null ? null : typeof delivered === "number" ?
@@ -168,8 +168,8 @@
     }
     box.append(el("h5", {}, "claims"));
     if (detail.claims === null) box.append(el("p", {}, detail.waiting ?
-      `not assessed: ${detail.waiting} claim${detail.waiting === 1 ? " awaits" : "s await"} review` +
-      (detail.answer ? ` (the answer: ${detail.answer})` : "") : "answer not assessed"));
+      detail.waiting + (detail.answer ? ` (the answer: ${detail.answer})` : "") :
+      "answer not assessed"));
     else if (!detail.claims.length) box.append(el("p", {}, "no claims (abstained)"));
     else {
       const list = el("ul", { class: "claims" });

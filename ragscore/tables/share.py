@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
-from ..core.metrics import REGISTRY, select
+from ..core.metrics import select, waiting_reason
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
 from .scores import scores_frame
@@ -139,7 +139,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         detail = _run_detail(dataset.runs.get(case, {}).get(system), record,
                              counted.counts_at(position), k=k) or {}
         detail["diagnosis"] = diagnoses[position]
-        detail["waiting"] = counted.waiting.get((case, system))  # claims awaiting review
+        waiting = counted.waiting.get((case, system))  # claims awaiting review
+        detail["waiting"] = None if waiting is None else waiting_reason(waiting)
         detail["values"] = [_plain(values[m.name][position]) for m in chosen]
         detail["pooled"] = {name: [parts[name][0][position], parts[name][1][position]]
                             for name in parts}

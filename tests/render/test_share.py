@@ -113,3 +113,18 @@ def test_cli_writes_the_file_and_refuses_bad_input(tmp_path):
     code, out, _ = capture(["html", "fixtures/course", "--baseline", "A", "--candidate", "B",
                             "--policy", "fixtures/policies/course.toml", "--format", "github"])
     assert code == 0 and "**FAIL**: 3 of 5 rules passed" in out
+
+
+def test_an_answer_awaiting_review_says_how_many_claims_wait_in_the_page_data():
+    from pathlib import Path
+
+    from ragscore.io.dataset import load_dataset
+
+    answers = load_dataset(Path(__file__).resolve().parents[2] / "fixtures" / "answers")
+    data = review_data(answers, baseline="draft", candidate="careful", k=2)
+    packed = compact(data)
+    launch = next(row for row in packed["questions"] if row[0] == "launch")
+    # launch: draft's answer has 2 sentences, careful's 1 (its footnote line is no claim),
+    # none reviewed; the reason is the last field of each side's packed detail
+    assert [launch[-2][-1], launch[-1][-1]] == ["not assessed: 2 claims await review",
+                                                "not assessed: 1 claim awaits review"]
