@@ -142,12 +142,23 @@ def _numbered_lines(path, max_bytes, *, size=1 << 20):
 
 # ---- qrels ----------------------------------------------------------------------------------
 
-def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_ids):
+def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_ids,
+               engine="columnar"):
     """``{qid: {docno: grade}}`` from the qrels file at ``path``, questions and documents in
     order of first appearance; each docno is entered in ``documents`` (docno to itself, so
     every ranking shares one ``str`` per docno). A grade is a whole number in ASCII digits,
-    as trec_eval's ``atol`` reads it whole.
+    as trec_eval's ``atol`` reads it whole. ``engine``: as :class:`RunReader`'s (a plainly
+    laid-out file read in array operations, any other line by line, with the same result).
     """
+    if engine == "columnar":
+        from ._trec_columns import read_plain_qrels
+
+        judged = read_plain_qrels(path, documents, max_bytes=max_bytes, max_ids=max_ids,
+                                  is_grade=_INTEGER.fullmatch)
+        if judged is not None:
+            return judged
+    elif engine != "reference":
+        fail("engine", "one of reference, columnar", engine)
     judged, first = {}, {}
     for number, raw in _numbered_lines(path, max_bytes):
         fields = _fields(raw)
@@ -352,7 +363,9 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
                          min_relevance=min_relevance)
     run_paths = paths_of(runs, "runs")
     documents = {}
-    judged = read_qrels(qrels, documents, max_bytes=max_bytes)
+    if engine not in ("columnar", "reference"):
+        fail("engine", "one of reference, columnar", engine)
+    judged = read_qrels(qrels, documents, max_bytes=max_bytes, engine=engine)
     reader = RunReader(judged, documents, max_bytes=max_bytes, max_depth=max_depth,
                        engine=engine, order=order)
     for path in run_paths:

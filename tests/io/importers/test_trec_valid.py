@@ -16,8 +16,10 @@ import pytest
 
 from ragscore import DatasetFileError
 from ragscore.io.dataset import check_dataset
+from ragscore.io.write import dataset_files
 from ragscore.io.importers import import_trec
-from ragscore.io.importers.trec import RunReader
+from ragscore.io.importers._trec_columns import read_plain_qrels
+from ragscore.io.importers.trec import _INTEGER as INTEGER, RunReader
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "import" / "trec"
 # IDs that are valid but odd: JSON escapes, non-ASCII, a zero-width space, a '#' inside,
@@ -38,13 +40,15 @@ def _score(rng):
                        str(-rng.randrange(3)), "2.50", "0x10", "-inf", "0.50000001", "0.5"])
 
 
-def _qrels(rng, questions, bad):
+def _qrels(rng, questions, bad, plain):
     lines = []
     for qid in questions:
         for _ in range(rng.randint(1, 4)):
             grade = str(rng.randint(-1, 3))
             if rng.random() < 0.1:
                 grade = "+" + grade.lstrip("-")
+            if rng.random() < 0.05:
+                grade = "0" + grade.lstrip("-")  # 03: a whole number, read as 3
             lines.append(f"{qid} 0 {_id(rng, ODD_IDS)} {grade}")
     seen, kept = set(), []
     for line in lines:  # a document judged twice is an error: keep one
@@ -54,12 +58,18 @@ def _qrels(rng, questions, bad):
             kept.append(line)
     if bad:
         at = rng.randrange(len(kept))
-        kind = rng.randrange(3)
+        kind = rng.randrange(4)
         qid, _, doc, grade = kept[at].split()
         kept[at] = (f"{qid} 0 {doc}" if kind == 0 else
                     f"{qid} 0 {rng.choice(BAD_IDS)} {grade}" if kind == 1 else
-                    f"{qid} 0 {doc} {rng.choice(BAD_GRADES)}")
+                    f"{qid} 0 {doc} {rng.choice(BAD_GRADES)}" if kind == 2 else
+                    f"{kept[at]}\n{qid} 7 {doc} {grade}")  # the same document judged twice
     rng.shuffle(kept)
+    if not plain:  # what only the line reader reads: a blank line, a tab, a comment inside
+        odd = rng.randrange(3)
+        at = rng.randrange(len(kept) + 1)
+        kept.insert(at, "" if odd == 0 else "# a comment inside" if odd == 1 else
+                    f"{questions[0]}\t0\ttabbed\t1")
     return "".join(line + "\n" for line in ["# qrels", *kept])
 
 
@@ -106,7 +116,7 @@ def _files(seed, folder):
     target = rng.randrange(4) if broken else None
     plain = seed % 2 == 0
     qrels = folder / "qrels.txt"
-    qrels.write_text(_qrels(rng, questions, target == 0), encoding="utf-8")
+    qrels.write_text(_qrels(rng, questions, target == 0, plain), encoding="utf-8")
     runs = []
     for index, tag in enumerate(rng.sample(["A", "B", 'C"q', "d\u00e9"], rng.randint(1, 3))):
         path = folder / f"{index}.run"
@@ -134,7 +144,10 @@ def test_an_import_is_valid_or_names_its_problem_the_same_way_in_both_engines(tm
             result.endswith(("holds no judgements", "holds no run lines")), result
     else:
         check_dataset(result[0])
-    assert _outcome(qrels, runs, engine="columnar", **options) == (kind, result)
+    columnar = _outcome(qrels, runs, engine="columnar", **options)
+    assert columnar == (kind, result)
+    if kind == "dataset":  # in the same order too: the same files
+        assert dataset_files(columnar[1][0]) == dataset_files(result[0])
 
 
 def test_the_generated_inputs_cover_the_odd_cases(tmp_path):
@@ -149,7 +162,7 @@ def test_the_generated_inputs_cover_the_odd_cases(tmp_path):
         kind, result = _outcome(qrels, runs)
         if kind == "error":
             seen.add(next((what for what in ("fields", "can order", "score must be a number",
-                                             "docno must", "qid must",
+                                             "docno must", "qid must", "judges document",
                                              "tag must", "rel must", "ranked twice")
                            if what in result), result))
         else:
@@ -167,7 +180,8 @@ def test_the_generated_inputs_cover_the_odd_cases(tmp_path):
             seen.update(f"read {how}" for how in reader.read_by.values())
         shutil.rmtree(folder)
     assert {"fields", "score must be a number", "can order", "docno must", "qid must",
-            "tag must", "rel must", "ranked twice", "grade -1", "grade 0", "grade 3",
+            "tag must", "rel must", "ranked twice", "judges document", "grade -1", "grade 0",
+            "grade 3",
             "odd ID", "empty ranking", "read columnar", "read lines"} <= seen, seen
 
 
@@ -184,3 +198,27 @@ def test_a_plain_file_is_read_in_columns_and_an_odd_one_line_by_line(tmp_path):
     assert reader.read_by == {runs[0]: "lines", runs[1]: "lines", plain: "columnar"}
     assert reader.rankings["s"] == {"q1": ("lighthouse", "harbour"), "q2": ("moraine",)}
     assert reader.origin["s"] == (plain, 2)
+
+
+def test_a_plain_qrels_file_is_read_in_columns_and_an_odd_one_left_to_the_lines(tmp_path):
+    plain = tmp_path / "plain.qrels"
+    plain.write_text("# opening comments are fine\nq2 0 b 1\nq1 0 a +2\nq2 0 a 03\nq1 0 c 0\n")
+    documents = {"c": "c"}
+    judged = read_plain_qrels(plain, documents, max_bytes=1 << 20, max_ids=10,
+                              is_grade=INTEGER.fullmatch)
+    assert judged == {"q2": {"b": 1, "a": 3}, "q1": {"a": 2, "c": 0}}
+    assert [list(grades) for grades in judged.values()] == [["b", "a"], ["a", "c"]]
+    assert list(documents) == ["c", "b", "a"]  # a known docno keeps its place
+    assert read_plain_qrels(plain, {}, max_bytes=1 << 20, max_ids=1,
+                            is_grade=INTEGER.fullmatch) is None  # q2 judges 2
+    run = tmp_path / "a.run"
+    run.write_text("q1 Q0 a 1 2 s\n")
+    for text in ["q1 0 a 1\n\nq2 0 b 1\n", "q1 0 a 1\n# inside\nq2 0 b 1\n",
+                 "q1 0 a 1\nq1 0 a 2\n", "q1 0 a 1.5\n", "q1 0 a 1 extra\n", "q1\t0 a 1\n"]:
+        odd = tmp_path / "odd.qrels"
+        odd.write_text(text)
+        documents = {}
+        assert read_plain_qrels(odd, documents, max_bytes=1 << 20, max_ids=10,
+                                is_grade=INTEGER.fullmatch) is None, text
+        assert documents == {}  # nothing entered when the line reader must read it
+        assert _outcome(odd, run) == _outcome(odd, run, engine="reference")
