@@ -84,7 +84,8 @@ def _export(args, out):
         out.write(text)
     else:
         write_file_atomically(target, [text])
-        out.write(f"wrote {args.out}: {len(rows)} claims await review\n")
+        noun = "claim awaits" if len(rows) == 1 else "claims await"
+        out.write(f"wrote {args.out}: {len(rows)} {noun} review\n")
     return OK
 
 

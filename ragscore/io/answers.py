@@ -41,9 +41,11 @@ def waiting_note(system, answers, claims):
     >>> waiting_note("A", 2, 5)
     'system A: support and coverage n/a for 2 answers (not assessed: 5 claims await review)'
     """
+    from ..core.metrics import waiting_reason
+
     noun = "answer" if answers == 1 else "answers"
     return (f"system {system}: support and coverage n/a for {answers} {noun} "
-            f"(not assessed: {claims} claims await review)")
+            f"({waiting_reason(claims)})")
 
 
 def _derive(dataset, case_name, system, run, judgements, options):

@@ -105,8 +105,11 @@ def test_a_changed_answer_queues_only_its_new_sentence(capsys, tmp_path):
     save_dataset(dataset, path, overwrite=True)
     code, out, _ = run(capsys, "review", "export", path, "--system", "A")
     assert [json.loads(line)["key"] for line in out.splitlines()] == ["dana signs off"]
+    queue = tmp_path / "one.jsonl"
+    _, out, _ = run(capsys, "review", "export", path, "--system", "A", "--out", str(queue))
+    assert out == f"wrote {queue}: 1 claim awaits review\n"
     _, out, _ = run(capsys, "report", path)
-    assert "n/a for 1 answer (not assessed: 1 claims await review)" in out
+    assert "n/a for 1 answer (not assessed: 1 claim awaits review)" in out
 
 
 @pytest.mark.parametrize("line, message", [

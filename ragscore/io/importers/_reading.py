@@ -64,6 +64,20 @@ def bytes_reported(report):
         _REPORT.reset(token)
 
 
+def read_in_full(path):
+    """Report the file at ``path`` read to its end: for a reader that reads a file at once
+    and then works on it, called when that work is done, so that the progress line (and its
+    estimate of the time left) follows the work rather than the reading."""
+    report = _REPORT.get()
+    if report is None:
+        return
+    try:
+        info = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return
+    report((info.st_dev, info.st_ino), info.st_size)
+
+
 def input_bytes(values):
     """The size in bytes of the files and folders (every file inside) among ``values``
     (paths, lists of paths, or anything else, which counts 0): the whole of what an import

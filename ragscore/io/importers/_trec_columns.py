@@ -21,6 +21,7 @@ import numpy as np
 from ...core.rules import OPEN
 from ..arrow import flags, numbers
 from ..batch import has_repeats, sorted_set
+from ._reading import read_in_full
 
 #: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
 _OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
@@ -49,9 +50,10 @@ def read_plain_run(reader, path):
     data, comments, separator = found
     columns = _columns(data, separator)
     del data
-    if columns is None:
-        return None
-    return _rankings(reader, path, comments, *columns)
+    found = None if columns is None else _rankings(reader, path, comments, *columns)
+    if found is not None:
+        read_in_full(path)
+    return found
 
 
 def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
@@ -95,6 +97,7 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     judged = {}
     for qid, start, count in zip(q_names, starts.tolist(), counts.tolist()):
         judged[qid] = dict(zip(docs[start:start + count], given[start:start + count]))
+    read_in_full(path)
     return judged
 
 
@@ -107,10 +110,13 @@ def _plain_data(path, max_bytes):
         return None
     if not size or size > max_bytes:
         return None
-    from ._common import open_input
+    from ..jsonl import open_regular
 
-    with open_input(path, max_bytes) as handle:
-        data = handle.read()
+    try:  # not counted as it is read: the progress line hears of it when it is done
+        with open_regular(path, max_bytes) as handle:
+            data = handle.read()
+    except (OSError, ValueError):
+        return None  # the line reader names the problem
     if len(data) > max_bytes:
         return None
     comments = 0

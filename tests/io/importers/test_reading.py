@@ -33,6 +33,17 @@ def test_every_byte_of_the_inputs_is_reported_once():
     assert len(reports) == 3
 
 
+def test_a_file_read_in_columns_is_reported_when_its_rankings_are_made(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "plain.run"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\n")
+    run.write_text("q1 Q0 a 1 2.5 s\nq2 Q0 c 1 1.5 s\n")
+    reports = []
+    with bytes_reported(reports.append):
+        import_trec(qrels, run)
+    # both plain: each file read at once and reported once, whole, when it is done with
+    assert reports == [qrels.stat().st_size, qrels.stat().st_size + run.stat().st_size]
+
+
 def _slow_reads(monkeypatch):
     """Each read that returns bytes pauses, so the progress thread (redrawing every 0.1 s,
     from the start: no delay) draws the share read so far between reads."""
