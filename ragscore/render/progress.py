@@ -43,7 +43,7 @@ class Progress:
         self.delay = DELAY if delay is None else delay  # read when made: a test may lower it
         self.clock, self.unit, self.detail = clock, unit, detail
         self.keep = keep
-        self.done = self.total = None
+        self.done = self.total = self.done_at = None
         self.drawn, self.width, self.last = 0, 0, None
         self._stop = threading.Event()
         self._thread = None
@@ -64,6 +64,8 @@ class Progress:
         return self
 
     def __call__(self, done, total):
+        if done != self.done:
+            self.done_at = self.clock()
         self.done, self.total = done, total
 
     def _tick(self):
@@ -75,13 +77,20 @@ class Progress:
 
     def text(self):
         """The line as it stands: bar, share, counts, detail, time elapsed and, part way,
-        an estimate of the time left (elapsed / done * (total - done)).
+        an estimate of the time left at the pace so far, taken when ``done`` last moved
+        (seconds to then / done * (total - done)): a pause in the count does not make the
+        estimate climb.
 
-        >>> progress = Progress("scoring", clock=lambda: 3.0)
+        >>> now = [3.0]
+        >>> progress = Progress("scoring", clock=lambda: now[0])
         >>> progress.start = 0.0
         >>> progress(250, 1000)
         >>> progress.text()
         'ragscore: scoring [######------------------]  25% 250/1,000, 3 s, ~9 s left'
+        >>> now[0] = 8.0  # five seconds on, nothing more done
+        >>> progress(250, 1000)
+        >>> progress.text()
+        'ragscore: scoring [######------------------]  25% 250/1,000, 8 s, ~9 s left'
         """
         elapsed = self.clock() - self.start
         if not self.total:
@@ -89,7 +98,8 @@ class Progress:
         share = min(max(self.done / self.total, 0.0), 1.0)
         filled = int(share * WIDTH)
         extra = self.detail() if self.detail is not None else ""
-        left = (f", ~{elapsed / self.done * (self.total - self.done):,.0f} s left"
+        paced = max(self.done_at - self.start, 0.0)
+        left = (f", ~{paced / self.done * (self.total - self.done):,.0f} s left"
                 if 0 < self.done < self.total else "")
         return (f"ragscore: {self.label} [{'#' * filled}{'-' * (WIDTH - filled)}] "
                 f"{share:4.0%} {_amount(self.done, self.total, self.unit)}"
