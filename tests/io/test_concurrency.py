@@ -1,6 +1,7 @@
 """Readers concurrent with a writer: every read is one complete version, never a mix, never a
 failure. One process saves two versions of a dataset in turn into one folder while two other
-processes read it in a loop (one with load_dataset, one with read_counts), for about 2 s."""
+processes read it in a loop (one with load_dataset, one with read_counts), for about 2 s and
+at least ``SAVES`` saves (longer on a busy machine, up to ``CAP`` seconds)."""
 import multiprocessing
 import time
 
@@ -15,6 +16,8 @@ def read_counts(folder):
     return counted.keys, [counted.counts_at(row) for row in range(len(counted))]
 
 SECONDS = 2.0
+SAVES = 12  # the writer switches versions at least this often ...
+CAP = 60.0  # ... unless that takes longer than this (then the test fails on the count)
 
 
 def _versions():
@@ -30,21 +33,27 @@ def _versions():
     return first, second
 
 
-def _writer(folder, stop_at, saves):
+def _writer(folder, ready, saves, done):
     versions = _versions()
+    ready.wait(timeout=CAP)  # the readers are reading
+    stop_at, cap = time.monotonic() + SECONDS, time.monotonic() + CAP
     count = 0
-    while time.monotonic() < stop_at:
-        ragscore.save_dataset(versions[count % 2], folder, overwrite=True)
-        count += 1
+    try:
+        while time.monotonic() < stop_at or (count < SAVES and time.monotonic() < cap):
+            ragscore.save_dataset(versions[count % 2], folder, overwrite=True)
+            count += 1
+    finally:
+        done.set()
     saves.put(count)
 
 
-def _reader(folder, stop_at, how, results):
+def _reader(folder, ready, done, how, results):
     first, second = _versions()
     if how == "counts":
         first, second = read_counts_of(first), read_counts_of(second)
     seen = {"first": 0, "second": 0, "mixed": 0, "failed": []}
-    while time.monotonic() < stop_at:
+    ready.wait(timeout=CAP)
+    while not done.is_set():  # read as long as the writer writes
         try:
             got = load_dataset(folder) if how == "load" else read_counts(folder)
         except Exception as error:  # noqa: BLE001 (any failure is what the test counts)
@@ -74,23 +83,23 @@ def test_readers_see_one_whole_version_while_a_writer_saves(tmp_path):
     assert read_counts_of(first) != read_counts_of(second)
     ragscore.save_dataset(first, folder)
     context = multiprocessing.get_context("fork")
-    saves, results = context.Queue(), context.Queue()
-    stop_at = time.monotonic() + SECONDS
-    processes = [context.Process(target=_writer, args=(folder, stop_at, saves))]
-    processes += [context.Process(target=_reader, args=(folder, stop_at, how, results))
+    saves, results, done = context.Queue(), context.Queue(), context.Event()
+    ready = context.Barrier(3)  # the writer starts when both readers are set to read
+    processes = [context.Process(target=_writer, args=(folder, ready, saves, done))]
+    processes += [context.Process(target=_reader, args=(folder, ready, done, how, results))
                   for how in ("load", "counts")]
     for process in processes:
         process.start()
     try:
-        written = saves.get(timeout=SECONDS + 30)
-        seen = dict(results.get(timeout=SECONDS + 30) for _ in range(2))
+        written = saves.get(timeout=2 * CAP + 30)
+        seen = dict(results.get(timeout=30) for _ in range(2))
     finally:
         for process in processes:
             process.join(timeout=10)
             if process.is_alive():
                 process.kill()
     assert all(process.exitcode == 0 for process in processes)
-    assert written > 10, "the writer must have switched versions many times"
+    assert written >= SAVES, "the writer must have switched versions many times"
     for how, counts in seen.items():
         assert counts["failed"] == [], (how, counts["failed"][:3])
         assert counts["mixed"] == 0, (how, counts)
