@@ -193,9 +193,12 @@ def _text_of(span, keys, place, what):
         if value is not None:
             if type(value) is int and not isinstance(value, bool):
                 value = str(value)
-            if type(value) is not str or unicode_problem(value):
+            if type(value) is not str:
                 raise DatasetFileError(f"{place}: {key} ({what}) must be a string; got "
                                        f"{show(value)}")
+            problem = unicode_problem(value)
+            if problem:
+                raise DatasetFileError(f"{place}: {key} ({what}) {problem}")
             return value
     raise DatasetFileError(f"{place}: missing {what}")
 

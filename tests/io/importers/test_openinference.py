@@ -86,6 +86,13 @@ def test_malformed_traces_are_refused(tmp_path):
             "bad.jsonl, line 1: retrieval.documents.0.document.id must be a string or an "
             "integer; got 2.5")):
         import_openinference(bad, system="s")
+    surrogate = tmp_path / "surrogate.jsonl"  # a JSON escape of half a character
+    surrogate.write_text(json.dumps(_span("t", "1", None, dict(
+        retriever, **{"input.value": "Q\ud800?"}))) + "\n")
+    with pytest.raises(DatasetFileError, match=re.escape(
+            "surrogate.jsonl, line 1: input.value (the question) holds a lone surrogate, "
+            "which is not Unicode text")):
+        import_openinference(surrogate, system="s")
     untraced = _jsonl(tmp_path / "untraced.jsonl", {"attributes": retriever})
     with pytest.raises(DatasetFileError, match=re.escape(
             "untraced.jsonl, line 1: missing the trace ID (context.trace_id)")):
