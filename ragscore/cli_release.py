@@ -97,24 +97,17 @@ def _regression_scope(rules, cases, tags):
 
 def _gate(args, out):
     from .core.gate import run_gate, verdict_of
-    from .gating import refuse_failed_calls
-    from .io.dataset import load_dataset
-    from .io.policy import check_policy_rules, load_policy
+    from .gating import gate_inputs
     from .render.gate import gate_text
 
-    policy = load_policy(args.policy)
     if args.baseline and args.baseline_file:
         raise InvalidInputError("give --baseline SYS or --baseline-file FILE, not both")
     has_baseline = bool(args.baseline or args.baseline_file)
-    check_policy_rules(policy, args.policy, has_baseline=has_baseline)
-    dataset = load_dataset(args.dataset)
-    counted, systems = _counted_by_system(dataset, args.engine)
-    cases = list(dataset.cases)  # the test set's questions, whoever answered them
-    tags = {name: case.get("tags", ()) for name, case in dataset.cases.items()}
-    check_policy_rules(policy, args.policy, has_baseline=has_baseline, cases=cases, tags=tags,
-                       max_k=counted.rules.max_k)
-    candidate = _system(systems, args.candidate, "candidate")
-    refuse_failed_calls(dataset, args.candidate, "candidate")
+    inputs = gate_inputs(args.dataset, policy=args.policy, has_baseline=has_baseline,
+                         engine=args.engine)
+    policy, dataset, counted = inputs.policy, inputs.dataset, inputs.counted
+    cases, tags = inputs.cases, inputs.tags
+    candidate = inputs.system(args.candidate, "candidate")
     warnings, baseline, against = [], None, ""
     if has_baseline:
         problem, name, stored = _mismatch(dataset, args, args.candidate)
@@ -130,9 +123,7 @@ def _gate(args, out):
                 {case: stored.counts_at(position) for position, (case, _) in
                  enumerate(stored.keys)}, counted, cases=cases,
                 scope=_regression_scope(policy.rules, cases, tags), path=args.baseline_file)
-        if stored is None:
-            refuse_failed_calls(dataset, name, "baseline")
-        baseline = stored if stored is not None else _system(systems, name, "baseline")
+        baseline = stored if stored is not None else inputs.system(name, "baseline")
         against = f" against baseline {name}" + (f" ({args.baseline_file})"
                                                  if args.baseline_file else "")
     verdict = verdict_of(run_gate(policy.rules, candidate, k=policy.k, tags=tags,

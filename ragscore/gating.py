@@ -67,6 +67,42 @@ def _dataset(dataset):
     return load_dataset(dataset)
 
 
+class GateInputs(namedtuple("GateInputs", "policy dataset counted systems cases tags")):
+    """What a gate judges, checked: the loaded ``policy``, the ``dataset``, its
+    ``counted`` runs and those runs ``systems`` by name, the test set's ``cases`` (whoever
+    answered them) and each case's ``tags``."""
+
+    __slots__ = ()
+
+    def system(self, name, role):
+        """The counted runs of system ``name`` (the ``role`` it plays: candidate or
+        baseline); refused when it has no runs or has runs recorded as failed."""
+        if name not in self.systems:
+            raise InvalidInputError(f"{role} system {show(name)} has no runs in this test "
+                                    f"set; systems: {', '.join(map(show, self.systems))}")
+        refuse_failed_calls(self.dataset, name, role)
+        return self.systems[name]
+
+
+def gate_inputs(dataset, *, policy, has_baseline, engine):
+    """Load the policy file ``policy`` and check its rules on their own (a rule that needs a
+    baseline refused without one), count ``dataset`` (a folder's path or a loaded dataset)
+    with ``engine``, then check the rules against the test set (their tags, cases and k):
+    the steps ``ragscore gate`` and :func:`gate` share, in one order."""
+    from .engine import count_dataset
+    from .io.policy import check_policy_rules, load_policy
+
+    loaded = load_policy(policy)
+    check_policy_rules(loaded, policy, has_baseline=has_baseline)
+    data = _dataset(dataset)
+    counted = count_dataset(data, engine=engine)
+    cases = list(data.cases)  # the test set's questions, whoever answered them
+    tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
+    check_policy_rules(loaded, policy, has_baseline=has_baseline, cases=cases, tags=tags,
+                       max_k=counted.rules.max_k)
+    return GateInputs(loaded, data, counted, counted.by_system(), cases, tags)
+
+
 def refuse_failed_calls(dataset, system, side):
     """Refuse to gate a system with runs recorded as ``failed`` (a call that never
     answered is not an empty ranking): fail closed, naming the first and the count."""
@@ -100,32 +136,21 @@ def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
     False
     """
     from .core.gate import run_gate, verdict_of
-    from .engine import count_dataset
     from .io.manifest import rubric_conflict
-    from .io.policy import check_policy_rules, load_policy
 
-    loaded = load_policy(policy)
-    check_policy_rules(loaded, policy, has_baseline=baseline is not None)
-    data = _dataset(dataset)
-    counted = count_dataset(data, engine=engine)
-    systems = counted.by_system()
-    cases = list(data.cases)  # the test set's questions, whoever answered them
-    tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
-    check_policy_rules(loaded, policy, has_baseline=baseline is not None, cases=cases,
-                       tags=tags, max_k=counted.rules.max_k)
-    for role, name in (("candidate", candidate), ("baseline", baseline)):
-        if name is not None and name not in systems:
-            raise InvalidInputError(f"{role} system {show(name)} has no runs in this test "
-                                    f"set; systems: {', '.join(map(show, systems))}")
-        if name is not None:
-            refuse_failed_calls(data, name, role)
+    inputs = gate_inputs(dataset, policy=policy, has_baseline=baseline is not None,
+                         engine=engine)
+    judged = inputs.system(candidate, "candidate")
+    against = None if baseline is None else inputs.system(baseline, "baseline")
+    data = inputs.dataset
     if baseline is not None and not allow_mismatch:
         problem = rubric_conflict(data.manifests, data.rubric, baseline, candidate)
         if problem:
             raise InvalidInputError(f"{problem}; refusing to compare (pass "
                                     "allow_mismatch=True to compare anyway)")
-    verdict = verdict_of(run_gate(loaded.rules, systems[candidate], k=loaded.k, tags=tags,
-                                  baseline=None if baseline is None else systems[baseline],
-                                  cases=cases, max_k=counted.rules.max_k, digits=4))
+    loaded = inputs.policy
+    verdict = verdict_of(run_gate(loaded.rules, judged, k=loaded.k, tags=inputs.tags,
+                                  baseline=against, cases=inputs.cases,
+                                  max_k=inputs.counted.rules.max_k, digits=4))
     return GateResult(verdict.passed, verdict.outcomes, candidate, baseline, loaded.k,
                       str(policy))
