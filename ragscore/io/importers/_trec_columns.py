@@ -35,7 +35,8 @@ def _plain_layout(data):
     separator = b"\t" if b"\t" in first else b" "
     other = b" " if separator == b"\t" else b"\t"
     if (not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")) or other in data
-            or any(byte in data for byte in _OTHER_SPACE)):  # a blank or "#" line: _all_ids
+            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: _all_ids
+            or separator * 2 in data):  # an empty field, which the line reader does not see
         return None
     return separator.decode()
 

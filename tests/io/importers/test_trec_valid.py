@@ -214,7 +214,8 @@ def test_a_plain_qrels_file_is_read_in_columns_and_an_odd_one_left_to_the_lines(
     run = tmp_path / "a.run"
     run.write_text("q1 Q0 a 1 2 s\n")
     for text in ["q1 0 a 1\n\nq2 0 b 1\n", "q1 0 a 1\n# inside\nq2 0 b 1\n",
-                 "q1 0 a 1\nq1 0 a 2\n", "q1 0 a 1.5\n", "q1 0 a 1 extra\n", "q1\t0 a 1\n"]:
+                 "q1 0 a 1\nq1 0 a 2\n", "q1 0 a 1.5\n", "q1 0 a 1 extra\n", "q1\t0 a 1\n",
+                 "q1  a 1\n", "q1\t\ta\t1\n"]:  # the last two: an empty iter, 3 fields
         odd = tmp_path / "odd.qrels"
         odd.write_text(text)
         documents = {}
@@ -222,3 +223,25 @@ def test_a_plain_qrels_file_is_read_in_columns_and_an_odd_one_left_to_the_lines(
                                 is_grade=INTEGER.fullmatch) is None, text
         assert documents == {}  # nothing entered when the line reader must read it
         assert _outcome(odd, run) == _outcome(odd, run, engine="reference")
+
+
+@pytest.mark.parametrize("text", [
+    "q1  a 1 2 s\n",  # an empty Q0 between two spaces: five whitespace-separated fields
+    "q1 Q0 a  2 s\n",  # an empty rank
+    "q1\t\ta\t1\t2\ts\n",  # an empty Q0 between two tabs
+    "q1 Q0 a 1 2 s\n#q2 Q0 b 1 2 s\n",  # a comment inside, six fields as a run line has
+])
+def test_a_plain_run_with_an_empty_field_or_a_comment_inside_is_left_to_the_lines(
+        tmp_path, text):
+    # the line reader splits on runs of whitespace, so an empty field is no field (line 1
+    # holds 5, an error) and a '#' line is skipped: the columnar reader must not read either
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "odd.run"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\n")
+    run.write_text(text)
+    reader = RunReader({"q1", "q2"}, {})
+    try:
+        reader.read(run)
+    except DatasetFileError:
+        pass
+    assert reader.read_by == {run: "lines"}
+    assert _outcome(qrels, run) == _outcome(qrels, run, engine="reference")
