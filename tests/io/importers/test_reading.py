@@ -44,6 +44,28 @@ def test_a_file_read_in_columns_is_reported_when_its_rankings_are_made(tmp_path)
     assert reports == [qrels.stat().st_size, qrels.stat().st_size + run.stat().st_size]
 
 
+def test_a_file_read_in_columns_is_not_reported_before_its_work_is_done(tmp_path,
+                                                                         monkeypatch):
+    # a file read whole and counted as it is read would also give one report of its size:
+    # what shows the report waits for the work is that none has come when the work starts
+    from ragscore.io.importers import _trec_columns
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "plain.run"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\n")
+    run.write_text("q1 Q0 a 1 2.5 s\nq2 Q0 c 1 1.5 s\n")
+    reports, at_work = [], []
+    table = _trec_columns._table
+
+    def noting_table(*args, **kwargs):  # each file's parsing starts
+        at_work.append(list(reports))
+        return table(*args, **kwargs)
+
+    monkeypatch.setattr(_trec_columns, "_table", noting_table)
+    with bytes_reported(reports.append):
+        import_trec(qrels, run)
+    assert at_work == [[], [qrels.stat().st_size]]
+
+
 def _slow_reads(monkeypatch):
     """Each read that returns bytes pauses, so the progress thread (redrawing every 0.1 s,
     from the start: no delay) draws the share read so far between reads."""
