@@ -120,10 +120,13 @@ def _plain_data(path, max_bytes):
         return None  # the line reader names the problem
     if len(data) > max_bytes:
         return None
-    comments = 0
-    while data.startswith(b"#") and b"\n" in data:  # comment lines opening the file
-        data = data[data.index(b"\n") + 1:]
-        comments += 1
+    comments, start = 0, 0
+    while data.startswith(b"#", start):  # comment lines opening the file
+        end = data.find(b"\n", start)
+        if end < 0:
+            break
+        comments, start = comments + 1, end + 1
+    data = data[start:] if start else data  # one copy, not one per comment line
     separator = _plain_layout(data)
     return None if separator is None else (data, comments, separator)
 

@@ -245,3 +245,18 @@ def test_a_plain_run_with_an_empty_field_or_a_comment_inside_is_left_to_the_line
         pass
     assert reader.read_by == {run: "lines"}
     assert _outcome(qrels, run) == _outcome(qrels, run, engine="reference")
+
+
+@pytest.mark.parametrize("opening, line", [("#a\n#b c\n# d\n", 4), ("", 1), ("#\n", 2)])
+def test_the_comments_opening_a_plain_run_are_skipped_and_counted_in_its_line_numbers(
+        tmp_path, opening, line):
+    run = tmp_path / "plain.run"
+    run.write_text(opening + "q2 Q0 a 1 2.5 s\nq1 Q0 b 1 1.5 t\n")
+    reader = RunReader({"q1", "q2"}, {})
+    reader.read(run)
+    assert reader.read_by == {run: "columnar"}
+    assert reader.origin == {"s": (run, line), "t": (run, line + 1)}
+    only = tmp_path / "only.run"  # comments and no line ending: no run lines
+    only.write_text("#a\n#b")
+    with pytest.raises(DatasetFileError, match="holds no run lines"):
+        RunReader({"q1"}, {}).read(only)
