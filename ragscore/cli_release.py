@@ -66,7 +66,7 @@ def _mismatch(dataset, args, candidate):
     its baseline may not be compared."""
     from .io.manifest import fingerprint, rubric_conflict
 
-    if args.baseline_file:
+    if args.baseline_file is not None:
         from .engine.reference import ReferenceCounted
         from .io.baseline import load_baseline
 
@@ -100,9 +100,10 @@ def _gate(args, out):
     from .gating import gate_inputs
     from .render.gate import gate_text
 
-    if args.baseline and args.baseline_file:
+    # an empty name is a baseline asked for (and refused), never a gate without one
+    if args.baseline is not None and args.baseline_file is not None:
         raise InvalidInputError("give --baseline SYS or --baseline-file FILE, not both")
-    has_baseline = bool(args.baseline or args.baseline_file)
+    has_baseline = args.baseline is not None or args.baseline_file is not None
     inputs = gate_inputs(args.dataset, policy=args.policy, has_baseline=has_baseline,
                          engine=args.engine)
     policy, dataset, counted = inputs.policy, inputs.dataset, inputs.counted

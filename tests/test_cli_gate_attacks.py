@@ -312,3 +312,20 @@ def test_a_failed_call_stops_the_gate_naming_side_and_case(tmp_path, system, sid
     assert (code, out) == (2, "")
     assert f"{side} 'B'" in err if side == "candidate" else f"{side} 'A'" in err
     assert "1 run recorded as failed (first: case 'rollback', trial 1)" in err
+
+
+# ---- an empty baseline name is a baseline named, not none given --------------------------
+
+@pytest.mark.parametrize("option", ["--baseline", "--baseline-file"])
+def test_an_empty_baseline_is_refused_not_dropped(tmp_path, option):
+    # '--baseline ""' (a variable left unset in a release script) gated B alone and could
+    # PASS with exit 0: the baseline asked for was silently not compared
+    policy = POLICY.split("[[rule]]")[0] + "[[rule]]" + POLICY.split("[[rule]]")[3]
+    assert "no_regression" not in policy  # a rule that needs no baseline: B passes alone
+    assert gate(tmp_path, policy)[0] == 0
+    code, out, err = gate(tmp_path, policy, option, "")
+    assert (code, out) == (2, ""), err
+    assert ("baseline system '' has no runs" if option == "--baseline" else
+            "cannot be read") in err, err
+    both = gate(tmp_path, policy, "--baseline", "", "--baseline-file", "x.json")
+    assert both[0] == 2 and "not both" in both[2]
