@@ -144,8 +144,14 @@ def validate_case(case, known, *, rules=COURSE):
     return labels.relevant, labels.support
 
 
+#: The grades a label may carry: a signed 64-bit integer, as the columnar engine holds them.
+MIN_GRADE, MAX_GRADE = -2 ** 63, 2 ** 63 - 1
+GRADE_EXPECTED = "an int grade from -2**63 to 2**63 - 1 (a signed 64-bit integer)"
+
+
 def _grades(value, known, rules):
-    """``{ID: grade}`` of a graded ``relevant`` map, each ID in the corpus, each grade an int."""
+    """``{ID: grade}`` of a graded ``relevant`` map, each ID in the corpus, each grade an int
+    within :data:`MIN_GRADE` and :data:`MAX_GRADE`."""
     if len(value) > rules.max_ids:
         fail("case['relevant']", f"at most {rules.max_ids} judged IDs", f"{len(value)} IDs")
     for doc, grade in value.items():
@@ -155,6 +161,9 @@ def _grades(value, known, rules):
             fail("case['relevant'] key", "an ID in the corpus", doc)
         if type(grade) is not int:
             fail(f"case['relevant'][{show(doc)}]", "an int grade", grade)
+        if not MIN_GRADE <= grade <= MAX_GRADE:
+            fail(f"case['relevant'][{show(doc)}]", GRADE_EXPECTED,
+                 f"an int of {grade.bit_length():,} bits")
     return value
 
 

@@ -199,3 +199,19 @@ def test_support_with_exactly_100_expected_claims_is_accepted():
     case = {"relevant": ("owners",), "support": {f"c{n}": ("owners",) for n in range(100)}}
     run = {"retrieved": ("owners",), "claims": (("c0", ("owners",)),)}
     assert evaluate(CORPUS, case, run)["coverage"] == 1 / 100
+
+
+def test_a_grade_must_fit_a_signed_64_bit_integer():
+    # the columnar engine holds grades as int64: one past either end is refused by name
+    from ragscore.core.rules import OPEN
+    from ragscore.core.validation import validate_labels
+
+    known = {"d1", "d2"}
+    for grade in (2 ** 63 - 1, -2 ** 63):
+        labels = validate_labels({"relevant": {"d1": grade, "d2": 1}}, known, rules=OPEN)
+        assert labels.grades["d1"] == grade
+    for grade, bits in ((2 ** 63, 64), (-2 ** 63 - 1, 64), (10 ** 30, 100)):
+        with pytest.raises(InvalidInputError, match=re.escape(
+                "case['relevant']['d1'] must be an int grade from -2**63 to 2**63 - 1 (a "
+                f"signed 64-bit integer); got 'an int of {bits} bits'")):
+            validate_labels({"relevant": {"d1": grade}}, known, rules=OPEN)

@@ -42,9 +42,9 @@ def _writer(folder, ready, saves, done):
         while time.monotonic() < stop_at or (count < SAVES and time.monotonic() < cap):
             ragscore.save_dataset(versions[count % 2], folder, overwrite=True)
             count += 1
-    finally:
+    finally:  # a writer that failed still reports, so the test fails at once, not on a wait
         done.set()
-    saves.put(count)
+        saves.put(count)
 
 
 def _reader(folder, ready, done, how, results):

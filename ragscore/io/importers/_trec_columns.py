@@ -232,9 +232,12 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     np.minimum.at(first_rows, t_codes, np.arange(rows))
     origin = {name: (path, comments + row + 1)
               for name, row in zip(t_names, first_rows.tolist())}
+    if reader.known_as is not None:  # every line of a kept question, cut or not, as the
+        judged_rows = order[np.repeat(kept, full)]  # line reader checks them
+        if not reader.documents.keys() >= set(
+                d_names[code] for code in sorted_set(d_codes[judged_rows]).tolist()):
+            return None
     shared = _documents(reader, d_codes, d_names, taken, positions)
-    if shared is None:
-        return None
     rankings = {name: {} for name in t_names}
     unjudged = {name: set() for name in t_names}
     # one take over the object array, in C, sliced into tuples (a list of every docno would
@@ -313,27 +316,25 @@ def _trec_order(order, keys, stored, d_codes, d_values, starts):
 def _documents(reader, d_codes, d_names, taken, positions):
     """The docno of each code (an object array of the ``str`` values ``d_names``, so that
     the rankings are taken from it in C), after entering the kept rankings' docnos in
-    ``reader.documents`` in order of first appearance in the file (a growing corpus);
-    ``None`` when, with a known corpus, one is outside it. A docno already in
-    ``reader.documents`` keeps its place and its ``str``, so that the dataset's checks meet
-    the corpus's own objects."""
+    ``reader.documents`` in order of first appearance in the file (a growing corpus; a
+    known corpus is left as it is). A docno already in ``reader.documents`` keeps its place
+    and its ``str``, so that the dataset's checks meet the corpus's own objects."""
     documents = reader.documents
     shared = np.empty(len(d_names), dtype=object)
-    if reader.known_as is None and len(positions) == len(d_codes) and taken.all():
+    if reader.known_as is not None:
+        shared[:] = list(map(documents.get, d_names, d_names))
+        return shared
+    if len(positions) == len(d_codes) and taken.all():
         # every row is kept, so the codes' order (first appearance) is the corpus's order
         shared[:] = list(map(documents.setdefault, d_names, d_names))
         return shared
-    kept_rows = np.sort(positions[taken])
+    kept_rows = positions[taken]  # each code's first row is their least, in any order
     found = np.full(len(d_names), len(d_codes))
     np.minimum.at(found, d_codes[kept_rows], kept_rows)
     codes = np.flatnonzero(found < len(d_codes))
     codes = codes[np.argsort(found[codes], kind="stable")]
     first_seen = [d_names[code] for code in codes.tolist()]
-    if reader.known_as is not None:
-        if not documents.keys() >= set(first_seen):
-            return None
-    else:
-        missing = list(filterfalse(documents.__contains__, first_seen))
-        documents.update(zip(missing, missing))
+    missing = list(filterfalse(documents.__contains__, first_seen))
+    documents.update(zip(missing, missing))
     shared[:] = list(map(documents.get, d_names, d_names))
     return shared

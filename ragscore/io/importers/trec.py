@@ -25,6 +25,7 @@ import re
 from math import inf
 
 from ...core.rules import OPEN, fail, show
+from ...core.validation import MAX_GRADE, MIN_GRADE
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
 from ..format import Dataset
 from ._common import assemble_runs, check_options, fail_at, file_names, open_input, paths_of, \
@@ -48,6 +49,19 @@ _INFINITE = re.compile(r"([+-]?)inf(?:inity)?", re.IGNORECASE)
 _NOT_A_NUMBER = re.compile(r"[+-]?nan(?:\([0-9A-Za-z_]*\))?", re.IGNORECASE)
 _PREFIX = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F.]+|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def is_grade(text):
+    """True when ``text`` is a qrels grade: a whole number in ASCII digits (a sign allowed)
+    that a label can hold (:data:`~ragscore.core.validation.MIN_GRADE` to ``MAX_GRADE``).
+
+    >>> is_grade("+3"), is_grade("007"), is_grade("1.5"), is_grade("9" * 20)
+    (True, True, False, False)
+    """
+    if _INTEGER.fullmatch(text) is None:
+        return False
+    digits = text.lstrip("+-").lstrip("0")
+    return len(digits) <= 19 and MIN_GRADE <= int(text) <= MAX_GRADE
 
 
 def score_of(text):
@@ -154,7 +168,7 @@ def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_id
         from ._trec_columns import read_plain_qrels
 
         judged = read_plain_qrels(path, documents, max_bytes=max_bytes, max_ids=max_ids,
-                                  is_grade=_INTEGER.fullmatch)
+                                  is_grade=is_grade)
         if judged is not None:
             return judged
     elif engine != "reference":
@@ -174,8 +188,9 @@ def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_id
         if docno in grades:
             fail_at(path, number, f"question {show(qid)} judges document {show(docno)} twice "
                                   f"(first on line {first[qid, docno]})")
-        if not _INTEGER.fullmatch(rel):
-            fail_at(path, number, f"rel must be an integer grade; got {show(rel)}")
+        if not is_grade(rel):
+            fail_at(path, number, f"rel must be an integer grade from -2**63 to 2**63 - 1; "
+                                  f"got {show(rel)}")
         if len(grades) == max_ids:
             fail_at(path, number, f"question {show(qid)} judges more than {max_ids:,} "
                                   "documents, the most a case may hold")

@@ -286,7 +286,12 @@ def test_a_missing_file_is_a_dataset_file_error(tmp_path, qrels):
 
 @pytest.mark.parametrize("text, line, message", [
     ("q1 d1 1\n", 1, "expected 4 whitespace-separated fields (qid iter docno rel); got 3"),
-    ("q1 0 d1 1.0\n", 1, "rel must be an integer grade; got '1.0'"),
+    ("q1 0 d1 1.0\n", 1, "rel must be an integer grade from -2**63 to 2**63 - 1; got '1.0'"),
+    # one past a signed 64-bit integer, and far past what int() may read from text
+    ("q1 0 d1 2\nq2 0 d2 9223372036854775808\n", 2, "rel must be an integer grade from "
+     "-2**63 to 2**63 - 1; got '9223372036854775808'"),
+    ("q1 0 d1 " + "7" * 5000 + "\n", 1, "rel must be an integer grade from -2**63 to "
+     f"2**63 - 1; got {show('7' * 5000)}"),  # show's own doctest pins how it cuts
     ("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", 3,
      "question 'q1' judges document 'd1' twice (first on line 1)"),
     ("q1 0 d\x001 1\n", 1, f"docno must be {OPEN.expected}; got 'd\\x001'"),

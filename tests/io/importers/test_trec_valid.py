@@ -19,7 +19,7 @@ from ragscore.io.dataset import check_dataset
 from ragscore.io.write import dataset_files
 from ragscore.io.importers import import_trec
 from ragscore.io.importers._trec_columns import read_plain_qrels
-from ragscore.io.importers.trec import _INTEGER as INTEGER, RunReader
+from ragscore.io.importers.trec import RunReader, is_grade
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "import" / "trec"
 # IDs that are valid but odd: JSON escapes, non-ASCII, a zero-width space, a '#' inside,
@@ -28,7 +28,7 @@ ODD_IDS = ['say"hi', "back\\slash", "café", "zero\u200bwidth", "d#7", "x" * 512
 # fields that are not IDs (a control character, too long) or not numbers
 BAD_IDS = ["bell\x07", "csi\x9b", "y" * 513, "del\x7f"]
 BAD_SCORES = ["high", "nan", "1_0", "1.2.3", "\u0661\u0662", "--1"]
-BAD_GRADES = ["1.5", "two", "0x1", "1_0"]
+BAD_GRADES = ["1.5", "two", "0x1", "1_0", "9223372036854775808", "-9" * 1 + "9" * 25]
 
 
 def _id(rng, pool):
@@ -205,12 +205,12 @@ def test_a_plain_qrels_file_is_read_in_columns_and_an_odd_one_left_to_the_lines(
     plain.write_text("# opening comments are fine\nq2 0 b 1\nq1 0 a +2\nq2 0 a 03\nq1 0 c 0\n")
     documents = {"c": "c"}
     judged = read_plain_qrels(plain, documents, max_bytes=1 << 20, max_ids=10,
-                              is_grade=INTEGER.fullmatch)
+                              is_grade=is_grade)
     assert judged == {"q2": {"b": 1, "a": 3}, "q1": {"a": 2, "c": 0}}
     assert [list(grades) for grades in judged.values()] == [["b", "a"], ["a", "c"]]
     assert list(documents) == ["c", "b", "a"]  # a known docno keeps its place
     assert read_plain_qrels(plain, {}, max_bytes=1 << 20, max_ids=1,
-                            is_grade=INTEGER.fullmatch) is None  # q2 judges 2
+                            is_grade=is_grade) is None  # q2 judges 2
     run = tmp_path / "a.run"
     run.write_text("q1 Q0 a 1 2 s\n")
     for text in ["q1 0 a 1\n\nq2 0 b 1\n", "q1 0 a 1\n# inside\nq2 0 b 1\n",
@@ -220,7 +220,7 @@ def test_a_plain_qrels_file_is_read_in_columns_and_an_odd_one_left_to_the_lines(
         odd.write_text(text)
         documents = {}
         assert read_plain_qrels(odd, documents, max_bytes=1 << 20, max_ids=10,
-                                is_grade=INTEGER.fullmatch) is None, text
+                                is_grade=is_grade) is None, text
         assert documents == {}  # nothing entered when the line reader must read it
         assert _outcome(odd, run) == _outcome(odd, run, engine="reference")
 
@@ -260,3 +260,26 @@ def test_the_comments_opening_a_plain_run_are_skipped_and_counted_in_its_line_nu
     only.write_text("#a\n#b")
     with pytest.raises(DatasetFileError, match="holds no run lines"):
         RunReader({"q1"}, {}).read(only)
+
+
+def test_a_known_corpus_refuses_a_docno_outside_it_even_where_max_depth_cuts_it(tmp_path):
+    # the line reader checks every line of a judged question before cutting the ranking;
+    # the columnar reader must not import what it refuses (zz is ranked second, cut at 1)
+    run = tmp_path / "cut.run"
+    run.write_text("q1 Q0 d1 1 3 s\nq1 Q0 zz 2 1 s\nq9 Q0 zz 1 1 s\n")
+    outcomes = []
+    for engine in ("columnar", "reference"):
+        reader = RunReader({"q1"}, {"d1": "d1"}, known_as="the corpus", max_depth=1,
+                           engine=engine)
+        with pytest.raises(DatasetFileError) as caught:
+            reader.read(run)
+        outcomes.append(str(caught.value))
+    assert outcomes[0] == outcomes[1] == (
+        f"{run}, line 2: document 'zz' is not in the corpus")
+    inside = tmp_path / "inside.run"  # q9 has no qrels: its zz is not checked by either
+    inside.write_text("q1 Q0 d1 1 3 s\nq9 Q0 zz 1 1 s\n")
+    for engine, how in (("columnar", "columnar"), ("reference", "lines")):
+        reader = RunReader({"q1"}, {"d1": "d1"}, known_as="the corpus", engine=engine)
+        reader.read(inside)
+        assert reader.rankings["s"] == {"q1": ("d1",)}
+        assert reader.read_by[inside] == how
