@@ -37,21 +37,15 @@ def _counted_by_system(dataset, engine):
     return counted, counted.by_system()
 
 
-def _system(systems, name, role):
-    if name not in systems:
-        raise InvalidInputError(f"{role} system {show(name)} has no runs in this test set; "
-                                f"systems: {', '.join(map(show, systems))}")
-    return systems[name]
-
-
 def _baseline_save(args, out):
+    from .gating import named_system
     from .io.baseline import baseline_record, save_baseline
     from .io.dataset import load_dataset
     from .io.manifest import fingerprint
 
     dataset = load_dataset(args.dataset)
     counted, systems = _counted_by_system(dataset, args.engine)
-    _system(systems, args.system, "baseline")
+    named_system(systems, args.system, "baseline")
     record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
                              manifest=(dataset.manifests or {}).get(args.system))
     save_baseline(record, args.out)

@@ -77,11 +77,18 @@ class GateInputs(namedtuple("GateInputs", "policy dataset counted systems cases 
     def system(self, name, role):
         """The counted runs of system ``name`` (the ``role`` it plays: candidate or
         baseline); refused when it has no runs or has runs recorded as failed."""
-        if name not in self.systems:
-            raise InvalidInputError(f"{role} system {show(name)} has no runs in this test "
-                                    f"set; systems: {', '.join(map(show, self.systems))}")
+        runs = named_system(self.systems, name, role)
         refuse_failed_calls(self.dataset, name, role)
-        return self.systems[name]
+        return runs
+
+
+def named_system(systems, name, role):
+    """``systems[name]``, refused by name (with the ``role`` it plays and the systems
+    there are) when the test set holds no runs of it."""
+    if name not in systems:
+        raise InvalidInputError(f"{role} system {show(name)} has no runs in this test set; "
+                                f"systems: {', '.join(map(show, systems))}")
+    return systems[name]
 
 
 def gate_inputs(dataset, *, policy, has_baseline, engine):

@@ -146,7 +146,8 @@ def validate_case(case, known, *, rules=COURSE):
 
 #: The grades a label may carry: a signed 64-bit integer, as the columnar engine holds them.
 MIN_GRADE, MAX_GRADE = -2 ** 63, 2 ** 63 - 1
-GRADE_EXPECTED = "an int grade from -2**63 to 2**63 - 1 (a signed 64-bit integer)"
+GRADE_RANGE = "from -2**63 to 2**63 - 1"
+GRADE_EXPECTED = f"an int grade {GRADE_RANGE} (a signed 64-bit integer)"
 
 
 def _grades(value, known, rules):

@@ -89,9 +89,7 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     pairs = q_codes[order].astype(np.int64) * len(d_names) + d_codes[order]
     if len(sorted_set(pairs)) != len(pairs):  # a document judged twice for a question
         return None
-    missing = list(filterfalse(documents.__contains__, d_names))
-    documents.update(zip(missing, missing))
-    shared = list(map(documents.get, d_names))
+    shared = list(map(documents.setdefault, d_names, d_names))  # every row is kept
     grades = [int(rel) for rel in r_names]
     docs = [shared[code] for code in d_codes[order].tolist()]
     given = [grades[code] for code in r_codes[order].tolist()]

@@ -25,7 +25,7 @@ import re
 from math import inf
 
 from ...core.rules import OPEN, fail, show
-from ...core.validation import MAX_GRADE, MIN_GRADE
+from ...core.validation import GRADE_RANGE, MAX_GRADE, MIN_GRADE
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, where
 from ..format import Dataset
 from ._common import assemble_runs, check_options, fail_at, file_names, open_input, paths_of, \
@@ -189,8 +189,8 @@ def read_qrels(path, documents, *, max_bytes=MAX_FILE_BYTES, max_ids=OPEN.max_id
             fail_at(path, number, f"question {show(qid)} judges document {show(docno)} twice "
                                   f"(first on line {first[qid, docno]})")
         if not is_grade(rel):
-            fail_at(path, number, f"rel must be an integer grade from -2**63 to 2**63 - 1; "
-                                  f"got {show(rel)}")
+            fail_at(path, number, f"rel must be an integer grade {GRADE_RANGE}; got "
+                                  f"{show(rel)}")
         if len(grades) == max_ids:
             fail_at(path, number, f"question {show(qid)} judges more than {max_ids:,} "
                                   "documents, the most a case may hold")
@@ -378,8 +378,6 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
                          min_relevance=min_relevance)
     run_paths = paths_of(runs, "runs")
     documents = {}
-    if engine not in ("columnar", "reference"):
-        fail("engine", "one of reference, columnar", engine)
     judged = read_qrels(qrels, documents, max_bytes=max_bytes, engine=engine)
     reader = RunReader(judged, documents, max_bytes=max_bytes, max_depth=max_depth,
                        engine=engine, order=order)
