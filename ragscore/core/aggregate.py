@@ -12,8 +12,10 @@ how many questions it used and how many it left out as n/a.
 A question with repeated trials is one question: its value is its trials' combined value
 (:mod:`ragscore.core.trials`); pooled sums take every trial's numerator and denominator.
 
-Answerable questions (something labelled relevant or some claim expected) and unanswerable
-ones are separate slices: an abstention is never counted as a retrieval success.
+Answerable questions (something labelled relevant or some claim expected, or judged
+answerable) and unanswerable ones are separate slices: an abstention is never counted as a
+retrieval success. A question nobody has labelled yet sits with the answerable ones, its
+values that need labels n/a ("not labelled yet").
 
 The functions read a *view* of counted runs: any object with the methods ``values(metric,
 k)``, ``pooled_parts(metric, k)``, ``reasons(metric, k)``, ``answerable()`` and
@@ -38,12 +40,19 @@ class Aggregate(namedtuple("Aggregate", "metric slice method value numerator den
 
 
 def is_answerable(counts):
-    """True when something is labelled relevant or some claim is expected.
+    """True when something is labelled relevant or some claim is expected, when a reviewer
+    judged the question answerable, or when nobody has labelled it yet (a question not
+    labelled is never counted unanswerable: its values that need labels are n/a, "not
+    labelled yet"); False when it is labelled unanswerable.
 
     >>> from ragscore.core.counts import count
     >>> is_answerable(count(set(), {}, ("archive",), ()))
     False
+    >>> is_answerable(count(set(), None, ("archive",), None, answerability=-1))
+    True
     """
+    if counts.answerability is not None:
+        return counts.answerability != 0
     return bool(counts.n_relevant or counts.n_expected)
 
 
