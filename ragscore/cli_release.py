@@ -43,12 +43,15 @@ def _baseline_save(args, out):
     from .io.dataset import load_dataset
     from .io.manifest import fingerprint
 
-    dataset = load_dataset(args.dataset)
-    counted, systems = _counted_by_system(dataset, args.engine)
-    named_system(systems, args.system, "baseline")
-    record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
-                             manifest=(dataset.manifests or {}).get(args.system))
-    save_baseline(record, args.out)
+    from .io.store import folder_lock
+
+    with folder_lock(args.dataset):  # one version of the folder, read and saved from
+        dataset = load_dataset(args.dataset)
+        counted, systems = _counted_by_system(dataset, args.engine)
+        named_system(systems, args.system, "baseline")
+        record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
+                                 manifest=(dataset.manifests or {}).get(args.system))
+        save_baseline(record, args.out)
     out.write(f"baseline of system {args.system} written to {args.out}: "
               f"{len(record['questions'])} questions, test set "
               f"{record['fingerprint']['questions_sha256'][:12]}\n")
@@ -126,8 +129,11 @@ def _gate(args, out):
                                   digits=args.digits))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
               f"{len(verdict.outcomes)} rules")
+    from .core.aggregate import label_notes
+
     notes = [note for note in counted.notes  # answers awaiting review
              if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
+    notes += label_notes(counted, policy.k, systems={args.candidate, args.baseline})
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
                                   warnings=warnings, notes=notes, digits=args.digits)) + "\n")
     return PASSED if verdict.passed else FAILED

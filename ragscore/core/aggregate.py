@@ -296,3 +296,41 @@ def sweep_means(view, *, max_k, metrics, na_as_zero=False):
             row[metric.name] = sum(defined) / len(defined) if defined else None
         table.append(row)
     return table
+
+
+def label_notes(view, k, *, systems=None):
+    """The sentences every output printing an aggregate repeats about the labels, per
+    system (each of ``systems``, else all): how many of its questions nobody has labelled
+    yet, and how many passages in its top ``k`` nobody judged (they count as not relevant,
+    as in trec_eval). Nothing to say, no sentence.
+
+    >>> from ragscore.core.counts import count
+    >>> from ragscore.engine.reference import ReferenceCounted
+    >>> rows = ReferenceCounted([("q1", "A"), ("q2", "A")], [
+    ...     count({"a"}, None, ("a", "b"), None, judged={"a"}, answerability=1),
+    ...     count(set(), None, ("c",), None, judged=set(), answerability=-1)])
+    >>> label_notes(rows, 2)
+    ['system A: 1 of 2 questions not labelled yet (values that need labels are n/a)', 'system A: 2 of 3 passages in the top 2 unjudged (counted as not relevant, as trec_eval does)']
+    """
+    from .metrics import REGISTRY
+
+    judged, returned = view.pooled_parts(REGISTRY["judged"], k)
+    found = {}
+    for (_, system), state, seen, shown in zip(view.keys, view.labelling(), judged, returned):
+        if systems is None or system in systems:
+            totals = found.setdefault(system, [0, 0, 0, 0])
+            totals[0] += state == -1
+            totals[1] += 1
+            totals[2] += shown - seen
+            totals[3] += shown
+    notes = []
+    for system, (unlabelled, questions, unjudged, passages) in found.items():
+        if unlabelled:
+            notes.append(f"system {system}: {unlabelled} of {questions} question"
+                         f"{'s' * (questions != 1)} not labelled yet (values that need "
+                         "labels are n/a)")
+        if unjudged:
+            notes.append(f"system {system}: {unjudged} of {passages} passage"
+                         f"{'s' * (passages != 1)} in the top {k} unjudged (counted as not "
+                         "relevant, as trec_eval does)")
+    return notes

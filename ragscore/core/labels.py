@@ -292,10 +292,11 @@ def resolve(kind, decisions):
     return ("unsupported", None) if kind == "support" else "unsure"
 
 
-def resolved(records):
+def resolved(records, *, machines=False):
     """``{item: decision}`` from the current judgements of people (origin ``human`` or
-    ``post-edited``; a machine's draft never scores), by :func:`resolve`; a support
-    decision is a ``(decision, states)`` pair.
+    ``post-edited``), by :func:`resolve`; a support decision is a ``(decision, states)``
+    pair. A machine's draft never scores, unless ``machines`` (then only where no person
+    judged the item).
 
     >>> records = [{"kind": "relevance", "case": "q", "key": "k" * 16, "reviewer": "ana",
     ...             "origin": "human", "decision": 2},
@@ -307,6 +308,8 @@ def resolved(records):
     found = {}
     for item, by_reviewer in current(records).items.items():
         people = [record for record in by_reviewer.values() if not is_machine(record)]
+        if not people and machines:
+            people = list(by_reviewer.values())
         if people:
             found[item] = resolve(item[0], [decision_of(record) for record in people])
     return found
@@ -317,3 +320,55 @@ def decision_of(record):
     if record["kind"] == "support":
         return record["decision"], record.get("states")
     return record["decision"]
+
+
+def judged_case(case, grades, answerability, *, min_relevance=1):
+    """``case`` (open ID rules) with its reviewers' labels: each judged grade
+    (``{doc: grade}``) for a passage its own ``relevant`` says nothing of (``relevant`` then
+    becomes a graded map, a listed ID at ``min_relevance``), and the question's
+    ``answerability`` when it is ``answerable`` or ``unanswerable`` (``unsure`` and ``None``
+    leave it as its labels say). A question judged unanswerable with nothing graded above 0
+    and no expected claims gets ``support`` ``{}``: labelled, no claim expected. The case's
+    own labels always win over a judgement (a passage judged relevant to a question its
+    labels call unanswerable is left out: the audit lists it); the input is not changed.
+
+    >>> judged_case({"relevant": ("a",)}, {"a": 0, "b": 2}, None)["relevant"]
+    {'a': 1, 'b': 2}
+    >>> judged_case({"relevant": ()}, {"b": 0}, "unanswerable")
+    {'relevant': {'b': 0}, 'answerability': 'unanswerable', 'support': {}}
+    """
+    changed = dict(case)
+    if grades:
+        listed = case.get("relevant") or ()
+        labelled = dict(listed) if type(listed) is dict else dict.fromkeys(listed,
+                                                                           min_relevance)
+        unanswerable = case.get("support") == {}  # its own labels: nothing is relevant
+        for doc, grade in grades.items():
+            if not (unanswerable and grade > 0):
+                labelled.setdefault(doc, grade)
+        changed["relevant"] = labelled
+    if answerability in ("answerable", "unanswerable"):
+        changed["answerability"] = answerability
+        relevant = changed.get("relevant") or ()
+        positive = any(grade > 0 for grade in relevant.values()) if type(relevant) is dict \
+            else bool(relevant)
+        if answerability == "unanswerable" and case.get("support") is None and not positive:
+            changed["support"] = {}
+    return changed
+
+
+def tally(records):
+    """What a test set's judgements amount to: ``(records, by kind, by origin, reviewers,
+    replaced)``, ``replaced`` counting the records their own reviewer replaced later (kept
+    in the history).
+
+    >>> tally([{"kind": "support", "case": "q", "key": "k", "reviewer": "ana",
+    ...         "origin": "human"}] * 2)
+    (2, {'support': 2}, {'human': 2}, 1, 1)
+    """
+    kinds, origins = {}, {}
+    for record in records:
+        kinds[record["kind"]] = kinds.get(record["kind"], 0) + 1
+        origins[record["origin"]] = origins.get(record["origin"], 0) + 1
+    reviewers = len({record["reviewer"] for record in records})
+    return len(records), kinds, origins, reviewers, current(records).replaced

@@ -7,6 +7,7 @@ Both apply the rules a reading applies (:mod:`ragscore.core.validation`,
 """
 from pathlib import Path
 
+from ..core.labels import check_record
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus, validate_delivered, validate_labels, \
@@ -85,6 +86,11 @@ def _check_records(dataset, rules, known):
                                             f"{error}") from None
     if uses_version_3(dataset):
         _check_version_3(dataset, rules)
+    if type(dataset.judgements) is not tuple:
+        raise InvalidInputError(f"dataset.judgements must be a tuple of judgement records; "
+                                f"got {show(dataset.judgements)}")
+    for position, record in enumerate(dataset.judgements):
+        check_record(record, f"dataset.judgements[{position}]", is_id=rules.is_id)
 
 
 def _check_version_3(dataset, rules):

@@ -6,6 +6,7 @@ recomputed in the page. Values stay ``None`` where they are n/a.
 """
 from bisect import bisect_right
 
+from ..core.aggregate import label_notes
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
@@ -174,7 +175,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         "failures": list(FAILURES),
         "questions": questions,
         "gate": None if gate is None else _gate_data(gate),
-        "notes": list(getattr(counted, "notes", ())),
+        "notes": list(getattr(counted, "notes", ())) + label_notes(
+            counted, k, systems={baseline, candidate}),
     }
 
 
