@@ -178,8 +178,8 @@ def pooled_of(metric, summary, *, slice_name):
         value=numerator / denominator if denominator else None, numerator=numerator,
         denominator=denominator, used=summary.questions, left_out=0,
         description=(f"{numerator} {rule.numerator_name} of {denominator} "
-                     f"{rule.denominator_name}, summed over {summary.questions} {slice_name} "
-                     "questions"))
+                     f"{rule.denominator_name}, summed over {summary.questions} "
+                     f"{'' if slice_name == ALL else slice_name + ' '}questions"))
 
 
 def count_yes(metric, view, *, k, slice_name):

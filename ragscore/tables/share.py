@@ -21,7 +21,9 @@ SWEEP_MAX_K = 20
 
 
 def _plain(value):
-    if value is None:
+    import pandas as pd
+
+    if value is None or value is pd.NA:  # a mean over no question: n/a
         return None
     if hasattr(value, "item"):
         value = value.item()
