@@ -16,14 +16,16 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
+from .nuggets import case_nuggets, nugget_states
 from .reference_answers import answer_match
 
 
 class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
                                   "n_expected n_retrieved gains ideal dropped collapsed "
                                   "delivered_span exposed stale_cutoffs answer_match "
-                                  "judged_ranks n_judged answerability",
-                        defaults=(None, None, 0, 0, None, (), (), None, None, None, None))):
+                                  "judged_ranks n_judged answerability nuggets citations",
+                        defaults=(None, None, 0, 0, None, (), (), None, None, None, None, None,
+                                  None))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -53,6 +55,14 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     ``answerability``: 1 answerable, 0 unanswerable, -1 not labelled yet where the labels
     alone do not say it (a reviewer's decision, or nothing labelled); ``None``: answerable
     exactly when something is relevant or expected.
+    ``nuggets``: ``None`` when the question's nuggets are its expected claims, every one
+    vital and assigned by the strict rule alone (the nugget primitives then read
+    ``n_expected``, ``claim_cutoffs`` and ``n_claims``); else each nugget's ``(vital,
+    assigned, full, half)``, sorted (:func:`ragscore.core.nuggets.nugget_states`): 1 for a
+    vital nugget, 1 when an assignment holds, the smallest k assigning ``support`` and the
+    smallest assigning at least ``partial_support`` (0: at no k).
+    ``citations``: ``None`` unless the run's citations carry reviewers' labels, else the
+    :class:`~ragscore.core.citations.CitationCounts` of its claims.
     """
 
     __slots__ = ()
@@ -196,6 +206,119 @@ class At:
         """True when some passage's relevance is judged for the question."""
         return self.counts.judged_ranks is None or self.counts.n_judged > 0
 
+    def _nuggets(self, vital, state):
+        """Nuggets of one importance (``vital`` 1 or 0) in ``state`` at k: ``support``,
+        ``partial`` (at least partial, not support), ``open`` (not assigned), or all."""
+        states = self.counts.nuggets
+        if states is None:  # every expected claim a vital nugget, assigned by the strict rule
+            expected = self.n_expected if vital else 0
+            assessed = self.assessed
+            return {"all": expected, "support": self.supported if assessed and vital else 0,
+                    "partial": 0, "open": 0 if assessed else expected}[state]
+        k, found = self.k, 0
+        for is_vital, assigned, full, half in states:
+            if is_vital != vital:
+                continue
+            supported = 0 < full <= k
+            found += (state == "all" or state == "support" and supported
+                      or state == "partial" and not supported and 0 < half <= k
+                      or state == "open" and not assigned)
+        return found
+
+    @property
+    def n_vital(self):
+        """The question's vital nuggets."""
+        return self._nuggets(1, "all")
+
+    @property
+    def n_okay(self):
+        """The question's okay nuggets."""
+        return self._nuggets(0, "all")
+
+    @property
+    def vital_support(self):
+        """Vital nuggets the answer is assigned ``support`` at k."""
+        return self._nuggets(1, "support")
+
+    @property
+    def okay_support(self):
+        """Okay nuggets assigned ``support`` at k."""
+        return self._nuggets(0, "support")
+
+    @property
+    def vital_partial(self):
+        """Vital nuggets assigned ``partial_support`` at k."""
+        return self._nuggets(1, "partial")
+
+    @property
+    def okay_partial(self):
+        """Okay nuggets assigned ``partial_support`` at k."""
+        return self._nuggets(0, "partial")
+
+    @property
+    def vital_open(self):
+        """Vital nuggets nobody has assigned for this answer."""
+        return self._nuggets(1, "open")
+
+    @property
+    def okay_open(self):
+        """Okay nuggets nobody has assigned for this answer."""
+        return self._nuggets(0, "open")
+
+    def _cited(self, position):
+        found = self.counts.citations
+        return 0 if found is None else found[position]
+
+    @property
+    def sentences(self):
+        """The answer's sentences (claims) whose citations carry labels (0: none do)."""
+        return self._cited(0)
+
+    @property
+    def citations(self):
+        """Their citations."""
+        return self._cited(1)
+
+    @property
+    def citation_halves(self):
+        """The graded citations' weights in halves: full 2, partial 1, none 0."""
+        return self._cited(2)
+
+    @property
+    def graded_citations(self):
+        """Citations a reviewer graded."""
+        return self._cited(3)
+
+    @property
+    def full_sentences(self):
+        """Sentences with at least one fully supporting citation."""
+        return self._cited(4)
+
+    @property
+    def open_sentences(self):
+        """Sentences with no fully supporting citation and some citation not graded."""
+        return self._cited(5)
+
+    @property
+    def alce_supported(self):
+        """Sentences their citations support together (ALCE's recall)."""
+        return self._cited(6)
+
+    @property
+    def alce_good(self):
+        """Citations ALCE's precision counts (not redundant, of a supported sentence)."""
+        return self._cited(7)
+
+    @property
+    def joint_open(self):
+        """Sentences whose joint support the labels leave unknown."""
+        return self._cited(8)
+
+    @property
+    def redundancy_open(self):
+        """Supported sentences whose citations' redundancy the labels leave unknown."""
+        return self._cited(9)
+
     @property
     def referenced(self):
         """True when the answer text can be compared with a reference answer (both were
@@ -290,7 +413,8 @@ _new = tuple.__new__
 
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
-          answer=None, references=None, judged=None, answerability=None, vouched=()):
+          answer=None, references=None, judged=None, answerability=None, vouched=(),
+          nuggets=None, assigned=None, partial=frozenset(), cited=None):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -305,6 +429,11 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     0 or -1 (see :class:`Counts`). ``vouched``: claims a reviewer judged supported by the
     passages they cite, on a question without expected claims: each is supported from the
     k at which every citation is visible (none on the losing side of a conflict).
+    ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple (``None``: its
+    expected claims, every one vital); ``assigned``: reviewers' assignments ``{nugget ID:
+    assignment}`` for this answer; ``partial``: its claims that state an expected claim only
+    in part (span labels); ``cited``: its
+    :class:`~ragscore.core.citations.CitationCounts`, when its citations carry labels.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
@@ -319,7 +448,7 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     if rank_of is None:
         rank_of = ranks_of(relevant, retrieved)
     visible = rank_of if delivered is None else dict.fromkeys(relevant.intersection(delivered), 1)
-    cutoffs, stale_cutoffs = [], []
+    cutoffs, stale_cutoffs, stated = [], [], {}
     if claims and (support or vouched):
         expected = support or {}
         seen = _every_rank(retrieved, delivered) if vouched else None
@@ -336,6 +465,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                     stale_cutoffs.append(cutoff)
                 else:
                     cutoffs.append(cutoff)
+                    if claim in expected:
+                        stated[claim] = cutoff
         cutoffs.sort()
         stale_cutoffs.sort()
     exposed = ()
@@ -356,6 +487,12 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
     if answerability == (1 if relevant or support else 0):
         answerability = None  # what the labels imply: stored only where it says more
+    states = None
+    if nuggets is not None or assigned or partial:
+        states = nugget_states(case_nuggets((), support) if nuggets is None else nuggets,
+                               assigned, assessed=claims is not None, supported=stated,
+                               partial=_partial_cutoffs(claims, partial, support, retrieved,
+                                                        delivered, losers))
     judged_ranks = None
     if judged is not None:
         judged_ranks = (tuple(rank_of.values()) if judged == relevant
@@ -368,7 +505,24 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                          exposed, tuple(stale_cutoffs),
                          None if answer is None or references is None
                          else tuple(answer_match(answer, references)),
-                         judged_ranks, None if judged is None else len(judged), answerability))
+                         judged_ranks, None if judged is None else len(judged), answerability,
+                         states, cited))
+
+
+def _partial_cutoffs(claims, partial, support, retrieved, delivered, losers):
+    """``{expected claim: the k from which every citation is visible}`` of the claims in
+    ``partial`` that name an expected claim (one citing a passage unseen or on the losing
+    side of a conflict never counts)."""
+    if not partial or not claims:
+        return {}
+    seen, found = _every_rank(retrieved, delivered), {}
+    for claim, citations in claims:
+        if claim in partial and claim in (support or {}) and citations \
+                and not losers.intersection(citations):
+            ranks = [seen.get(doc) for doc in citations]
+            if None not in ranks:
+                found[claim] = max(ranks)
+    return found
 
 
 def _every_rank(retrieved, delivered):

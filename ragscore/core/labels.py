@@ -16,6 +16,12 @@ support        a claim, by the passages it cites           ``claim``,          `
 answerability  the question, against this corpus           (none)              ``answerable``,
                                                                                ``unanswerable``,
                                                                                ``unsure``
+nugget         an answer's assignment to a nugget          ``nugget``          ``support``,
+                                                                               ``partial_support``,
+                                                                               ``not_support``
+citation       a claim's support by one passage it cites   ``claim``,          ``full``,
+                                                           ``doc``             ``partial``,
+                                                                               ``none``
 =============  ==========================================  ==================  ==============
 
 A record::
@@ -26,9 +32,11 @@ A record::
      "reviewer": "ana", "date": "2026-12-04", "origin": "human", "batch": "0a1b2c3d4e5f6071"}
 
 - ``case`` and ``key`` locate it: ``key`` is a hash of the **content judged**
-  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`): the passage (its ID and
+  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`,
+  :func:`ragscore.core.nuggets.assignment_key`, :func:`citation_key`): the passage (its ID and
   text) for relevance, the normalised claim and its cited passages' text for support, the question
-  text for answerability. A judgement applies where its case holds that content now, so
+  text for answerability, the nugget and the whole answer (each claim and the passages it
+  cites) for a nugget assignment, the normalised claim and the one passage for a citation. A judgement applies where its case holds that content now, so
   it is reused for another run or system exactly when the same thing is judged again, and
   an edited passage, claim or question needs a new one. It is never looked up by question
   text alone.
@@ -55,6 +63,10 @@ from .rules import InvalidInputError, show
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
 ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
+#: An answer's assignment to a nugget (TREC RAG's words), lowest first.
+NUGGET_DECISIONS = ("not_support", "partial_support", "support")
+#: A claim's support by one passage it cites (TREC RAG's three levels), lowest first.
+CITATION_DECISIONS = ("none", "partial", "full")
 ORIGINS = ("human", "llm-draft", "post-edited")
 #: Origins whose judgements count in scores (a machine's draft does not).
 SCORED_ORIGINS = frozenset({"human", "post-edited"})
@@ -76,7 +88,11 @@ KINDS = {kind.name: kind for kind in (
     Kind("relevance", ("doc",), None),
     Kind("support", ("claim", "citations"), SUPPORT_DECISIONS),
     Kind("answerability", (), ANSWERABILITY_DECISIONS),
+    Kind("nugget", ("nugget",), NUGGET_DECISIONS),
+    Kind("citation", ("claim", "doc"), CITATION_DECISIONS),
 )}
+#: The kinds whose decisions are levels, resolved to the lowest (their decisions lowest first).
+LEVELLED = ("nugget", "citation")
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
 OPTIONAL = ("states", "note")
 
@@ -120,6 +136,16 @@ def claim_key(claim, passage_keys):
     return content_key("claim", claim, sorted(passage_keys))
 
 
+def citation_key(claim, passage):
+    """The key of a claim judged by one passage it cites: its normalised text and that
+    passage's key.
+
+    >>> citation_key("opens monday", "k1") == claim_key("opens monday", ["k1"])
+    False
+    """
+    return content_key("citation", claim, passage)
+
+
 def question_key(question):
     """The key of a question: its text.
 
@@ -152,10 +178,10 @@ def check_record(record, at, *, is_id=None):
     ...               "doc": "launch", "decision": 2, "reviewer": "ana", "date": "2026-12-04",
     ...               "origin": "human", "batch": "fedcba9876543210"}, "line 1")["decision"]
     2
-    >>> check_record({"kind": "nugget"}, "line 3")
+    >>> check_record({"kind": "rating"}, "line 3")
     Traceback (most recent call last):
     ...
-    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability; got 'nugget'
+    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, nugget, citation; got 'rating'
     """
     if type(record) is not dict:
         raise InvalidInputError(f"{at}: a judgement must be an object; got {show(record)}")
@@ -200,8 +226,13 @@ def _check_subject(kind, record, at, is_id):
     if "doc" in kind.subject and not ok(record["doc"]):
         raise InvalidInputError(f"{at}: field 'doc' must be a passage ID; got "
                                 f"{show(record['doc'])}")
+    if "nugget" in kind.subject and not (type(record["nugget"]) is str
+                                         and record["nugget"].strip()):
+        raise InvalidInputError(f"{at}: field 'nugget' must be a nugget ID; got "
+                                f"{show(record['nugget'])}")
     if "claim" in kind.subject:
         _text(record, "claim", at)
+    if "citations" in kind.subject:
         cited = record["citations"]
         if type(cited) not in (list, tuple) or not all(ok(doc) for doc in cited) \
                 or len(set(cited)) != len(cited):
@@ -277,16 +308,22 @@ def resolve(kind, decisions):
     - support: ``(decision, states)``: a decision and its ``states`` only when every
       reviewer gave exactly them; ``not a claim`` only when all said so; else
       ``unsupported``;
-    - answerability: the decision when all agree, else ``unsure``.
+    - answerability: the decision when all agree, else ``unsure``;
+    - nugget and citation: the lowest level (``not_support`` below ``partial_support``
+      below ``support``; ``none`` below ``partial`` below ``full``).
 
     >>> resolve("relevance", [2, 1]), resolve("answerability", ["answerable", "unanswerable"])
     (1, 'unsure')
+    >>> resolve("nugget", ["support", "partial_support"]), resolve("citation", ["full", "none"])
+    ('partial_support', 'none')
     >>> resolve("support", [("supported", "monday"), ("supported", None)])
     ('unsupported', None)
     """
     decisions = list(decisions)
     if kind == "relevance":
         return min(decisions)
+    if kind in LEVELLED:
+        return min(decisions, key=KINDS[kind].decisions.index)
     if len(set(decisions)) == 1:
         return decisions[0]
     return ("unsupported", None) if kind == "support" else "unsure"

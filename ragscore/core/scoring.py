@@ -7,8 +7,10 @@ systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
 
-from .reference_answers import check_answer, check_reference
+from .citations import check_cited, citation_counts
 from .counts import count
+from .nuggets import case_nuggets, check_assigned
+from .reference_answers import check_answer, check_reference
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .trials import Trials
@@ -119,7 +121,9 @@ class Counter:
                      losers=labels.losers, restricted=prepared.restricted,
                      superseded=self.superseded, answer=prepared.answer,
                      references=labels.reference, judged=labels.judged,
-                     answerability=labels.answerability, vouched=prepared.vouched)
+                     answerability=labels.answerability, vouched=prepared.vouched,
+                     nuggets=labels.nuggets, assigned=prepared.assigned,
+                     partial=prepared.partial, cited=prepared.cited)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -137,6 +141,9 @@ class Counter:
         retrieved, claims = validate_run(run, self.known, rules=self.rules)
         delivered = (validate_delivered(run, self.known, rules=self.rules)
                      if "delivered" in run else None)
+        assigned, partial, cited = _reviewed(run, claims, labels) if type(run) is dict and (
+            "assigned" in run or "partial" in run or "cited" in run) else (None, frozenset(),
+                                                                           None)
         restricted = self.restricted(labels.callers) if self.groups else None
         if self.unit == "document":
             retrieved, collapsed = project_ranking(retrieved, self.sources)
@@ -146,17 +153,38 @@ class Counter:
         answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
-                        vouched)
+                        vouched, assigned, partial, cited)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer vouched", defaults=(None, ()))):
+                                      "answer vouched assigned partial cited",
+                          defaults=(None, (), None, frozenset(), None))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
     delivered context (``None``: not recorded), the caller's restricted chunks, the answer
-    text (``None``: not recorded) and the claims a reviewer vouched for (a frozenset)."""
+    text (``None``: not recorded), the claims a reviewer vouched for (a frozenset), the
+    reviewers' nugget assignments for this answer (``{nugget ID: assignment}``, or
+    ``None``), its claims stating an expected claim only in part (span labels) and the
+    :class:`~ragscore.core.citations.CitationCounts` of its graded citations (``None``:
+    none graded). The last three are what :mod:`ragscore.io.answers` finds in the test set's
+    judgements for this answer."""
 
     __slots__ = ()
+
+
+def _reviewed(run, claims, labels):
+    """``(assigned, partial, cited)`` of a run the test set's judgements were applied to
+    (:mod:`ragscore.io.answers`): each checked against the case's nuggets and the run's
+    claims; the citation grades counted as recorded, before any projection."""
+    nuggets = labels.nuggets if labels.nuggets is not None else case_nuggets(
+        (), labels.support)
+    assigned = check_assigned(run["assigned"], nuggets) if "assigned" in run else None
+    partial = run.get("partial", frozenset())
+    names = {claim for claim, _ in claims or ()}
+    if type(partial) is not frozenset or not partial <= names:
+        fail("run['partial']", "a frozenset of the run's claim IDs", partial)
+    cited = citation_counts(check_cited(run["cited"], claims)) if "cited" in run else None
+    return assigned, partial, cited
 
 
 def _vouched(run, claims):

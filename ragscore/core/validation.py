@@ -17,6 +17,7 @@ The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragsco
 """
 from collections import namedtuple
 
+from .nuggets import case_nuggets, check_nuggets
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
 __all__ = ["InvalidInputError", "Labels", "Validated", "check_document", "check_k", "ids",
@@ -119,8 +120,8 @@ def _explain_within(value, field, allowed, expected, rules):
 
 
 class Labels(namedtuple("Labels", "relevant support grades losers callers reference "
-                                  "answerability judged",
-                        defaults=(frozenset(), None, None, None, None))):
+                                  "answerability judged nuggets",
+                        defaults=(frozenset(), None, None, None, None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -135,6 +136,8 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers refere
     (:func:`answerability_of`); ``None`` where it was not worked out (read from the counts).
     ``judged``: the IDs whose relevance is judged (any grade), or ``None`` when every passage
     is (course rules: a case's list is its complete labelling).
+    ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple when it lists
+    ``nuggets``, else ``None``: its nuggets are its expected claims, every one vital.
     """
 
     __slots__ = ()
@@ -146,7 +149,8 @@ ANSWERABILITY = ("answerable", "unanswerable")
 
 def answerability_of(case, relevant, support, grades):
     """1 (answerable), 0 (unanswerable) or -1 (not labelled yet) for a case's validated
-    labels, in this order: something relevant or some claim expected: 1; a reviewer's
+    labels, in this order: something relevant, some claim expected or some nugget listed: 1;
+    a reviewer's
     decision (``case["answerability"]``): 1 or 0; labels that say so (``support`` given, or
     passages graded and none relevant): 0; nothing at all: -1, never unanswerable.
 
@@ -155,7 +159,7 @@ def answerability_of(case, relevant, support, grades):
     >>> answerability_of({"answerability": "answerable"}, set(), None, None)
     1
     """
-    if relevant or support:
+    if relevant or support or type(case) is dict and case.get("nuggets"):
         return 1
     decided = case.get("answerability") if type(case) is dict else None
     if decided is not None:
@@ -223,7 +227,7 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
         if rules.open_labels and "support" not in case:
             return Labels(relevant, None, grades,
                           answerability=answerability_of(case, relevant, None, grades),
-                          judged=frozenset(listed))
+                          judged=frozenset(listed), nuggets=_nuggets(case, None, rules))
         labels = _get(case, "support", "case")
     if type(labels) is not dict:
         fail("case['support']", "a dict of claim ID to source IDs", labels)
@@ -244,7 +248,16 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
              {"relevant": case["relevant"], "support": labels})
     return Labels(relevant, support, grades,
                   answerability=answerability_of(case, relevant, support, grades),
-                  judged=frozenset(case["relevant"]) if rules.open_labels else None)
+                  judged=frozenset(case["relevant"]) if rules.open_labels else None,
+                  nuggets=_nuggets(case, support, rules))
+
+
+def _nuggets(case, support, rules):
+    """The case's :class:`~ragscore.core.nuggets.Nugget` tuple when it lists ``nuggets``,
+    else ``None`` (its expected claims, every one vital)."""
+    if type(case) is not dict or "nuggets" not in case:
+        return None
+    return case_nuggets(check_nuggets(case["nuggets"], rules=rules), support)
 
 
 def _groups(value, field):
