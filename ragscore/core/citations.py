@@ -144,3 +144,42 @@ def check_cited(value, claims, field="run['cited']"):
             fail(field, "one CitedClaim per claim, a grade per citation", value)
         checked.append(CitedClaim(tuple(item.grades), item.joint, tuple(item.without)))
     return tuple(checked)
+
+
+#: The citation primitives: ``name: (field of CitationCounts, what it counts)``.
+CITATION_PRIMITIVES = {
+    "sentences": ("sentences", "The answer's sentences (claims), when its citations are "
+                               "graded (0: none are)."),
+    "citations": ("citations", "Their citations."),
+    "citation_halves": ("halves", "The graded citations' weights in halves: full 2, partial "
+                                  "1, none 0."),
+    "graded_citations": ("graded", "Citations a reviewer graded."),
+    "full_sentences": ("full_sentences", "Sentences with a fully supporting citation."),
+    "open_sentences": ("open_sentences", "Sentences with no fully supporting citation and "
+                                         "one not graded yet."),
+    "alce_supported": ("alce_supported", "Sentences their citations support together."),
+    "alce_good": ("alce_good", "Citations ALCE's precision counts."),
+    "joint_open": ("joint_open", "Sentences whose joint support the labels leave unknown."),
+    "redundancy_open": ("redundancy_open", "Supported sentences whose citations' redundancy "
+                                           "the labels leave unknown."),
+}
+
+
+def _primitive(position, doc):
+    def read(self):
+        found = self.counts.citations
+        return 0 if found is None else found[position]
+
+    return property(read, doc=doc)
+
+
+class CitationPrimitives:
+    """The citation primitives of :class:`ragscore.core.counts.At`
+    (:data:`CITATION_PRIMITIVES`), read from :attr:`Counts.citations
+    <ragscore.core.counts.Counts>` (all 0 when the answer's citations carry no grades)."""
+
+    __slots__ = ()
+
+
+for _name, (_field, _doc) in CITATION_PRIMITIVES.items():
+    setattr(CitationPrimitives, _name, _primitive(CitationCounts._fields.index(_field), _doc))

@@ -16,7 +16,8 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
-from .nuggets import case_nuggets, nugget_states
+from .citations import CitationPrimitives
+from .nuggets import NuggetPrimitives, case_nuggets, nugget_states
 from .reference_answers import answer_match
 
 
@@ -71,11 +72,13 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
 _INF = float("inf")
 
 
-class At:
+class At(NuggetPrimitives, CitationPrimitives):
     """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
     metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
     names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
-    is a field of :class:`Counts`, a property here and one kernel there.
+    is a field of :class:`Counts`, a property here and one kernel there (the nugget and
+    citation primitives come from :class:`~ragscore.core.nuggets.NuggetPrimitives` and
+    :class:`~ragscore.core.citations.CitationPrimitives`).
 
     >>> at = At(count({"a", "b"}, {"x": {"a"}}, ("c", "a"), (("x", ("a",)),)), 2)
     >>> at.hits, at.first_rank, at.supported, at.n_claims
@@ -205,119 +208,6 @@ class At:
     def any_judged(self):
         """True when some passage's relevance is judged for the question."""
         return self.counts.judged_ranks is None or self.counts.n_judged > 0
-
-    def _nuggets(self, vital, state):
-        """Nuggets of one importance (``vital`` 1 or 0) in ``state`` at k: ``support``,
-        ``partial`` (at least partial, not support), ``open`` (not assigned), or all."""
-        states = self.counts.nuggets
-        if states is None:  # every expected claim a vital nugget, assigned by the strict rule
-            expected = self.n_expected if vital else 0
-            assessed = self.assessed
-            return {"all": expected, "support": self.supported if assessed and vital else 0,
-                    "partial": 0, "open": 0 if assessed else expected}[state]
-        k, found = self.k, 0
-        for is_vital, assigned, full, half in states:
-            if is_vital != vital:
-                continue
-            supported = 0 < full <= k
-            found += (state == "all" or state == "support" and supported
-                      or state == "partial" and not supported and 0 < half <= k
-                      or state == "open" and not assigned)
-        return found
-
-    @property
-    def n_vital(self):
-        """The question's vital nuggets."""
-        return self._nuggets(1, "all")
-
-    @property
-    def n_okay(self):
-        """The question's okay nuggets."""
-        return self._nuggets(0, "all")
-
-    @property
-    def vital_support(self):
-        """Vital nuggets the answer is assigned ``support`` at k."""
-        return self._nuggets(1, "support")
-
-    @property
-    def okay_support(self):
-        """Okay nuggets assigned ``support`` at k."""
-        return self._nuggets(0, "support")
-
-    @property
-    def vital_partial(self):
-        """Vital nuggets assigned ``partial_support`` at k."""
-        return self._nuggets(1, "partial")
-
-    @property
-    def okay_partial(self):
-        """Okay nuggets assigned ``partial_support`` at k."""
-        return self._nuggets(0, "partial")
-
-    @property
-    def vital_open(self):
-        """Vital nuggets nobody has assigned for this answer."""
-        return self._nuggets(1, "open")
-
-    @property
-    def okay_open(self):
-        """Okay nuggets nobody has assigned for this answer."""
-        return self._nuggets(0, "open")
-
-    def _cited(self, position):
-        found = self.counts.citations
-        return 0 if found is None else found[position]
-
-    @property
-    def sentences(self):
-        """The answer's sentences (claims) whose citations carry labels (0: none do)."""
-        return self._cited(0)
-
-    @property
-    def citations(self):
-        """Their citations."""
-        return self._cited(1)
-
-    @property
-    def citation_halves(self):
-        """The graded citations' weights in halves: full 2, partial 1, none 0."""
-        return self._cited(2)
-
-    @property
-    def graded_citations(self):
-        """Citations a reviewer graded."""
-        return self._cited(3)
-
-    @property
-    def full_sentences(self):
-        """Sentences with at least one fully supporting citation."""
-        return self._cited(4)
-
-    @property
-    def open_sentences(self):
-        """Sentences with no fully supporting citation and some citation not graded."""
-        return self._cited(5)
-
-    @property
-    def alce_supported(self):
-        """Sentences their citations support together (ALCE's recall)."""
-        return self._cited(6)
-
-    @property
-    def alce_good(self):
-        """Citations ALCE's precision counts (not redundant, of a supported sentence)."""
-        return self._cited(7)
-
-    @property
-    def joint_open(self):
-        """Sentences whose joint support the labels leave unknown."""
-        return self._cited(8)
-
-    @property
-    def redundancy_open(self):
-        """Supported sentences whose citations' redundancy the labels leave unknown."""
-        return self._cited(9)
 
     @property
     def referenced(self):

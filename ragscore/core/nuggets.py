@@ -195,3 +195,60 @@ def check_assigned(value, nuggets, field="run['assigned']"):
             nugget in names and decision in ASSIGNMENTS for nugget, decision in value.items()):
         fail(field, f"a map of the case's nugget IDs to one of {', '.join(ASSIGNMENTS)}", value)
     return dict(value)
+
+
+#: The nugget primitives: ``name: (vital, state, what it counts)``; ``state`` is ``all``,
+#: ``support`` (assigned support at k), ``partial`` (assigned partial_support at k, not
+#: support) or ``open`` (not assigned).
+NUGGET_PRIMITIVES = {
+    "n_vital": (1, "all", "The question's vital nuggets."),
+    "n_okay": (0, "all", "The question's okay nuggets."),
+    "vital_support": (1, "support", "Vital nuggets the answer is assigned support at k."),
+    "okay_support": (0, "support", "Okay nuggets the answer is assigned support at k."),
+    "vital_partial": (1, "partial", "Vital nuggets assigned partial_support at k."),
+    "okay_partial": (0, "partial", "Okay nuggets assigned partial_support at k."),
+    "vital_open": (1, "open", "Vital nuggets nobody has assigned for this answer."),
+    "okay_open": (0, "open", "Okay nuggets nobody has assigned for this answer."),
+}
+
+
+def nugget_count(states, vital, state, k):
+    """How many of ``states`` (:func:`nugget_states`) of one importance (``vital`` 1 or 0)
+    are in ``state`` at k (see :data:`NUGGET_PRIMITIVES`).
+
+    >>> nugget_count(((0, 1, 0, 1), (1, 1, 2, 2), (1, 0, 0, 0)), 1, "support", 2)
+    1
+    """
+    found = 0
+    for is_vital, assigned, full, half in states:
+        if is_vital == vital:
+            supported = 0 < full <= k
+            found += (state == "all" or state == "support" and supported
+                      or state == "partial" and not supported and 0 < half <= k
+                      or state == "open" and not assigned)
+    return found
+
+
+def _primitive(vital, state, doc):
+    def read(self):
+        states = self.counts.nuggets
+        if states is None:  # its expected claims, each vital, assigned by the strict rule
+            expected = self.n_expected if vital else 0
+            return {"all": expected, "support": self.supported if vital and self.assessed
+                    else 0, "partial": 0, "open": 0 if self.assessed else expected}[state]
+        return nugget_count(states, vital, state, self.k)
+
+    return property(read, doc=doc)
+
+
+class NuggetPrimitives:
+    """The nugget primitives of :class:`ragscore.core.counts.At` (:data:`NUGGET_PRIMITIVES`),
+    read from :attr:`Counts.nuggets <ragscore.core.counts.Counts>`; where that is ``None``,
+    the question's nuggets are its expected claims, every one vital and assigned by the
+    strict rule (``support`` as the supported claims, nothing open once assessed)."""
+
+    __slots__ = ()
+
+
+for _name, (_vital, _state, _doc) in NUGGET_PRIMITIVES.items():
+    setattr(NuggetPrimitives, _name, _primitive(_vital, _state, _doc))

@@ -9,8 +9,10 @@ reference engine applies, so both refuse the same input with the same message, a
 """
 import numpy as np
 
-from ..core.metrics import COUNT, NOT_ASSESSED, NOT_LABELLED, RATE
+from ..core.citations import CitationCounts
 from ..core.counts import Counts
+from ..core.metrics import COUNT, NOT_ASSESSED, NOT_LABELLED, RATE
+from ..io.batch import CITATION_COLUMNS
 from ..core.trials import Trials
 from .counted import Counted
 from .kernels import ArrayAt, count_columns
@@ -202,10 +204,13 @@ def _listed(values, defined):
 _PER_ROW = ("row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "labelled",
             "n_expected", "dropped", "collapsed", "recorded", "context_low", "context_high",
             "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
-            "answerability", "complete", "n_judged")
+            "answerability", "complete", "n_judged", "explicit", "cited",
+            *CITATION_COLUMNS.values())
+_NUGGET_COLUMNS = ("nugget_vital", "nugget_assigned", "nugget_full", "nugget_half")
 _FLAT = (("relevant_row", ("relevant_rank",)), ("gain_row", ("gain_rank", "gain_grade")),
          ("supported_row", ("supported_cutoff",)), ("stale_row", ("stale_cutoff",)),
-         ("exposed_row", ("exposed_cutoff",)), ("judged_row", ("judged_rank",)))
+         ("exposed_row", ("exposed_cutoff",)), ("judged_row", ("judged_rank",)),
+         ("nugget_row", _NUGGET_COLUMNS))
 
 
 def _take_rows(columns, rows):
@@ -256,7 +261,12 @@ def _counts_of(columns, row):
         if columns.referenced[row] else None,
         judged_ranks=None if complete else within("judged_row", "judged_rank"),
         n_judged=None if complete else int(columns.n_judged[row]),
-        answerability=_answerability(columns, row))
+        answerability=_answerability(columns, row),
+        nuggets=tuple(sorted(zip(*(within("nugget_row", name) for name in _NUGGET_COLUMNS))))
+        if columns.explicit[row] else None,
+        citations=CitationCounts(*(int(getattr(columns, name)[row])
+                                   for name in CITATION_COLUMNS.values()))
+        if columns.cited[row] else None)
 
 
 def _answerability(columns, row):

@@ -17,8 +17,11 @@ from math import log2
 
 import numpy as np
 
+from ..core.citations import CITATION_PRIMITIVES
+from ..core.nuggets import NUGGET_PRIMITIVES
+from ..io.batch import CITATION_COLUMNS, sorted_set
 from ..io.batch import member as _member
-from ..io.batch import sorted_set
+from .nugget_kernels import nugget_primitive, nugget_states, partial_claims
 
 __all__ = ["ArrayAt", "CountColumns", "count_columns"]
 
@@ -33,7 +36,9 @@ class CountColumns(namedtuple("CountColumns", [
         "exposed_row", "exposed_cutoff",
         "recorded", "context_low", "context_high",
         "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
-        "answerability", "complete", "n_judged", "judged_row", "judged_rank"])):
+        "answerability", "complete", "n_judged", "judged_row", "judged_rank",
+        "explicit", "nugget_row", "nugget_vital", "nugget_assigned", "nugget_full",
+        "nugget_half", "cited", *CITATION_COLUMNS.values()])):
     """Per row (a run; each trial a row): what :class:`~ragscore.core.counts.Counts` holds,
     as arrays. Lists are flat, each item beside its row (``relevant_row[i]`` is the row of
     ``relevant_rank[i]``), in row order and, within a row, in rank order."""
@@ -122,8 +127,10 @@ def count_columns(batch):
                            rows=(cases, n_retrieved))
         judged_row, judged_rank = element_row[is_judged], element_rank[is_judged]
 
-    supported, stale = _claims(batch, width, relevant_row, relevant_rank,
-                               batch.retrieved_doc[is_relevant], element_row, element_rank)
+    supported, stale, stated, partial = _claims(batch, width, relevant_row, relevant_rank,
+                                                batch.retrieved_doc[is_relevant], element_row,
+                                                element_rank)
+    nuggets = nugget_states(batch, stated, partial)
     exposed_row, exposed_cutoff = _exposed(batch, width, element_row, element_rank)
     low, high = _delivered_span(batch, width, element_row, element_rank, n_retrieved)
     n_claims = np.diff(batch.claim_offsets)
@@ -143,13 +150,18 @@ def count_columns(batch):
         referenced=batch.referenced, exact=batch.exact, common_tokens=batch.common_tokens,
         answer_tokens=batch.answer_tokens, reference_tokens=batch.reference_tokens,
         answerability=batch.answerability[cases], complete=batch.complete[cases],
-        n_judged=batch.n_judged[cases], judged_row=judged_row, judged_rank=judged_rank)
+        n_judged=batch.n_judged[cases], judged_row=judged_row, judged_rank=judged_rank,
+        explicit=batch.explicit, nugget_row=nuggets[0], nugget_vital=nuggets[1],
+        nugget_assigned=nuggets[2], nugget_full=nuggets[3], nugget_half=nuggets[4],
+        cited=batch.cited, **{name: getattr(batch, name) for name in CITATION_COLUMNS.values()})
 
 
 def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row,
             element_rank):
-    """``((rows, cutoffs) of supported claims, (rows, cutoffs) of stale ones)``: the
-    supported-claim rule of :func:`ragscore.core.counts.claim_cutoff` for every claim.
+    """``((rows, cutoffs) of supported claims, (rows, cutoffs) of stale ones, (rows, labels,
+    cutoffs) of supported claims naming an expected claim, (rows, labels, cutoffs) of
+    claims stating one only in part)``: the supported-claim rule of
+    :func:`ragscore.core.counts.claim_cutoff` for every claim.
 
     A claim is supported from the largest visible rank of its citations when it has a
     citation and every cited ID is labelled for it (losers left out) and visible: within
@@ -157,7 +169,9 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row
     recorded, a relevant ID delivered (at rank 1). A claim a reviewer vouched for is
     labelled by its own citations (losers left out), visible at their first rank in the
     ranking (or 1 when delivered). A supported claim whose citations are all superseded
-    chunks is stale instead."""
+    chunks is stale instead. A claim stating its expected claim in part counts from the k
+    at which every citation is visible (its first rank, or 1 when delivered), none on the
+    losing side of a conflict."""
     claims = len(batch.claim_label)
     claim_row = _rows_of(batch.claim_offsets)
     citation_claim = _rows_of(batch.citation_offsets)
@@ -195,8 +209,12 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row
                                  minlength=claims) == 0
     is_stale = supported & all_superseded
     is_supported = supported & ~all_superseded
+    named = is_supported & (batch.claim_label >= 0)
     return ((claim_row[is_supported], cutoff[is_supported]),
-            (claim_row[is_stale], cutoff[is_stale]))
+            (claim_row[is_stale], cutoff[is_stale]),
+            (claim_row[named], batch.claim_label[named], cutoff[named]),
+            partial_claims(batch, width, claim_row, citation_claim, row, docs, citations,
+                           element_row, element_rank, _first_ranks))
 
 
 def _first_ranks(batch, width, row, docs, element_row, element_rank):
@@ -381,4 +399,9 @@ _PRIMITIVES = {
         c.complete, np.minimum(c.n_retrieved, k),
         _count_within(c.judged_row, c.judged_rank, k, c.rows)),
     "any_judged": lambda c, k: c.complete | (c.n_judged > 0),
+    **{name: (lambda vital, state: lambda c, k: nugget_primitive(c, k, vital, state))(vital,
+                                                                                     state)
+       for name, (vital, state, _) in NUGGET_PRIMITIVES.items()},
+    **{name: (lambda column: lambda c, k: getattr(c, column))(CITATION_COLUMNS[field])
+       for name, (field, _) in CITATION_PRIMITIVES.items()},
 }

@@ -11,6 +11,8 @@ so both engines refuse the same input with the same message.
 """
 from collections import namedtuple
 
+from ..core.citations import CitationCounts
+from ..core.nuggets import case_nuggets
 from ..core.reference_answers import AnswerMatch, answer_match
 from ..core.rules import COURSE
 from ..core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
@@ -20,6 +22,10 @@ from ..core.validation import validate_corpus
 #: The batch column of each field of :class:`~ragscore.core.reference_answers.AnswerMatch`.
 MATCH_COLUMNS = {"exact": "exact", "common": "common_tokens", "answer_tokens": "answer_tokens",
                  "reference_tokens": "reference_tokens"}
+#: The batch column of each field of :class:`~ragscore.core.citations.CitationCounts`.
+CITATION_COLUMNS = {name: f"cite_{name}" for name in CitationCounts._fields}
+#: A reviewer's nugget assignment as a code: 0 not_support, 1 partial_support, 2 support.
+ASSIGNMENT_CODES = {"not_support": 0, "partial_support": 1, "support": 2}
 
 __all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
 
@@ -32,12 +38,15 @@ class Batch(namedtuple("Batch", [
         "positive_case", "positive_doc", "positive_grade",
         "label_case", "labelled_label", "labelled_doc",
         "restricted_case", "restricted_doc", "loser_case", "loser_doc", "superseded_doc",
+        "nugget_case", "nugget_label", "nugget_vital",
         # per row
         "row_case", "assessed", "dropped", "collapsed",
         "retrieved_offsets", "retrieved_doc",
-        "claim_offsets", "claim_label", "claim_vouched", "citation_offsets", "citation_doc",
-        "recorded", "delivered_offsets", "delivered_doc",
-        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens"])):
+        "claim_offsets", "claim_label", "claim_vouched", "claim_partial", "citation_offsets",
+        "citation_doc", "recorded", "delivered_offsets", "delivered_doc",
+        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
+        "explicit", "assigned_row", "assigned_nugget", "assigned_code",
+        "cited", *CITATION_COLUMNS.values()])):
     """The columns of a test set's labels and runs (see the module docstring).
 
     Per case ``c``: ``n_relevant[c]``, ``labelled[c]`` (it carries answer labels),
@@ -49,13 +58,22 @@ class Batch(namedtuple("Batch", [
     cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
-    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row ``r``: ``row_case[r]``, ``question[r]`` (its
+    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array); each case's
+    nuggets (:func:`ragscore.core.nuggets.case_nuggets`) as ``(nugget_case, nugget_label,
+    nugget_vital)``, ``nugget_label`` the expected claim's label or -1 (a nugget without
+    sources). Per row ``r``: ``row_case[r]``, ``question[r]`` (its
     position in ``keys``), ``assessed[r]``, ``dropped[r]``, ``collapsed[r]``, the ranking,
     the claims (``claim_label``: the expected claim it names, or -1; ``claim_vouched``: a
-    reviewer judged it supported by its citations) and their citations,
+    reviewer judged it supported by its citations; ``claim_partial``: it states its
+    expected claim only in part) and their citations,
     and the delivered context when ``recorded[r]``; where ``referenced[r]`` (answer text
     and a reference answer), the :class:`~ragscore.core.reference_answers.AnswerMatch` as ``exact``,
-    ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
+    ``common_tokens``, ``answer_tokens`` and ``reference_tokens``; ``explicit[r]``: its
+    nuggets are not just its case's expected claims assigned by the strict rule (the case
+    lists nuggets, or reviewers assigned some: triples ``(assigned_row, assigned_nugget,
+    assigned_code)``, :data:`ASSIGNMENT_CODES`, or a claim states one in part); where
+    ``cited[r]``, the :class:`~ragscore.core.citations.CitationCounts` of its graded
+    citations (:data:`CITATION_COLUMNS`).
     """
 
     __slots__ = ()
@@ -131,6 +149,15 @@ class _Builder:
                 columns["labelled_doc"].append(code(doc))
         self.claim_labels = getattr(self, "claim_labels", {})
         self.claim_labels[index] = labels_of
+        nuggets = labels.nuggets if labels.nuggets is not None else case_nuggets(
+            (), labels.support)
+        self.nuggets_of[index] = {}
+        for nugget in nuggets:
+            self.nuggets_of[index][nugget.id] = len(columns["nugget_case"])
+            columns["nugget_case"].append(index)
+            columns["nugget_label"].append(labels_of[nugget.id] if nugget.expected else -1)
+            columns["nugget_vital"].append(nugget.vital)
+        self.listed[index] = labels.nuggets is not None
         if labels.losers or labels.callers:
             self.found.add("context")
         return index
@@ -150,10 +177,11 @@ class _Builder:
         claims = prepared.claims
         columns["assessed"].append(claims is not None)
         labels_of = self.claim_labels[case]
-        vouched = prepared.vouched
+        vouched, partial = prepared.vouched, prepared.partial
         for claim, citations in claims or ():
             columns["claim_label"].append(labels_of.get(claim, -1))
             columns["claim_vouched"].append(claim in vouched)
+            columns["claim_partial"].append(claim in partial)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))
         self.claim_offsets.append(len(columns["claim_label"]))
@@ -169,6 +197,17 @@ class _Builder:
         columns["referenced"].append(match is not None)
         for name, value in zip(AnswerMatch._fields, match or (0, 0, 0, 0)):
             columns[MATCH_COLUMNS[name]].append(value)
+        row_number = len(columns["row_case"]) - 1
+        assigned = prepared.assigned or {}
+        columns["explicit"].append(self.listed[case] or bool(assigned) or bool(partial))
+        for nugget, decision in assigned.items():
+            columns["assigned_row"].append(row_number)
+            columns["assigned_nugget"].append(self.nuggets_of[case][nugget])
+            columns["assigned_code"].append(ASSIGNMENT_CODES[decision])
+        cited = prepared.cited
+        columns["cited"].append(cited is not None)
+        for name, value in zip(CitationCounts._fields, cited or (0,) * len(CITATION_COLUMNS)):
+            columns[CITATION_COLUMNS[name]].append(value)
         recorded = {name: run[name] for name in OPS_KEYS if name in run}
         if recorded:
             self.ops.setdefault(key, []).append(recorded)
@@ -187,7 +226,8 @@ class _Builder:
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
                  "superseded_doc": bool, "referenced": bool, "complete": bool,
-                 "claim_vouched": bool}
+                 "claim_vouched": bool, "claim_partial": bool, "nugget_vital": bool,
+                 "explicit": bool, "cited": bool}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
                   for name, values in columns.items()}
         offsets = {"retrieved_offsets": self.retrieved_offsets,
@@ -204,6 +244,7 @@ class _Builder:
 def _builder(counter):
     builder = _Builder(counter)
     builder.question_of, builder.restricted, builder.references = {}, {}, {}
+    builder.nuggets_of, builder.listed = {}, {}
     return builder
 
 
@@ -216,6 +257,10 @@ def _features(builder, counter):
         found.add("delivered")
     if any(columns["referenced"]):
         found.add("references")
+    if any(columns["explicit"]):
+        found.add("nuggets")
+    if any(columns["cited"]):
+        found.add("citations")
     if len(columns["row_case"]) != len(builder.keys):
         found.add("trials")
     if counter.groups:

@@ -6,7 +6,7 @@ pattern, the list limits, the claim pattern; where a check fails, :class:`Unclea
 folder to the record reader, which names the problem.
 """
 from .arrow import empty, flags, numbers, present
-from .batch import Batch, has_repeats, member as _member, regrouped, sorted_set
+from .batch import CITATION_COLUMNS, Batch, has_repeats, member as _member, regrouped, sorted_set
 
 __all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs"]
 
@@ -457,4 +457,12 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
         delivered_doc=empty, referenced=np.zeros(rows, dtype=bool), exact=zeros,
-        common_tokens=zeros, answer_tokens=zeros, reference_tokens=zeros)
+        common_tokens=zeros, answer_tokens=zeros, reference_tokens=zeros,
+        # a folder read in bulk lists no nuggets: a case's are its expected claims, vital
+        nugget_case=renumber[label_case[label_kept]],
+        nugget_label=np.arange(int(label_kept.sum())),
+        nugget_vital=np.ones(int(label_kept.sum()), dtype=bool),
+        claim_partial=np.zeros(len(mapped_claim_label), dtype=bool),
+        explicit=np.zeros(rows, dtype=bool), assigned_row=empty, assigned_nugget=empty,
+        assigned_code=empty, cited=np.zeros(rows, dtype=bool),
+        **{name: zeros for name in CITATION_COLUMNS.values()})
