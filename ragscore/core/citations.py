@@ -28,6 +28,8 @@ from collections import namedtuple
 from .rules import fail
 
 GRADES = ("full", "partial", "none")
+#: What a ``support`` judgement says of a citation set (``None``: nothing judged).
+JOINT = ("supported", "unsupported", None)
 #: A grade's weight in weighted precision, in halves (full 1, partial 0.5, none 0).
 HALVES = {"full": 2, "partial": 1, "none": 0}
 #: Why a citation measure is n/a while a citation waits for its grade.
@@ -130,19 +132,25 @@ def _good(grades, without):
     return found
 
 
-def check_cited(value, claims, field="run['cited']"):
-    """A run's citation labels (one :class:`CitedClaim` per claim, in order) checked
-    against its ``claims`` (``(claim, citations)`` pairs); returned as a tuple."""
-    if type(value) not in (list, tuple) or len(value) != len(claims or ()):
-        fail(field, "one CitedClaim per claim of the run", value)
+def check_cited(value, field="run['cited']"):
+    """A run's citation labels checked: one :class:`CitedClaim` per sentence (claim) of its
+    answer, each with a grade (or ``None``) and a judgement of the set less it (or ``None``)
+    per citation; returned as a tuple.
+
+    >>> check_cited([CitedClaim(("full",), None, (None,))])
+    (CitedClaim(grades=('full',), joint=None, without=(None,)),)
+    """
+    if type(value) not in (list, tuple):
+        fail(field, "a CitedClaim per sentence of the answer", value)
     checked = []
-    for item, (_, cited) in zip(value, claims):
-        if not isinstance(item, CitedClaim) or len(item.grades) != len(cited) \
-                or len(item.without) != len(cited) \
+    for item in value:
+        if not isinstance(item, CitedClaim) or type(item.grades) is not tuple \
+                or type(item.without) is not tuple or len(item.without) != len(item.grades) \
                 or not all(grade in GRADES or grade is None for grade in item.grades) \
-                or item.joint not in ("supported", "unsupported", None):
-            fail(field, "one CitedClaim per claim, a grade per citation", value)
-        checked.append(CitedClaim(tuple(item.grades), item.joint, tuple(item.without)))
+                or not all(joint in JOINT for joint in (item.joint, *item.without)):
+            fail(field, "a CitedClaim per sentence: a grade and a judgement of the others per "
+                        "citation", item)
+        checked.append(item)
     return tuple(checked)
 
 

@@ -7,6 +7,7 @@ systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
 
+from .answers import answer_text
 from .citations import check_cited, citation_counts
 from .counts import count
 from .nuggets import case_nuggets, check_assigned
@@ -150,7 +151,9 @@ class Counter:
             claims = project_claims(claims, self.sources)
             if delivered is not None:
                 delivered = project_ranking(delivered, self.sources)[0]
-        answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
+        answer = None
+        if type(run) is dict and ("answer" in run or "sentences" in run):
+            answer = check_answer(answer_text(run))
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
                         vouched, assigned, partial, cited)
@@ -174,8 +177,9 @@ class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delive
 
 def _reviewed(run, claims, labels):
     """``(assigned, partial, cited)`` of a run the test set's judgements were applied to
-    (:mod:`ragscore.io.answers`): each checked against the case's nuggets and the run's
-    claims; the citation grades counted as recorded, before any projection."""
+    (:mod:`ragscore.io.answers`): the assignments checked against the case's nuggets, the
+    partial claims against the run's claims, the citation grades counted as the answer
+    cites (before any projection onto documents)."""
     nuggets = labels.nuggets if labels.nuggets is not None else case_nuggets(
         (), labels.support)
     assigned = check_assigned(run["assigned"], nuggets) if "assigned" in run else None
@@ -183,7 +187,7 @@ def _reviewed(run, claims, labels):
     names = {claim for claim, _ in claims or ()}
     if type(partial) is not frozenset or not partial <= names:
         fail("run['partial']", "a frozenset of the run's claim IDs", partial)
-    cited = citation_counts(check_cited(run["cited"], claims)) if "cited" in run else None
+    cited = citation_counts(check_cited(run["cited"])) if "cited" in run else None
     return assigned, partial, cited
 
 

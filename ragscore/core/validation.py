@@ -17,6 +17,7 @@ The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragsco
 """
 from collections import namedtuple
 
+from .answers import check_sentences
 from .nuggets import case_nuggets, check_nuggets
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
@@ -329,8 +330,14 @@ def validate_run(run, known, *, rules=COURSE):
     """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``.
 
     Under open rules a run may leave out ``claims`` (the answer stage was not recorded):
-    ``claims`` is then ``None``, never an empty answer.
+    ``claims`` is then ``None``, never an empty answer. An answer recorded as ``sentences``
+    is checked too (:func:`ragscore.core.answers.check_sentences`).
     """
+    if type(run) is dict and "sentences" in run:
+        if "answer" in run:
+            fail("run", "an answer given once: 'answer' (text) or 'sentences', not both",
+                 "both")
+        check_sentences(run["sentences"], rules=rules)
     claims = run.get("claims") if type(run) is dict else None
     retrieved = run.get("retrieved") if claims is not None else None
     visible = _members_within(retrieved, known, rules.max_ids)

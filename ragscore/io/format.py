@@ -20,7 +20,9 @@ context, the answer text, operations), access groups, superseded chunks, slices,
 and a case's reference answers (``reference``). Version 4 adds judgements of answer claims
 to the reviews (``text``, ``states``, ``sources``, ``date``; see :mod:`ragscore.core.answers`).
 Version 5 adds a fourth file, ``judgements.<hash>.jsonl``: reviewers' judgements about the
-test set, keyed by what was judged (:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`).
+test set, keyed by what was judged (:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`),
+a case's ``nuggets`` and a run's answer as cited ``sentences`` with its ``response_length``
+(:mod:`ragscore.io.nugget_fields`).
 """
 import re
 from collections import namedtuple
@@ -28,6 +30,7 @@ from collections import namedtuple
 from ..core.rules import RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
+from .nugget_fields import written_sentences
 from .store import FORMAT, INDEX, KINDS
 
 VERSIONS = (1, 2, 3, 4, 5)
@@ -51,7 +54,13 @@ KEYS = {
         "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
-KEYS[4] = KEYS[5] = KEYS[3]
+KEYS[4] = KEYS[3]
+#: Version 5 adds a case's ``nuggets`` and a run's answer as ``sentences`` with its
+#: ``response_length`` (:mod:`ragscore.io.nugget_fields`).
+CASE_V5 = ("nuggets",)
+RUN_V5 = ("sentences", "response_length")
+KEYS[5] = {"corpus": KEYS[3]["corpus"], "cases": KEYS[3]["cases"] | frozenset(CASE_V5),
+           "runs": KEYS[3]["runs"] | frozenset(RUN_V5)}
 SPLITS = ("dev", "heldout")
 CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
 RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
@@ -70,7 +79,7 @@ INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
 INDEX_KEYS[4] = INDEX_KEYS[5] = INDEX_KEYS[3]
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
-           "dataset_records", "rules_of", "uses_version_3", "uses_version_4"]
+           "dataset_records", "rules_of", "uses_version_3", "uses_version_4", "uses_version_5"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
@@ -178,9 +187,24 @@ def uses_version_4(dataset):
                        else ()))
 
 
+def uses_version_5(dataset):
+    """True when ``dataset`` holds judgements, a case listing nuggets or a run recording its
+    answer as sentences or its response length."""
+    if dataset.judgements:
+        return True
+    if type(dataset.cases) is dict and any(
+            type(case) is dict and key in case
+            for case in dataset.cases.values() for key in CASE_V5):
+        return True
+    return type(dataset.runs) is dict and any(
+        type(run) is dict and any(key in run for key in RUN_V5)
+        for per_case in dataset.runs.values() if type(per_case) is dict
+        for trials in per_case.values() for run in trial_runs(trials))
+
+
 def dataset_index(dataset):
     """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
-    version = (5 if dataset.judgements else 4 if uses_version_4(dataset)
+    version = (5 if uses_version_5(dataset) else 4 if uses_version_4(dataset)
                else 3 if uses_version_3(dataset) else VERSION)
     index = {"format": FORMAT, "version": version,
              "name": dataset.name, "description": dataset.description}
@@ -227,6 +251,10 @@ def _run_records(case_name, system, trials):
         for key in RUN_EXTRAS:
             if key in run:
                 record[key] = list(run[key]) if key == "delivered" else run[key]
+        if "sentences" in run:
+            record["sentences"] = written_sentences(run["sentences"])
+        if "response_length" in run:
+            record["response_length"] = run["response_length"]
         yield record
 
 
@@ -251,6 +279,8 @@ def dataset_records(dataset):
                     value = case[key]
                     record[key] = ([dict(item) for item in value] if key == "reviews" else
                                    value if type(value) is str else list(value))
+            if "nuggets" in case:
+                record["nuggets"] = [dict(item) for item in case["nuggets"]]
             yield record
 
     def runs():

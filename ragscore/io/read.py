@@ -1,9 +1,9 @@
 """Reading a dataset folder record by record: the reference reader.
 
 Every record is checked against the format (:mod:`ragscore.io.format`) and the rules of
-:mod:`ragscore.core.validation` as it is read, and the first problem raises
-:class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and the field. Files
-are data only: no pickle, no eval. :func:`load_dataset` keeps the whole test set in memory;
+:mod:`ragscore.core.validation` as it is read; the first problem raises
+:class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and the field (data
+only: no pickle, no eval). :func:`load_dataset` keeps the whole test set in memory;
 the columnar engine reads a folder in bulk (:mod:`ragscore.engine.columnar`) and, on any
 problem, hands the folder to this reader so that every error is worded once, here.
 """
@@ -17,6 +17,7 @@ from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, \
     SPLITS, Dataset, check_index
 from .judgements import check_judgement, read_judgements
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
+from .nugget_fields import case_nuggets_of, run_answer_fields
 from .store import INDEX, snapshot
 
 __all__ = ["close_all", "load_dataset", "open_version", "read_prepared"]
@@ -84,8 +85,6 @@ def _run_keys(record):
     return len(record) + sum(len(item) for item in claims if type(item) is dict)
 
 
-
-
 class Trials:
     """The duplicate-run rule, written once: one run per case and system, or numbered trials
     on every one of its runs, each number once."""
@@ -126,8 +125,7 @@ class Reader:
                 _only(record, allowed, place)
                 doc = _take(record, "id", str, place)
                 text = record.get("text")
-                if text is not None and type(text) is not str or (
-                        text is None and "text" in record):
+                if "text" in record and type(text) is not str:
                     raise DatasetFileError(f"{place}: key 'text' must be a string; "
                                            f"got {show(text)}")
                 if text is None and not self.rules.open_labels:
@@ -187,6 +185,7 @@ class Reader:
             case["support"] = {claim: _ids_tuple(sources, _support_key(claim), place)
                                for claim, sources in labels.items()}
         _case_extras(record, case, place, self.version)
+        case.update(case_nuggets_of(record, place, self.rules))
         return name, case
 
     def cases(self, path, handle, check):
@@ -342,6 +341,7 @@ def run_extras(record, run, place):
             raise DatasetFileError(f"{place}: key 'failed' must be true or false; got "
                                    f"{show(record['failed'])}")
         run["failed"] = record["failed"]
+    run_answer_fields(record, run, place)
 
 
 def _claims_tuple(value, place):
