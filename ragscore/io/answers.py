@@ -31,7 +31,7 @@ from .store import INDEX
 
 __all__ = ["Labelled", "answer_labels", "answer_only", "derive_dataset", "derive_with_waiting",
            "derived_claims", "folder_needs_labels", "has_answer_only", "labelled",
-           "needs_labels", "waiting_note"]
+           "needs_labels", "run_answer_key", "waiting_note"]
 
 
 def answer_only(run):
@@ -251,6 +251,23 @@ def _answer_parts(run, derived, key_of):
                 for claim, decision in zip(derived.claims, derived.decisions)]
     return [(claim, [key_of(doc) for doc in cited], cited, None)
             for claim, cited in run.get("claims") or ()]
+
+
+_Split = namedtuple("_Split", "claims decisions")
+
+
+def run_answer_key(run, corpus, *, split="sentence", pattern=None):
+    """The key of a run's answer as :func:`answer_labels` reads it
+    (:func:`ragscore.core.nuggets.answer_key`): its claims, derived from its answer or as
+    recorded, each with the keys of the passages it cites. An importer of nugget
+    assignments keys them with this."""
+    key_of = _key_of(corpus)
+    derived = None
+    if answer_only(run):
+        claims, _ = split_run(run, known=corpus.keys(), split=split, pattern=pattern)
+        derived = _Split(claims, (None,) * len(claims))
+    return answer_key([(text, keys) for text, keys, _, _ in _answer_parts(run, derived,
+                                                                           key_of)])
 
 
 def answer_labels(case, run, derived, decided, *, key_of, rules, verdicts=None):
