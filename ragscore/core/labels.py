@@ -166,8 +166,9 @@ def check_record(record, at, *, is_id=None):
     allowed = set(COMMON) | set(OPTIONAL) | set(kind.subject)
     extra = sorted(str(name) for name in record if name not in allowed)
     if extra:
-        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for a {kind.name} "
-                                f"judgement (it has {', '.join(sorted(allowed))})")
+        article = "an" if kind.name[0] in "aeiou" else "a"
+        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for {article} "
+                                f"{kind.name} judgement (it has {', '.join(sorted(allowed))})")
     missing = [name for name in COMMON + kind.subject if name not in record]
     if missing:
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")
