@@ -46,7 +46,6 @@ scoring, one decision per item comes from people's current judgements by
 
 Standard library only.
 """
-import hashlib
 import json
 import re
 from collections import namedtuple
@@ -90,6 +89,8 @@ def content_key(*parts):
     ...     b'["passage","a","Monday."]').hexdigest()[:16]
     True
     """
+    import hashlib  # here: loading it costs 'import ragscore' a few milliseconds
+
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
