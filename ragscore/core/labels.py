@@ -54,7 +54,6 @@ scoring, one decision per item comes from people's current judgements by
 
 Standard library only.
 """
-import hashlib
 import json
 import re
 from collections import namedtuple
@@ -106,6 +105,8 @@ def content_key(*parts):
     ...     b'["passage","a","Monday."]').hexdigest()[:16]
     True
     """
+    import hashlib  # here: loading it costs 'import ragscore' a few milliseconds
+
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -192,8 +193,9 @@ def check_record(record, at, *, is_id=None):
     allowed = set(COMMON) | set(OPTIONAL) | set(kind.subject)
     extra = sorted(str(name) for name in record if name not in allowed)
     if extra:
-        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for a {kind.name} "
-                                f"judgement (it has {', '.join(sorted(allowed))})")
+        article = "an" if kind.name[0] in "aeiou" else "a"
+        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for {article} "
+                                f"{kind.name} judgement (it has {', '.join(sorted(allowed))})")
     missing = [name for name in COMMON + kind.subject if name not in record]
     if missing:
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")

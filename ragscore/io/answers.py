@@ -109,21 +109,25 @@ def claims_by_case(dataset, *, split="sentence", pattern=None):
     return claims_of
 
 
+def _has_version_4(dataset):
+    """True when some case holds a version 4 judgement (a review keyed by claim text)."""
+    cases = getattr(dataset, "cases", None)
+    return type(cases) is dict and any(
+        type(review) is dict and "text" in review for case in cases.values()
+        if type(case) is dict for review in case.get("reviews") or ())
+
+
 def needs_labels(dataset):
     """True when ``dataset`` holds judgements to apply or answers to derive claims from."""
-    cases = getattr(dataset, "cases", None)
-    return bool(getattr(dataset, "judgements", ())) or has_answer_only(dataset) or (
-        type(cases) is dict and any(
-            type(review) is dict and "text" in review for case in cases.values()
-            if type(case) is dict for review in case.get("reviews") or ()))
+    return bool(getattr(dataset, "judgements", ())) or has_answer_only(dataset) \
+        or _has_version_4(dataset)
 
 
 def labelled(dataset, *, judges=False, split="sentence", pattern=None):
     """The :class:`Labelled` of ``dataset``: its judgements applied (see the module
     docstring); ``judges``: a machine's drafts count too (never over a person's)."""
     records = tuple(getattr(dataset, "judgements", ()) or ())
-    if any("text" in review for case in dataset.cases.values()
-           for review in case.get("reviews") or ()):  # version 4: per case, in memory
+    if _has_version_4(dataset):  # read per case, in memory
         dataset, legacy, _ = upgrade_reviews(
             dataset, claims_by_case(dataset, split=split, pattern=pattern))
         records = legacy + records
