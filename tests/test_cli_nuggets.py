@@ -107,3 +107,40 @@ def test_a_malformed_nuggets_file_exits_2_naming_line_and_field(tmp_path, capsys
     assert "bad.jsonl, line 1: field 'nuggets'[0]['importance'] must be one of vital, okay" \
         in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_a_gate_names_a_nugget_score_and_fails_closed_on_drafts(tmp_path, capsys):
+    policy = tmp_path / "policy.toml"
+    policy.write_text('k = 2\n\n[[rule]]\nname = "complete answers"\nmetric = '
+                      '"nugget_weighted"\ncheck = "min_mean"\nthreshold = 0.65\n')
+    drafted, reviewed = str(tmp_path / "drafted"), str(tmp_path / "reviewed")
+    assignments = ["--assignments", str(FIXTURE / "assignments.jsonl"), "--date", "2026-12-05"]
+    assert main([*IMPORT, *assignments, "--out", drafted]) == 0
+    assert main([*IMPORT, *assignments, "--origin", "post-edited", "--reviewer", "ana",
+                 "--out", reviewed]) == 0
+    capsys.readouterr()
+    # W by hand: run-a (0.8 + 1/1.5) / 2 = 0.7333; run-b (0.6 + 1/1.5) / 2 = 0.6333
+    assert main(["gate", reviewed, "--policy", str(policy), "--candidate", "run-a"]) == 0
+    assert "mean W 0.7333 over 2 of the 2 questions" in capsys.readouterr().out
+    assert main(["gate", reviewed, "--policy", str(policy), "--candidate", "run-b"]) == 1
+    assert "mean W 0.6333" in capsys.readouterr().out
+    # an LLM's drafts alone: nothing shows the rule passes
+    assert main(["gate", drafted, "--policy", str(policy), "--candidate", "run-a"]) == 1
+    assert "no defined W in the 2 questions" in capsys.readouterr().out
+
+
+def test_the_html_report_shows_each_nuggets_importance_and_assignment(tmp_path):
+    from ragscore.io.dataset import load_dataset
+    from ragscore.tables.share import review_data
+
+    folder = tmp_path / "d"
+    assert main([*IMPORT, "--assignments", str(FIXTURE / "assignments.jsonl"), "--origin",
+                 "post-edited", "--reviewer", "ana", "--out", str(folder)]) == 0
+    data = review_data(load_dataset(folder), baseline="run-a", candidate="run-b", k=2)
+    first = data["questions"][0]
+    assert first["case"] == "t1"
+    assert first["c"]["nuggets"] == [
+        ["n1", "The release window opens on Monday", "vital", "support"],
+        ["n2", "The owners sign off before launch", "vital", "not_support"],
+        ["n3", "The window closes on Friday", "okay", "support"]]
+    assert first["c"]["answer"] == "The window opens on Monday and closes on Friday."

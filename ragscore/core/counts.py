@@ -58,8 +58,9 @@ class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_cla
     exactly when something is relevant or expected.
     ``nuggets``: ``None`` when the question's nuggets are its expected claims, every one
     vital and assigned by the strict rule alone (the nugget primitives then read
-    ``n_expected``, ``claim_cutoffs`` and ``n_claims``); else each nugget's ``(vital,
-    assigned, full, half)``, sorted (:func:`ragscore.core.nuggets.nugget_states`): 1 for a
+    ``n_expected``, ``claim_cutoffs`` and ``n_claims``); else each nugget's ``(position,
+    vital, assigned, full, half)`` in the case's order
+    (:func:`ragscore.core.nuggets.nugget_states`): its place among the case's nuggets, 1 for a
     vital nugget, 1 when an assignment holds, the smallest k assigning ``support`` and the
     smallest assigning at least ``partial_support`` (0: at no k).
     ``citations``: ``None`` unless the run's citations carry reviewers' labels, else the

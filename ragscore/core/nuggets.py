@@ -150,10 +150,11 @@ _FIXED = {"support": (1, 1), "partial_support": (0, 1), "not_support": (0, 0)}
 
 
 def nugget_states(nuggets, assigned, *, assessed, supported, partial):
-    """Each nugget's state as ``(vital, assigned, full, half)`` (sorted: the order of nuggets
-    never matters): ``vital`` 1 or 0; ``assigned`` 1 when some assignment holds, else 0 (n/a);
-    ``full`` the smallest k assigning ``support`` and ``half`` the smallest k assigning at
-    least ``partial_support`` (0: at no k). See the module docstring for the rule.
+    """Each nugget's state, in the case's order, as ``(position, vital, assigned, full,
+    half)``: its ``position`` among the case's nuggets (from 0); ``vital`` 1 or 0;
+    ``assigned`` 1 when some assignment holds, else 0 (n/a); ``full`` the smallest k
+    assigning ``support`` and ``half`` the smallest k assigning at least
+    ``partial_support`` (0: at no k). See the module docstring for the rule.
 
     ``assigned``: ``{nugget ID: assignment}`` of reviewers; ``assessed``: the answer's claims
     are all known; ``supported``: ``{expected claim: cutoff}`` of the answer's claims
@@ -163,25 +164,25 @@ def nugget_states(nuggets, assigned, *, assessed, supported, partial):
     >>> nuggets = case_nuggets(({"id": "smoke", "importance": "okay"},),
     ...                        {"switch": {"a"}, "smoke": {"b"}})
     >>> nugget_states(nuggets, {}, assessed=True, supported={"switch": 2}, partial={})
-    ((0, 1, 0, 0), (1, 1, 2, 2))
+    ((0, 0, 1, 0, 0), (1, 1, 1, 2, 2))
     >>> nugget_states(nuggets, {"smoke": "partial_support"}, assessed=False, supported={},
     ...               partial={})
-    ((0, 1, 0, 1), (1, 0, 0, 0))
+    ((0, 0, 1, 0, 1), (1, 1, 0, 0, 0))
     """
     states = []
-    for nugget in nuggets:
+    for position, nugget in enumerate(nuggets):
         vital = int(nugget.vital)
         decision = (assigned or {}).get(nugget.id)
         if decision is not None:
             full, half = _FIXED[decision]
-            states.append((vital, 1, full, half))
+            states.append((position, vital, 1, full, half))
         elif nugget.expected and assessed:
             full = supported.get(nugget.id, 0)
             half = min((cut for cut in (full, partial.get(nugget.id, 0)) if cut), default=0)
-            states.append((vital, 1, full, half))
+            states.append((position, vital, 1, full, half))
         else:
-            states.append((vital, 0, 0, 0))
-    return tuple(sorted(states))
+            states.append((position, vital, 0, 0, 0))
+    return tuple(states)
 
 
 def check_assigned(value, nuggets, field="run['assigned']"):
@@ -216,11 +217,11 @@ def nugget_count(states, vital, state, k):
     """How many of ``states`` (:func:`nugget_states`) of one importance (``vital`` 1 or 0)
     are in ``state`` at k (see :data:`NUGGET_PRIMITIVES`).
 
-    >>> nugget_count(((0, 1, 0, 1), (1, 1, 2, 2), (1, 0, 0, 0)), 1, "support", 2)
+    >>> nugget_count(((0, 0, 1, 0, 1), (1, 1, 1, 2, 2), (2, 1, 0, 0, 0)), 1, "support", 2)
     1
     """
     found = 0
-    for is_vital, assigned, full, half in states:
+    for _, is_vital, assigned, full, half in states:
         if is_vital == vital:
             supported = 0 < full <= k
             found += (state == "all" or state == "support" and supported

@@ -206,7 +206,8 @@ _PER_ROW = ("row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "la
             "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
             "answerability", "complete", "n_judged", "explicit", "cited",
             *CITATION_COLUMNS.values())
-_NUGGET_COLUMNS = ("nugget_vital", "nugget_assigned", "nugget_full", "nugget_half")
+_NUGGET_COLUMNS = ("nugget_position", "nugget_vital", "nugget_assigned", "nugget_full",
+                   "nugget_half")
 _FLAT = (("relevant_row", ("relevant_rank",)), ("gain_row", ("gain_rank", "gain_grade")),
          ("supported_row", ("supported_cutoff",)), ("stale_row", ("stale_cutoff",)),
          ("exposed_row", ("exposed_cutoff",)), ("judged_row", ("judged_rank",)),

@@ -37,8 +37,8 @@ class CountColumns(namedtuple("CountColumns", [
         "recorded", "context_low", "context_high",
         "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
         "answerability", "complete", "n_judged", "judged_row", "judged_rank",
-        "explicit", "nugget_row", "nugget_vital", "nugget_assigned", "nugget_full",
-        "nugget_half", "cited", *CITATION_COLUMNS.values()])):
+        "explicit", "nugget_row", "nugget_position", "nugget_vital", "nugget_assigned",
+        "nugget_full", "nugget_half", "cited", *CITATION_COLUMNS.values()])):
     """Per row (a run; each trial a row): what :class:`~ragscore.core.counts.Counts` holds,
     as arrays. Lists are flat, each item beside its row (``relevant_row[i]`` is the row of
     ``relevant_rank[i]``), in row order and, within a row, in rank order."""
@@ -151,8 +151,9 @@ def count_columns(batch):
         answer_tokens=batch.answer_tokens, reference_tokens=batch.reference_tokens,
         answerability=batch.answerability[cases], complete=batch.complete[cases],
         n_judged=batch.n_judged[cases], judged_row=judged_row, judged_rank=judged_rank,
-        explicit=batch.explicit, nugget_row=nuggets[0], nugget_vital=nuggets[1],
-        nugget_assigned=nuggets[2], nugget_full=nuggets[3], nugget_half=nuggets[4],
+        explicit=batch.explicit, nugget_row=nuggets[0], nugget_position=nuggets[1],
+        nugget_vital=nuggets[2], nugget_assigned=nuggets[3], nugget_full=nuggets[4],
+        nugget_half=nuggets[5],
         cited=batch.cited, **{name: getattr(batch, name) for name in CITATION_COLUMNS.values()})
 
 

@@ -5,8 +5,9 @@
 A row whose nuggets are its case's expected claims, all vital and assigned by the strict
 rule alone, is read from the claim counts (``n_expected``, the supported claims); a row whose
 nuggets are explicit (its case lists nuggets, reviewers assigned some, or a claim states
-one in part) gets one entry per nugget: ``(nugget_row, nugget_vital, nugget_assigned,
-nugget_full, nugget_half)``, ordered by row, then by state, as the reference sorts them.
+one in part) gets one entry per nugget: ``(nugget_row, nugget_position, nugget_vital,
+nugget_assigned, nugget_full, nugget_half)``, ordered by row, then by the nugget's place in
+its case, as the reference lists them.
 """
 import numpy as np
 
@@ -38,15 +39,16 @@ def partial_claims(batch, width, claim_row, citation_claim, row, docs, citations
 
 
 def nugget_states(batch, stated, partial):
-    """``(rows, vital, assigned, full, half)`` of each nugget of each row whose nuggets are
-    explicit (:func:`ragscore.core.nuggets.nugget_states`), ordered by row, then by state:
+    """``(rows, positions, vital, assigned, full, half)`` of each nugget of each row whose
+    nuggets are explicit (:func:`ragscore.core.nuggets.nugget_states`), in row order, each
+    row's in its case's order:
     a reviewer's assignment (code 2 support from k = 1, 1 partial, 0 not), else for an
     expected claim on an assessed answer the strict rule's cutoff (``stated``) and the
     partial one (``partial``), else not assigned."""
     rows = np.flatnonzero(batch.explicit)
     if not len(rows):
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty, empty
+        return empty, empty, empty, empty, empty, empty
     cases = len(batch.n_relevant)
     sizes = np.bincount(batch.nugget_case, minlength=cases)
     order = np.argsort(batch.nugget_case, kind="stable")
@@ -72,8 +74,7 @@ def nugget_states(batch, stated, partial):
     half = np.where(code >= 0, (code >= 1).astype(np.int64), np.where(derived, half, 0))
     assigned = ((code >= 0) | derived).astype(np.int64)
     vital = batch.nugget_vital[nugget].astype(np.int64)
-    ordered = np.lexsort((half, full, assigned, vital, row))
-    return row[ordered], vital[ordered], assigned[ordered], full[ordered], half[ordered]
+    return row, within, vital, assigned, full, half
 
 
 def _cutoff_of(keys, found_keys, cutoffs):

@@ -129,13 +129,13 @@ def _check_counts(counts, place):
                                    f"more than ideal lists; got {show(counts.gains)}")
     states = counts.nuggets
     if states is not None and (type(states) is not tuple or not all(
-            type(state) is tuple and len(state) == 4 and all(
+            type(state) is tuple and len(state) == 5 and all(
                 type(part) is int and part >= 0 for part in state)
-            and state[0] in (0, 1) and state[1] in (0, 1) for state in states)
-            or list(states) != sorted(states)):
-        raise DatasetFileError(f"{place}: nuggets must be null or a sorted list of [vital, "
-                               f"assigned, full, half] (vital and assigned 0 or 1, cutoffs "
-                               f"whole numbers, 0: at no k); got {show(states)}")
+            and state[0] == position and state[1] in (0, 1) and state[2] in (0, 1)
+            for position, state in enumerate(states))):
+        raise DatasetFileError(f"{place}: nuggets must be null or a list of [position, vital, "
+                               f"assigned, full, half] in position order (vital and assigned 0 "
+                               f"or 1, cutoffs whole numbers, 0: at no k); got {show(states)}")
     span = counts.delivered_span
     if span is not None and (type(span) is not tuple or len(span) != 2 or not all(
             type(end) is int for end in span) or span[0] < 0 or span[1] < -1

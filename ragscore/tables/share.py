@@ -7,9 +7,12 @@ recomputed in the page. Values stay ``None`` where they are n/a.
 from bisect import bisect_right
 
 from ..core.aggregate import label_notes
+from ..core.answers import answer_text
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
+from ..core.nuggets import case_nuggets, check_nuggets
+from ..core.rules import OPEN
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
 from .scores import scores_frame
@@ -77,6 +80,22 @@ def _claims_detail(run, support, *, k):
     return claims
 
 
+def _nuggets_detail(case, counts, *, k):
+    """Each nugget of the question with its importance and the answer's assignment at k
+    (``None``: not assigned yet), when its nuggets are listed or reviewers assigned some
+    (else they are its expected claims, shown with the claims)."""
+    if counts.nuggets is None:
+        return None
+    listed = check_nuggets(case["nuggets"], rules=OPEN) if "nuggets" in case else ()
+    found = []
+    for nugget, (_, _, assigned, full, half) in zip(case_nuggets(listed, case.get("support")),
+                                                    counts.nuggets):
+        assignment = ("support" if 0 < full <= k else "partial_support" if 0 < half <= k
+                      else "not_support" if assigned else None)
+        found.append([nugget.id, nugget.text, "vital" if nugget.vital else "okay", assignment])
+    return found
+
+
 def _run_detail(run, case, counts, *, k):
     if run is None:
         return None
@@ -91,9 +110,10 @@ def _run_detail(run, case, counts, *, k):
         "trials": len(trials), "trial_diagnoses": by_trial, "shown_trial": shown + 1,
         "retrieved": list(first.get("retrieved", ())),
         "delivered": None if delivered is None else list(delivered),
-        "answer": first.get("answer"),
+        "answer": answer_text(first),
         "claims": None if first.get("claims") is None else _claims_detail(
             first, case.get("support"), k=k),
+        "nuggets": _nuggets_detail(case, one, k=k),
         "counts": {"relevant": one.n_relevant, "hits_at_k": bisect_right(one.relevant_ranks, k),
                    "retrieved_relevant": len(one.relevant_ranks), "n_retrieved": one.n_retrieved,
                    "claims": one.n_claims, "supported_at_k": bisect_right(one.claim_cutoffs, k),
@@ -115,7 +135,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
     Questions are every case either system answered, in the dataset's order; each carries
     both systems' values, the delta, the diagnosis (:mod:`ragscore.core.diagnosis`) and the
     details behind the values (counts, pooled numerators and denominators, retrieved and
-    delivered IDs, claims with their citations)."""
+    delivered IDs, claims with their citations, nuggets with their importance and
+    assignment)."""
     counted = count_dataset(dataset, engine=engine)
     names = default_metrics(counted) if metrics is None else metrics
     chosen = list(select(names))

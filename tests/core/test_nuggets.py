@@ -37,19 +37,20 @@ def test_a_reviewers_assignment_wins_over_the_strict_rule():
     nuggets = case_nuggets((), SUPPORT)
     states = nugget_states(nuggets, {"switch": "partial_support"}, assessed=True,
                            supported={"switch": 1}, partial={})
-    assert states == ((1, 1, 0, 0), (1, 1, 0, 1))  # smoke: not_support; switch: partial
+    # switch: partial (the reviewer's); smoke: not_support (the strict rule's)
+    assert states == ((0, 1, 1, 0, 1), (1, 1, 1, 0, 0))
 
 
 def test_a_nugget_without_sources_is_assigned_only_by_a_reviewer():
     nuggets = case_nuggets(({"id": "n1"},), SUPPORT)
     states = nugget_states(nuggets, {}, assessed=True, supported={}, partial={})
-    assert (1, 0, 0, 0) in states  # n1: not assigned, never not_support
+    assert states[0] == (0, 1, 0, 0, 0)  # n1: not assigned, never not_support
 
 
 def test_an_answer_not_assessed_leaves_its_expected_claims_unassigned():
     states = nugget_states(case_nuggets((), SUPPORT), {}, assessed=False, supported={},
                            partial={})
-    assert states == ((1, 0, 0, 0), (1, 0, 0, 0))
+    assert states == ((0, 1, 0, 0, 0), (1, 1, 0, 0, 0))
 
 
 def test_the_span_seam_gives_partial_support_from_where_the_citations_are_visible():
@@ -59,10 +60,10 @@ def test_the_span_seam_gives_partial_support_from_where_the_citations_are_visibl
                    (("switch", ("rollback",)), ("smoke", ("archive",))), partial=partial)
     # smoke cites archive (not its label: unsupported) at rank 2: partial from k = 2;
     # switch supported from k = 1
-    assert answer.nuggets == ((1, 1, 0, 2), (1, 1, 1, 1))
+    assert answer.nuggets == ((0, 1, 1, 1, 1), (1, 1, 1, 0, 2))  # switch, then smoke
     unseen = count({"rollback", "checklist"}, SUPPORT, ("rollback",),
                    (("smoke", ("archive",)),), partial=partial)
-    assert unseen.nuggets == ((1, 1, 0, 0), (1, 1, 0, 0))  # archive never retrieved
+    assert unseen.nuggets == ((0, 1, 1, 0, 0), (1, 1, 1, 0, 0))  # archive never retrieved
 
 
 def test_the_answer_key_is_the_claims_in_order_and_the_passages_they_cite():

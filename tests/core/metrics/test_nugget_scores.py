@@ -11,10 +11,15 @@ SCORES = ("nugget_strict_vital", "nugget_strict_all", "nugget_vital", "nugget_al
           "nugget_weighted")
 
 
+def placed(states):
+    """Nugget states ``(vital, assigned, full, half)`` with their positions in front."""
+    return tuple((position, *state) for position, state in enumerate(states))
+
+
 def scored(*states, k=1):
     """The five scores of hand-made nugget states ``(vital, assigned, full, half)``."""
     counts = Counts(relevant_ranks=(), n_relevant=1, claim_cutoffs=(), n_claims=0,
-                    n_expected=0, n_retrieved=0, nuggets=tuple(sorted(states)))
+                    n_expected=0, n_retrieved=0, nuggets=placed(states))
     return {name: REGISTRY[name].value(counts, k) for name in SCORES}
 
 
@@ -39,7 +44,7 @@ def test_only_okay_nuggets_leave_the_vital_scores_undefined():
     found = scored(okay(SUPPORT), okay(PARTIAL))
     assert found == {"nugget_strict_vital": None, "nugget_strict_all": 0.5,
                      "nugget_vital": None, "nugget_all": 0.75, "nugget_weighted": 0.75}
-    counts = Counts((), 1, (), 0, 0, 0, nuggets=((0, 1, 1, 1),))
+    counts = Counts((), 1, (), 0, 0, 0, nuggets=placed([(0, 1, 1, 1)]))
     assert na_reason(REGISTRY["nugget_vital"], counts, 1) == "the question has no vital nugget"
 
 
@@ -60,7 +65,7 @@ def test_a_partial_assignment_counts_half_except_in_the_strict_scores():
 def test_an_unassigned_nugget_makes_the_scores_na_never_zero():
     found = scored(SUPPORT, OPEN)
     assert found == dict.fromkeys(SCORES)
-    counts = Counts((), 1, (), 0, 0, 0, nuggets=(OPEN, SUPPORT))
+    counts = Counts((), 1, (), 0, 0, 0, nuggets=placed([OPEN, SUPPORT]))
     assert na_reason(REGISTRY["nugget_weighted"], counts, 1) == "a nugget is not assigned yet"
     # an unassigned okay nugget leaves the vital scores defined
     assert scored(SUPPORT, okay(OPEN))["nugget_strict_vital"] == 1.0
