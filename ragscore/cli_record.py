@@ -28,7 +28,7 @@ def _value(text):
     """A --set value: JSON when it reads as JSON (numbers, true, lists), else the text."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON (or not readable as JSON): the text
         return text
 
 
