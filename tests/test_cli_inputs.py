@@ -5,7 +5,6 @@ the file, the flag and the fix."""
 import json
 import os
 import shutil
-import stat
 from pathlib import Path
 
 import pytest
@@ -25,21 +24,10 @@ def _one_line(argv, *fragments):
     return err
 
 
-def _private_zero(folder):
-    """A character device like /dev/zero made in ``folder`` (as root), else ``None``: a
-    test never points a command at the machine's own devices."""
-    path = Path(folder) / "zero-device"
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 5))
-    except OSError:
-        return None
-    return path
-
-
-def _specials(folder):
+def _specials(folder, device):
     fifo = Path(folder) / "fifo"
     os.mkfifo(fifo)
-    zero = _private_zero(folder)
+    zero = device("zero")
     return [fifo] + ([zero] if zero else [])
 
 
@@ -50,13 +38,14 @@ def answers(tmp_path):
     return folder
 
 
-def test_review_import_refuses_a_fifo_or_a_device_without_blocking(answers, tmp_path):
-    for special in _specials(tmp_path):
+def test_review_import_refuses_a_fifo_or_a_device_without_blocking(answers, tmp_path,
+                                                                   device):
+    for special in _specials(tmp_path, device):
         _one_line(["review", "import", str(answers), str(special)], "not a regular file")
 
 
-def test_record_config_refuses_a_fifo_or_a_device_without_blocking(tmp_path):
-    for special in _specials(tmp_path):
+def test_record_config_refuses_a_fifo_or_a_device_without_blocking(tmp_path, device):
+    for special in _specials(tmp_path, device):
         _one_line(["record", str(ROOT / "fixtures" / "course"), "--config", str(special),
                    "--endpoint", "http://127.0.0.1:9/ask", "--system", "x"],
                   "not a regular file")

@@ -141,34 +141,32 @@ def too_big(path, max_bytes):
                             "being read; pass a larger max_bytes if it is trusted")
 
 
+def read_whole(handle, path, max_bytes=MAX_FILE_BYTES):
+    """The text of an open file read to its end: at most ``max_bytes``, UTF-8."""
+    data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise too_big(path, max_bytes)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") from None
+
+
 def read_text(path, max_bytes=MAX_FILE_BYTES):
     """The whole text of the UTF-8 file at ``path``: a regular file within ``max_bytes``
     (a FIFO or a device is refused without blocking on it), a byte-order mark dropped."""
     try:
         with open_regular(path, max_bytes) as handle:
-            data = handle.read(max_bytes + 1)
+            text = read_whole(handle, path, max_bytes)
     except FileNotFoundError:
         raise DatasetFileError(f"{where(path)}: cannot be read (No such file or "
                                "directory)") from None
-    if len(data) > max_bytes:
-        raise too_big(path, max_bytes)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") from None
     return text[1:] if text[:1] == "\ufeff" else text
 
 
 def read_json(handle, path, max_bytes=MAX_FILE_BYTES):
     """The one JSON object in an open file (a manifest, an index)."""
-    data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise too_big(path, max_bytes)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") from None
-    value = parse(text, where(path))
+    value = parse(read_whole(handle, path, max_bytes), where(path))
     if type(value) is not dict:
         raise DatasetFileError(f"{where(path)}: expected a JSON object; got {show(value)}")
     return value

@@ -90,27 +90,16 @@ def test_baseline_and_trec_export_into_a_dataset_folder_are_refused(answers, tmp
     assert not (course / "sub").exists()
 
 
-def private_null(folder):
-    """A character device like /dev/null, made in ``folder`` (as root), else ``None``: a
-    test that names a device as an output never names the machine's own."""
-    path = Path(folder) / "null-device"
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    except (PermissionError, OSError):
-        return None
-    return path
-
-
-def test_a_folder_a_fifo_or_a_device_is_never_an_output_file(answers, tmp_path):
+def test_a_folder_a_fifo_or_a_device_is_never_an_output_file(answers, tmp_path, device):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    device = private_null(tmp_path)
+    null = device("null")
     targets = [(tmp_path, "is a folder"), (fifo, "not a regular file")]
-    targets += [(device, "not a regular file")] if device else []
+    targets += [(null, "not a regular file")] if null else []
     for target, fragment in targets:
         _refused(["review", "export", str(answers), "--out", str(target)], fragment)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # the FIFO is still a FIFO
-    assert device is None or stat.S_ISCHR(os.stat(device).st_mode)
+    assert null is None or stat.S_ISCHR(os.stat(null).st_mode)
 
 
 def test_an_existing_out_names_the_flag_not_pythons_keyword(tmp_path):

@@ -6,7 +6,6 @@ counted, and provenance that says whose revision it names and which recorder wro
 import fcntl
 import json
 import os
-import stat
 import subprocess
 import threading
 import time
@@ -147,16 +146,6 @@ def test_a_python_pipeline_answering_a_lone_surrogate_records_a_failed_run(tmp_p
     assert not [name for name in os.listdir(tmp_path / "out") if "tmp" in name]
 
 
-def _private_zero(folder):
-    """A character device like /dev/zero made in ``folder`` (as root), else ``None``."""
-    path = Path(folder) / "zero-device"
-    try:
-        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 5))
-    except OSError:
-        return None
-    return path
-
-
 @pytest.mark.parametrize("argv, fragment", [
     (["--endpoint", "http://127.0.0.1:99999/ask"], "--endpoint must be"),
     (["--endpoint", "http://[::1/ask"], "--endpoint must be"),
@@ -180,8 +169,8 @@ def test_every_option_is_checked_before_the_first_call(tmp_path, argv, fragment)
     assert sum(server.calls.values()) == 0 and not (tmp_path / "out").exists()
 
 
-def test_a_journal_that_is_a_device_is_refused_before_any_call(tmp_path):
-    zero = _private_zero(tmp_path)
+def test_a_journal_that_is_a_device_is_refused_before_any_call(tmp_path, device):
+    zero = device("zero")
     if zero is None:
         pytest.skip("making a device node needs root")
     fifo = tmp_path / "fifo"
