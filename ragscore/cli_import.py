@@ -30,8 +30,7 @@ def _import(args, out):
     from .io.importers._reading import bytes_reported, input_bytes
     from .render.progress import Progress
 
-    total = input_bytes(value for name, value in options.items() if name not in ("out",
-                                                                                 "name"))
+    total = input_bytes(inputs)  # what the import reads, and only that
     # only on a terminal, after two seconds: the share of the input files' bytes read
     with Progress(f"importing ({args.kind})", unit="bytes") as progress:
 

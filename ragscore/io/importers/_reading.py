@@ -78,6 +78,10 @@ def read_in_full(path):
     report((info.st_dev, info.st_ino), info.st_size)
 
 
+#: How deep :func:`input_bytes` looks into a folder (BEIR keeps its qrels one level down).
+MAX_DEPTH = 2
+
+
 def input_bytes(values):
     """The size in bytes of the files and folders (every file inside) among ``values``
     (paths, lists of paths, or anything else, which counts 0): the whole of what an import
@@ -88,10 +92,14 @@ def input_bytes(values):
             if not isinstance(item, (str, os.PathLike)):
                 continue
             try:
-                if os.path.isdir(item):
-                    total += sum(os.path.getsize(os.path.join(root, name))
-                                 for root, _, names in os.walk(item) for name in names
-                                 if os.path.isfile(os.path.join(root, name)))
+                if os.path.isdir(item):  # a dataset folder and its sub-folders, no deeper
+                    for root, folders, names in os.walk(item):
+                        inside = os.path.relpath(root, item)
+                        if (0 if inside == "." else inside.count(os.sep) + 1) >= MAX_DEPTH - 1:
+                            folders.clear()
+                        total += sum(os.path.getsize(os.path.join(root, name))
+                                     for name in names
+                                     if os.path.isfile(os.path.join(root, name)))
                 elif os.path.isfile(item):
                     total += os.path.getsize(item)
             except (OSError, ValueError):
