@@ -94,9 +94,8 @@ def _import(args, out):
     import datetime
 
     from .io.dataset import load_dataset, save_dataset
-    from .io.review_queue import add_judgements, read_decisions
-
     from .io.jsonl import read_text
+    from .io.review_queue import add_judgements, read_decisions
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"

@@ -13,7 +13,6 @@ def _import(args, out):
 
     from .io.dataset import save_dataset
     from .io.format import NAME_PATTERN
-
     from .io.outputs import check_output_folder
 
     importer = IMPORTERS[args.kind]
@@ -104,7 +103,6 @@ def _write_review_queue(dataset, path):
 def _export_trec(args, out):
     from .io.dataset import load_dataset
     from .io.importers import export_trec
-
     from .io.outputs import check_output_file
 
     # the prefix's own name checked as a file would be: its folder, inputs, dataset folders

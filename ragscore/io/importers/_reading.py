@@ -78,24 +78,19 @@ def read_in_full(path):
     report((info.st_dev, info.st_ino), info.st_size)
 
 
-#: How deep :func:`input_bytes` looks into a folder (BEIR keeps its qrels one level down).
-MAX_DEPTH = 2
-
-
 def input_bytes(values):
-    """The size in bytes of the files and folders (every file inside) among ``values``
-    (paths, lists of paths, or anything else, which counts 0): the whole of what an import
-    may read."""
+    """The size in bytes of the files and folders (the files in a folder and in its
+    sub-folders, no deeper) among ``values`` (paths, lists of paths, or anything else,
+    which counts 0): the whole of what an import may read."""
     total = 0
     for value in values:
         for item in value if isinstance(value, (list, tuple)) else (value,):
             if not isinstance(item, (str, os.PathLike)):
                 continue
             try:
-                if os.path.isdir(item):  # a dataset folder and its sub-folders, no deeper
-                    for root, folders, names in os.walk(item):
-                        inside = os.path.relpath(root, item)
-                        if (0 if inside == "." else inside.count(os.sep) + 1) >= MAX_DEPTH - 1:
+                if os.path.isdir(item):  # the folder and its sub-folders (BEIR's qrels/),
+                    for root, folders, names in os.walk(item):  # no deeper
+                        if root != os.fspath(item):
                             folders.clear()
                         total += sum(os.path.getsize(os.path.join(root, name))
                                      for name in names
