@@ -39,7 +39,7 @@ FIXTURES = ROOT / "fixtures"
 #: Seconds one run may take before it counts as blocked.
 DEADLINE = 60
 #: Hostile values each option gets in make test (all of them under the exhaustive mark).
-SHARE = 3
+SHARE = 2
 
 #: What every hostile value is, by name; paths are filled in per sandbox and command.
 HOSTILE = ("empty", "huge", "negative", "inf", "nan", "control", "fifo", "zero", "folder",
