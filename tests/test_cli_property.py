@@ -9,7 +9,8 @@ own inputs, a dataset's data file. Each run must:
 
 - exit 0, 1, 2 or 130, never with a traceback or an internal error;
 - change no input (every input file hashed before and after);
-- write nothing inside a dataset folder unless the command saves that folder;
+- write nothing inside a dataset folder unless the command saves that folder (seen as it
+  happens: the run asked the store to write, or to lock, that folder);
 - never block (a FIFO is refused, not opened for reading).
 
 ``make test`` runs a derandomized share of the hostile values (a fixed rotation that gives
@@ -174,28 +175,28 @@ def arguments(parser):
 
 
 def exceptions(box, url):
-    """The small table of what cannot be derived from a name: ``{command words:
-    (argv, saves DIR)}``, the argv holding the required arguments of that command."""
+    """The small table of what cannot be derived from a name: ``{command words: argv}``,
+    the argv holding the required arguments of that command."""
     fixture = box.inputs / "import"
     return {
-        ("import", "trec"): (["--qrels", fixture / "trec" / "qrels.txt", "--run",
-                              fixture / "trec" / "bm25.run"], False),
-        ("import", "beir"): (["--folder", fixture / "beir", "--run", fixture / "beir" /
-                              "bm25.run"], False),
-        ("import", "ragas"): (["--file", fixture / "ragas" / "answers.jsonl", "--system",
-                               "dense"], False),
-        ("import", "llamaindex"): (["--results", fixture / "llamaindex" / "results.json",
-                                    "--system", "vector"], False),
-        ("import", "log"): ([fixture / "log" / "answers.jsonl"], False),
-        ("import", "openinference"): ([fixture / "openinference" / "spans.jsonl",
-                                       "--system", "prod"], False),
-        ("import", "llamaindex-rag"): (["--dataset", fixture / "llamaindex" /
-                                        "rag_dataset.json", "--predictions", fixture /
-                                        "llamaindex" / "vector_predictions.json", "--system",
-                                        "vector"], False),
-        ("review", "import"): ([box.dataset, box.queue], True),
-        ("record",): ([box.dataset, "--endpoint", url, "--system", "live", "--retries", "0",
-                       "--timeout", "10"], True),
+        ("import", "trec"): ["--qrels", fixture / "trec" / "qrels.txt", "--run",
+                             fixture / "trec" / "bm25.run"],
+        ("import", "beir"): ["--folder", fixture / "beir", "--run", fixture / "beir" /
+                             "bm25.run"],
+        ("import", "ragas"): ["--file", fixture / "ragas" / "answers.jsonl", "--system",
+                              "dense"],
+        ("import", "llamaindex"): ["--results", fixture / "llamaindex" / "results.json",
+                                   "--system", "vector"],
+        ("import", "log"): [fixture / "log" / "answers.jsonl"],
+        ("import", "openinference"): [fixture / "openinference" / "spans.jsonl", "--system",
+                                      "prod"],
+        ("import", "llamaindex-rag"): ["--dataset", fixture / "llamaindex" /
+                                       "rag_dataset.json", "--predictions", fixture /
+                                       "llamaindex" / "vector_predictions.json", "--system",
+                                       "vector"],
+        ("review", "import"): [box.dataset, box.queue],
+        ("record",): [box.dataset, "--endpoint", url, "--system", "live", "--retries", "0",
+                      "--timeout", "10"],
     }
 
 
@@ -220,12 +221,10 @@ def by_name(action, box):
 
 
 def base_argv(words, parser, box, table):
-    """``(argv, saves DIR, derived)``: a working command line for ``words``; ``derived`` is
-    False when a required argument had to be guessed."""
-    argv, saves = [], False
+    """``(argv, derived)``: a working command line for ``words``; ``derived`` is False when
+    a required argument had to be guessed."""
     given = table.get(words)
-    if given:
-        argv, saves = [str(part) for part in given[0]], given[1]
+    argv = [str(part) for part in given] if given else []
     derived = True
     for action in arguments(parser):
         flag = action.option_strings[0] if action.option_strings else None
@@ -236,7 +235,7 @@ def base_argv(words, parser, box, table):
             if value is None:
                 value, derived = "x", False
             argv += [value] if flag is None else [flag, value]
-    return [*words, *argv], saves, derived
+    return [*words, *argv], derived
 
 
 def own_input(argv, box):
@@ -322,30 +321,80 @@ def inside_a_dataset(path, box):
     return box.dataset in Path(path).parents
 
 
-def run_checked(argv, box, *, saves):
+def run_checked(argv, box):
     """Run ``argv`` from the working folder; return ``(exit code, problem or None)``, and
     put the inputs back as they were."""
     before = box.snapshot()
     after = before
     try:
-        code, err = _run(argv)
+        code, err, saved = _run(argv)
         after = box.snapshot()
+        saves = any(_resolved(folder) == box.dataset.resolve() for folder in saved)
         return code, _problem(code, err, before, after, box, saves=saves)
     finally:
         box.restore(before, after)
+
+
+def _resolved(folder):
+    try:
+        return Path(folder).resolve()
+    except (OSError, TypeError, ValueError):
+        return None
+
+
+class _Saves:
+    """Within it, ``folders`` lists every folder the store was asked to write or to lock
+    (a save, or a read-change-write under the folder's lock): what "the command saves that
+    folder" means, seen as it happens rather than declared."""
+
+    def __init__(self):
+        self.folders = []
+
+    def __enter__(self):
+        from ragscore.io import store, write
+
+        folders = self.folders
+        self.patched = []
+        for module, name in ((store, "write_dataset_folder"), (write, "write_dataset_folder")):
+            original = getattr(module, name, None)
+            if original is None:
+                continue
+
+            def watched(files, index, path, *args, _original=original, **kwargs):
+                folders.append(path)
+                return _original(files, index, path, *args, **kwargs)
+
+            self.patched.append((module, name, original))
+            setattr(module, name, watched)
+        lock = getattr(store, "_Locked", None)
+        if lock is not None:
+            original_init = lock.__init__
+
+            def locked(self_, folder, *args, **kwargs):
+                folders.append(folder)
+                return original_init(self_, folder, *args, **kwargs)
+
+            self.patched.append((lock, "__init__", original_init))
+            lock.__init__ = locked
+        return self
+
+    def __exit__(self, *exc):
+        for owner, name, original in reversed(self.patched):
+            setattr(owner, name, original)
 
 
 def _run(argv):
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, DEADLINE)
     try:
-        code, _, err = capture(argv)
+        with _Saves() as saves:
+            code, _, err = capture(argv)
     except Blocked:
-        return None, f"blocked for {DEADLINE} s"
+        return None, f"blocked for {DEADLINE} s", []
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return code, err
+    return code, err, saves.folders
 
 
 def _problem(code, err, before, after, box, *, saves):
@@ -381,15 +430,15 @@ def walk(root, *, everything, only=None):
         for words, parser in leaves(build_parser()):
             if only and words[0] not in only:
                 continue
-            argv, saves, derived = base_argv(words, parser, box, table)
-            code, problem = run_checked(argv, box, saves=saves)
+            argv, derived = base_argv(words, parser, box, table)
+            code, problem = run_checked(argv, box)
             runs += 1
             if problem:
                 problems.append((argv, problem))
             if code not in (0, 1) and (derived or words in table):
                 base_failed.append((words, code))
             for _, changed in variants(words, parser, argv, box, everything=everything):
-                _, problem = run_checked(changed, box, saves=saves)
+                _, problem = run_checked(changed, box)
                 runs += 1
                 if problem:
                     problems.append((changed, problem))
@@ -428,7 +477,7 @@ def test_the_walk_reaches_every_command_and_every_hostile_value(tmp_path):
     assert {words[0] for words, _ in commands} >= {"report", "compare", "html", "gate",
                                                 "record", "import", "review", "baseline"}
     for words, parser in commands:
-        argv, _, _ = base_argv(words, parser, box, table)
+        argv, _ = base_argv(words, parser, box, table)
         for label, _ in variants(words, parser, argv, box, everything=False):
             names[label.partition("=")[2]] += 1
     assert set(HOSTILE) <= set(names), names
