@@ -12,6 +12,7 @@ import email.utils
 import http.client
 import io
 import json
+import re
 import socket
 import threading
 import time
@@ -155,6 +156,25 @@ def _endpoint(url):
     return parts.scheme, parts.hostname, port, target
 
 
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name (RFC 9110)
+
+
+def _checked_headers(headers):
+    """``headers`` as text, each name a token and each value one line (a header that
+    http.client would refuse at every call is refused once, before the first)."""
+    checked = {}
+    for name, value in headers.items():
+        name, value = str(name), str(value)
+        if not _TOKEN.fullmatch(name):
+            raise InvalidInputError(f"--header: a name must be letters, digits and "
+                                    f"!#$%&'*+-.^_`|~ only; got {show(name)}")
+        if any(char in value for char in "\r\n\0"):
+            raise InvalidInputError(f"--header {name}: a value must be one line; got "
+                                    f"{show(value)}")
+        checked[name] = value
+    return checked
+
+
 def check_timeout(timeout):
     """``timeout`` (seconds per call) as a float, or a clear error."""
     if type(timeout) not in (int, float) or not 0 < timeout <= MAX_TIMEOUT:
@@ -193,7 +213,7 @@ class HttpCaller:
         self.connect = _HTTPS if scheme == "https" else _HTTP
         self.address = (host, port)
         self.headers = {"Content-Type": "application/json", "Accept": "application/json",
-                        **{str(k): str(v) for k, v in (headers or {}).items()}}
+                        **_checked_headers(headers or {})}
         self._local = threading.local()
 
     def _connection(self):

@@ -159,6 +159,8 @@ def test_a_python_pipeline_answering_a_lone_surrogate_records_a_failed_run(tmp_p
     (["--timeout", "inf"], "timeout must be"),
     (["--timeout", "0"], "timeout must be"),
     (["--stop-after", "-1"], "stop_after must be"),
+    (["--header", "X-Key: a\nb"], "a value must be one line"),  # http.client refused it at
+    (["--header", "X Key: b"], "a name must be"),               # every call: all failed
 ])
 def test_every_option_is_checked_before_the_first_call(tmp_path, argv, fragment):
     with Server() as server:
