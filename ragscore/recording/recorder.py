@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..core.rules import RULES, InvalidInputError, show
 from ..io.format import NAME_PATTERN
+from ..io.jsonl import where
 from ..render.progress import CallProgress
 from .calls import RateLimit, call_once_with_retries, check_policy
 from .fields import Fields
@@ -191,7 +192,12 @@ def _check_outputs(out, journal, *, folder, overwrite, resume, flags):
                             inputs=() if folder is None else (folder,),
                             overwrite=overwrite or resume)
     if journal is not None:
-        check_output_file(journal, flag="--journal" if flags else "journal")
+        flag = "--journal" if flags else "journal"
+        check_output_file(journal, flag=flag)
+        if out is not None and Path(out).resolve() in (Path(journal).resolve(),
+                                                       *Path(journal).resolve().parents):
+            raise InvalidInputError(f"{flag} {where(journal)} is the output folder or inside "
+                                    "it; keep the journal beside it")
 
 
 def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, stop_after):

@@ -195,6 +195,15 @@ def test_an_out_that_is_a_foreign_folder_is_refused_before_any_call(tmp_path):
     assert sum(server.calls.values()) == 0 and os.listdir(foreign) == ["cat.jpg"]
 
 
+def test_a_journal_inside_the_output_folder_is_refused_before_any_call(tmp_path):
+    (tmp_path / "out").mkdir()  # empty: a save may write there, a journal may not
+    with Server() as server:
+        for journal in (tmp_path / "out", tmp_path / "out" / "j.jsonl"):
+            code, _, err = _record(server.url, tmp_path / "out", "--journal", str(journal))
+            assert code == 2 and "--journal" in err, err
+    assert sum(server.calls.values()) == 0 and list((tmp_path / "out").iterdir()) == []
+
+
 def test_a_journal_has_one_writer_at_a_time(tmp_path):
     out = tmp_path / "out"
     with Server(bodies={"owner": b"not json"}) as server:
