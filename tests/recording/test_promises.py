@@ -159,6 +159,7 @@ def test_a_python_pipeline_answering_a_lone_surrogate_records_a_failed_run(tmp_p
     (["--timeout", "inf"], "timeout must be"),
     (["--timeout", "0"], "timeout must be"),
     (["--stop-after", "-1"], "stop_after must be"),
+    (["--body", "9" * 5000], "body template must be JSON"),  # was an internal error
     (["--header", "X-Key: a\nb"], "a value must be one line"),  # http.client refused it at
     (["--header", "X Key: b"], "a name must be"),               # every call: all failed
 ])
@@ -202,6 +203,15 @@ def test_a_journal_inside_the_output_folder_is_refused_before_any_call(tmp_path)
             code, _, err = _record(server.url, tmp_path / "out", "--journal", str(journal))
             assert code == 2 and "--journal" in err, err
     assert sum(server.calls.values()) == 0 and list((tmp_path / "out").iterdir()) == []
+
+
+def test_an_out_that_is_a_symbolic_link_is_refused_before_any_call(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with Server() as server:
+        code, _, err = _record(server.url, tmp_path / "link")
+    assert code == 2 and "is a symbolic link" in err, err
+    assert sum(server.calls.values()) == 0 and list((tmp_path / "real").iterdir()) == []
 
 
 def test_a_journal_has_one_writer_at_a_time(tmp_path):
