@@ -88,16 +88,14 @@ def _inputs(importer, args):
 
 def _write_review_queue(dataset, path):
     """Write the review queue of a just-imported ``dataset`` at ``path``; say so."""
-    from .cli_answers import queue_text
+    from .cli_answers import queue_summary, queue_text
     from .io.store import write_file_atomically
 
     from pathlib import Path
 
     rows, text = queue_text(dataset, path=path)
     write_file_atomically(Path(path), [text])
-    waiting = f"{len(rows):,} claim{'s' * (len(rows) != 1)} await{'s' * (len(rows) == 1)}"
-    return (f"wrote {path}: {waiting} review" if rows else
-            f"wrote {path}: no claim awaits review (no run records only its answer)")
+    return f"wrote {path}: {queue_summary(rows)}"
 
 
 def _export_trec(args, out):

@@ -83,9 +83,12 @@ def measures_report(args, counted, out, *, default_k):
         raw.write("".join("\t".join(map(terminal_safe, line.split("\t"))) + "\n"
                           for line in trec_eval_text(scored).splitlines()))
         return OK
-    if counted.notes:
+    from .core.aggregate import label_notes
+
+    notes = counted.notes + tuple(label_notes(counted, default_k))
+    if notes:
         Escaping(sys.stderr).write("".join(f"ragscore: note: {shortened_note(note)}\n"
-                                            for note in counted.notes))
+                                            for note in notes))
     if args.na_as_zero:
         sys.stderr.write("ragscore: note: retrieval measures with nothing relevant are "
                          "counted as 0 (trec_eval's convention)\n")

@@ -45,6 +45,9 @@ def _baseline_save(args, out):
     from .io.manifest import fingerprint
 
     target = output_file("--out", args.out, inputs=(args.dataset,))
+    # one read: every file of the folder opened before any is read (io/store.py), so the
+    # counts and the fingerprint are of one version even while someone saves the folder,
+    # and nothing is written into it (no lock to hold, even on a read-only folder)
     dataset = load_dataset(args.dataset)
     counted, systems = _counted_by_system(dataset, args.engine)
     named_system(systems, args.system, "baseline")
@@ -129,8 +132,11 @@ def _gate(args, out):
                                   digits=args.digits))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
               f"{len(verdict.outcomes)} rules")
+    from .core.aggregate import label_notes
+
     notes = [note for note in counted.notes  # answers awaiting review
              if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
+    notes += label_notes(counted, policy.k, systems={args.candidate, args.baseline})
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
                                   warnings=warnings, notes=notes, digits=args.digits)) + "\n")
     return PASSED if verdict.passed else FAILED

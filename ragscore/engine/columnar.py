@@ -9,7 +9,7 @@ reference engine applies, so both refuse the same input with the same message, a
 """
 import numpy as np
 
-from ..core.metrics import COUNT, NOT_ASSESSED, RATE
+from ..core.metrics import COUNT, NOT_ASSESSED, NOT_LABELLED, RATE
 from ..core.counts import Counts
 from ..core.trials import Trials
 from .counted import Counted
@@ -100,16 +100,20 @@ class ColumnarCounted(Counted):
         first = self._first_rows()
         assessed = self.columns.assessed[first].tolist()
         labelled = self.columns.labelled[first].tolist()
+        unlabelled = (metric.needs_labels & (self.columns.answerability[first] == -1)).tolist()
         answer = metric.stage == "answer"
         return [None if value is not None else
                 NOT_ASSESSED if answer and not was_assessed else
+                NOT_LABELLED if not_yet else
                 "answer not labelled" if answer and not was_labelled else metric.undefined
-                for value, was_assessed, was_labelled in zip(values, assessed, labelled)]
+                for value, was_assessed, not_yet, was_labelled in zip(values, assessed,
+                                                                      unlabelled, labelled)]
 
     def answerable(self):
-        first = self._first_rows()
-        columns = self.columns
-        return ((columns.n_relevant[first] > 0) | (columns.n_expected[first] > 0)).tolist()
+        return (self.columns.answerability[self._first_rows()] != 0).tolist()
+
+    def labelling(self):
+        return self.columns.answerability[self._first_rows()].tolist()
 
     def field(self, name):
         columns, first = self.columns, self._first_rows()
@@ -191,10 +195,11 @@ def _listed(values, defined):
 
 _PER_ROW = ("row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "labelled",
             "n_expected", "dropped", "collapsed", "recorded", "context_low", "context_high",
-            "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens")
+            "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens",
+            "answerability", "complete", "n_judged")
 _FLAT = (("relevant_row", ("relevant_rank",)), ("gain_row", ("gain_rank", "gain_grade")),
          ("supported_row", ("supported_cutoff",)), ("stale_row", ("stale_cutoff",)),
-         ("exposed_row", ("exposed_cutoff",)))
+         ("exposed_row", ("exposed_cutoff",)), ("judged_row", ("judged_rank",)))
 
 
 def _take_rows(columns, rows):
@@ -226,6 +231,7 @@ def _counts_of(columns, row):
         rows = columns.gain_row == row
         gains = tuple(zip(columns.gain_rank[rows].tolist(), columns.gain_grade[rows].tolist()))
         ideal = tuple(columns.ideal_grade[columns.ideal_case == case].tolist())
+    complete = bool(columns.complete[row])
     span = None
     if columns.recorded[row]:
         span = (int(columns.context_low[row]), int(columns.context_high[row]))
@@ -241,7 +247,18 @@ def _counts_of(columns, row):
         stale_cutoffs=tuple(sorted(within("stale_row", "stale_cutoff"))),
         answer_match=(int(columns.exact[row]), int(columns.common_tokens[row]),
                       int(columns.answer_tokens[row]), int(columns.reference_tokens[row]))
-        if columns.referenced[row] else None)
+        if columns.referenced[row] else None,
+        judged_ranks=None if complete else within("judged_row", "judged_rank"),
+        n_judged=None if complete else int(columns.n_judged[row]),
+        answerability=_answerability(columns, row))
+
+
+def _answerability(columns, row):
+    """A row's answerability as :class:`~ragscore.core.counts.Counts` holds it: ``None``
+    where the labels imply it (something relevant or expected: 1, else 0)."""
+    state = int(columns.answerability[row])
+    implied = int(bool(columns.n_relevant[row] or columns.n_expected[row]))
+    return None if state == implied else state
 
 
 def _counted(batch):

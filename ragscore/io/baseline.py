@@ -29,7 +29,7 @@ def _plain(counts):
 
 
 #: Count fields a baseline saved before they existed may lack (read as their default).
-OPTIONAL_COUNTS = ("answer_match",)
+OPTIONAL_COUNTS = ("answer_match", "judged_ranks", "n_judged", "answerability")
 
 
 def _counts(value, place):
@@ -40,7 +40,9 @@ def _counts(value, place):
     if type(value) is not dict or not set(value) <= set(Counts._fields):
         raise DatasetFileError(f"{place}: must be an object of counts ({', '.join(Counts._fields)})"
                                f"; got {show(value)}")
-    # answer_match (reference answers) came after the first baselines: absent means none.
+    # answer_match (reference answers), judged_ranks, n_judged and answerability (judged
+    # pools) came after the first baselines: absent means none (every passage judged; the
+    # answerability the labels imply).
     missing = [field for field in Counts._fields if field not in value
                and field not in OPTIONAL_COUNTS]
     if missing:

@@ -48,7 +48,7 @@ def read_batch(path, *, unit="chunk", dedupe=False, max_bytes):
         return None  # the record reader names the problem
     with contextlib.ExitStack() as stack:
         try:
-            if reader.version == 3:
+            if reader.version >= 3:  # record by record: extras, judgements
                 return None
             paths = {kind: str(opened[kind][0]) for kind in opened}
             data = {kind: _mapped(opened[kind][1], stack) for kind in opened}

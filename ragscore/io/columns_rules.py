@@ -243,6 +243,11 @@ def check_cases(table, raw, rules, minimum, ids):
     labels.n_expected = support_lengths
     labels.graded = graded
     labels.relevant = (relevant_case, relevant_doc)
+    labels.judged = (np.concatenate([listed_case, graded_case]),
+                     np.concatenate([corpus_codes, graded_codes]))
+    labels.n_judged = judged_lengths
+    labels.answerability = np.where((labels.n_relevant > 0) | (support_lengths > 0), 1,
+                                    np.where(labelled | (lengths_graded > 0), 0, -1))
     positive = grades > 0
     labels.positive = (graded_case[positive], graded_codes[positive], grades[positive])
     labels.claim_case, labels.claim_names, labels.claims = claim_case, claim_names, claims
@@ -414,6 +419,8 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
     keep_relevant = renumber[relevant_case] >= 0
     positive_case, positive_doc, positive_grade = labels.positive
     keep_positive = renumber[positive_case] >= 0
+    judged_case, judged_doc = labels.judged
+    keep_judged = renumber[judged_case] >= 0
     labelled_claim, labelled_doc = labels.labelled_pairs
     label_case = labels.claim_case
     label_kept = renumber[label_case] >= 0
@@ -432,18 +439,22 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         features=frozenset({"answers"} if assessed.any() else ()),
         n_relevant=labels.n_relevant[kept], labelled=labels.labelled[kept],
         n_expected=labels.n_expected[kept], graded=labels.graded[kept],
+        answerability=labels.answerability[kept],
+        complete=np.full(len(kept), not rules.open_labels), n_judged=labels.n_judged[kept],
         relevant_case=renumber[relevant_case[keep_relevant]],
         relevant_doc=relevant_doc[keep_relevant],
+        judged_case=renumber[judged_case[keep_judged]], judged_doc=judged_doc[keep_judged],
         positive_case=renumber[positive_case[keep_positive]],
         positive_doc=positive_doc[keep_positive], positive_grade=positive_grade[keep_positive],
         label_case=renumber[label_case[label_kept]],
         labelled_label=new_label[labelled_claim[keep_pairs]],
         labelled_doc=labelled_doc[keep_pairs],
-        restricted_case=empty, restricted_doc=empty,
+        restricted_case=empty, restricted_doc=empty, loser_case=empty, loser_doc=empty,
         superseded_doc=np.zeros(len(all_ids), dtype=bool),
         row_case=new_case, assessed=assessed[order], dropped=zeros, collapsed=zeros,
         retrieved_offsets=_offsets(retrieved_sizes), retrieved_doc=retrieved_doc,
         claim_offsets=_offsets(claim_sizes), claim_label=mapped_claim_label,
+        claim_vouched=np.zeros(len(mapped_claim_label), dtype=bool),
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
         delivered_doc=empty, referenced=np.zeros(rows, dtype=bool), exact=zeros,

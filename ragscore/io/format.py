@@ -19,6 +19,8 @@ graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or 
 context, the answer text, operations), access groups, superseded chunks, slices, reviews
 and a case's reference answers (``reference``). Version 4 adds judgements of answer claims
 to the reviews (``text``, ``states``, ``sources``, ``date``; see :mod:`ragscore.core.answers`).
+Version 5 adds a fourth file, ``judgements.<hash>.jsonl``: reviewers' judgements about the
+test set, keyed by what was judged (:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`).
 """
 import re
 from collections import namedtuple
@@ -28,7 +30,7 @@ from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
 from .store import FORMAT, INDEX, KINDS
 
-VERSIONS = (1, 2, 3, 4)
+VERSIONS = (1, 2, 3, 4, 5)
 #: The version a save writes when nothing needs version 3.
 VERSION = 2
 FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
@@ -49,7 +51,7 @@ KEYS = {
         "runs": frozenset({"case", "system", "retrieved", "claims", "trial", "delivered",
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
-KEYS[4] = KEYS[3]
+KEYS[4] = KEYS[5] = KEYS[3]
 SPLITS = ("dev", "heldout")
 CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
 RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
@@ -65,7 +67,7 @@ INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
                             "min_relevance", "files", "notes", "checked"})}
 INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
-INDEX_KEYS[4] = INDEX_KEYS[3]
+INDEX_KEYS[4] = INDEX_KEYS[5] = INDEX_KEYS[3]
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
            "dataset_records", "rules_of", "uses_version_3", "uses_version_4"]
@@ -73,9 +75,9 @@ __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "d
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
                                     "sources versions notes groups superseded rubric "
-                                    "manifests",
+                                    "manifests judgements",
                          defaults=("dataset", "", "course", 1, None, None, (), None,
-                                   frozenset(), None, None))):
+                                   frozenset(), None, None, ()))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
@@ -84,8 +86,10 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_
     ``notes`` are sentences every report repeats (what an import dropped or filled in).
     Version 3 adds: ``groups`` (``{chunk: frozenset of access groups}`` for restricted
     chunks), ``superseded`` (chunks of outdated versions), ``rubric`` (the labelling rubric's
-    version) and ``manifests`` (``{system: manifest dict}``). A run may be a list of runs:
-    the repeated trials of one system on one case, in trial order.
+    version) and ``manifests`` (``{system: manifest dict}``). Version 5 adds
+    ``judgements``: reviewers' judgement records, in the order they were made
+    (:mod:`ragscore.core.labels`). A run may be a list of runs: the repeated trials of one
+    system on one case, in trial order.
     """
 
     __slots__ = ()
@@ -119,7 +123,7 @@ def check_index(index, place):
                                 f"{show(index.get('format'))}")
     version = index.get("version")
     if type(version) is not int or version not in VERSIONS:
-        raise InvalidInputError(f"{place}: key 'version' must be 1, 2, 3 or 4; got "
+        raise InvalidInputError(f"{place}: key 'version' must be 1, 2, 3, 4 or 5; got "
                                 f"{show(version)}")
     extra = sorted(str(key) for key in index if key not in INDEX_KEYS[version])
     if extra:
@@ -176,7 +180,8 @@ def uses_version_4(dataset):
 
 def dataset_index(dataset):
     """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
-    version = 4 if uses_version_4(dataset) else 3 if uses_version_3(dataset) else VERSION
+    version = (5 if dataset.judgements else 4 if uses_version_4(dataset)
+               else 3 if uses_version_3(dataset) else VERSION)
     index = {"format": FORMAT, "version": version,
              "name": dataset.name, "description": dataset.description}
     if dataset.rubric is not None:
@@ -253,4 +258,7 @@ def dataset_records(dataset):
             for system, trials in per_case.items():
                 yield from _run_records(case_name, system, trials)
 
-    return {"corpus": corpus(), "cases": cases(), "runs": runs()}
+    found = {"corpus": corpus(), "cases": cases(), "runs": runs()}
+    if dataset.judgements:
+        found["judgements"] = (dict(record) for record in dataset.judgements)
+    return found

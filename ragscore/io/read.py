@@ -15,7 +15,7 @@ from ..core.validation import check_document, validate_delivered, validate_label
     validate_reviews, validate_run
 from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, \
     SPLITS, Dataset, check_index
-from .judgements import check_judgement
+from .judgements import check_judgement, read_judgements
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import INDEX, snapshot
 
@@ -253,8 +253,7 @@ def _strings(record, key, place, *, limit=100):
 
 
 def _case_extras(record, case, place, version=3):
-    """The version 3 keys of a case: tags, split, caller groups, conflicts, reviews,
-    reference answers."""
+    """The version 3 keys of a case: tags, split, callers, conflicts, reviews, references."""
     for key in ("tags", "caller_groups"):
         if key in record:
             case[key] = _strings(record, key, place)
@@ -438,6 +437,8 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                 trials.setdefault((case_name, system), []).append((number, run))
             runs.setdefault(case_name, {})[system] = run
         _group_trials(runs, trials)
+        judgements = read_judgements(*opened["judgements"], rules=rules, max_bytes=max_bytes) \
+            if "judgements" in opened else ()
     finally:
         close_all(opened)
     return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
@@ -445,7 +446,7 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                    min_relevance=minimum, sources=sources, versions=versions,
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
-                   manifests=index.get("manifests"))
+                   manifests=index.get("manifests"), judgements=judgements)
 
 
 def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES):

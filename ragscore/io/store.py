@@ -35,9 +35,11 @@ LOCK = ".ragscore.lock"
 #: The data files a save is replacing, listed before its index switch (removed after).
 REPLACED = ".ragscore-replaced.json"
 KINDS = ("corpus", "cases", "runs")
+#: Data files an index of version 5 may name beside those: reviewers' judgements.
+OPTIONAL_KINDS = ("judgements",)
 #: Files of format version 1, named without a hash.
 PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
-CONTENT_NAME = re.compile(r"(corpus|cases|runs)\.[0-9a-f]{16}\.jsonl")
+CONTENT_NAME = re.compile(r"(corpus|cases|runs|judgements)\.[0-9a-f]{16}\.jsonl")
 TEMPORARY = ".ragscore-tmp-"
 RETRIES = 50
 
@@ -62,14 +64,14 @@ def snapshot(folder, max_bytes):
         names = _names(index, folder)
         opened = {}
         try:
-            for kind in KINDS:
+            for kind in names:
                 path = folder / names[kind]
                 opened[kind] = (path, open_regular(path, max_bytes))
         except FileNotFoundError:
             for _, handle in opened.values():
                 handle.close()
             if index.get("version") == 1 or attempt == RETRIES - 1:
-                missing = next(kind for kind in KINDS if kind not in opened)
+                missing = next(kind for kind in names if kind not in opened)
                 raise DatasetFileError(f"{where(folder / names[missing])}: cannot be read "
                                        "(No such file or directory)") from None
             time.sleep(0.001 * (attempt + 1))
@@ -93,12 +95,15 @@ def _names(index, folder):
     files = index.get("files")
     if index.get("version") == 1 or files is None:
         return PLAIN_NAMES
-    if type(files) is not dict or set(files) != set(KINDS) or not all(
-            type(name) is str and CONTENT_NAME.fullmatch(name) for name in files.values()):
+    optional = set(OPTIONAL_KINDS) if type(index.get("version")) is int and \
+        index["version"] >= 5 else set()
+    if type(files) is not dict or not set(KINDS) <= set(files) <= set(KINDS) | optional \
+            or not all(type(name) is str and CONTENT_NAME.fullmatch(name)
+                       and name.startswith(kind + ".") for kind, name in files.items()):
         raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name "
-                               f"{', '.join(KINDS)} as content-addressed .jsonl files; "
-                               f"got {files!r:.200}")
-    return files
+                               f"{', '.join(KINDS)} (version 5: and optionally judgements) as "
+                               f"content-addressed .jsonl files; got {files!r:.200}")
+    return {kind: files[kind] for kind in KINDS + OPTIONAL_KINDS if kind in files}
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -259,20 +264,68 @@ def _remove_unreferenced(folder, keep, previous):
                 pass
 
 
+_HELD = {}  # folder -> how many times this process holds its lock (threads share it)
+
+
+def _guard():
+    """The lock one thread of this process holds while it holds folder locks (made on first
+    use: ``import ragscore`` loads no threading)."""
+    global _GUARD
+    if _GUARD is None:
+        import threading
+
+        _GUARD = threading.RLock()
+    return _GUARD
+
+
+_GUARD = None
+
+
 class _Locked:
-    """An exclusive lock on a dataset folder for the length of a save."""
+    """An exclusive lock on a dataset folder (an ``flock`` on ``.ragscore.lock``), held by
+    this process once however often it is entered: a command that holds it from its read
+    to its write (:func:`folder_lock`) saves under it without waiting on itself."""
 
     def __init__(self, folder):
         self.path = Path(folder) / LOCK
+        self.key = os.path.realpath(folder)
 
     def __enter__(self):
         import fcntl
 
-        self.descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
-        fcntl.flock(self.descriptor, fcntl.LOCK_EX)
+        _guard().acquire()
+        held = _HELD.get(self.key)
+        if held is not None:
+            _HELD[self.key] = (held[0], held[1] + 1)
+            return self
+        try:
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except BaseException:
+            _guard().release()
+            raise
+        _HELD[self.key] = (descriptor, 1)
+        return self
 
     def __exit__(self, *_):
-        os.close(self.descriptor)  # closing releases the lock
+        descriptor, depth = _HELD[self.key]
+        if depth == 1:
+            del _HELD[self.key]
+            os.close(descriptor)  # closing releases the lock
+        else:
+            _HELD[self.key] = (descriptor, depth - 1)
+        _guard().release()
+
+
+def folder_lock(folder):
+    """The lock of the dataset folder ``folder``, as a context manager: a command that
+    reads a folder, changes it and writes it back holds it from the read to the write, so
+    that two such commands take turns and neither loses the other's work (every save takes
+    it too). Anything but a dataset folder is not locked: reading it names the problem."""
+    import contextlib
+
+    folder = as_path(folder)
+    return _Locked(folder) if is_dataset_folder(folder) else contextlib.nullcontext()
 
 
 def _scratch_prefix(target):

@@ -10,9 +10,9 @@ import json
 from ..core.rules import InvalidInputError, show
 from .check import check_dataset
 from .format import dataset_index, dataset_records
-from .store import write_dataset_folder
+from .store import folder_lock, write_dataset_folder
 
-__all__ = ["dataset_chunks", "dataset_files", "save_dataset"]
+__all__ = ["dataset_chunks", "dataset_files", "save_dataset", "update_dataset"]
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _BATCH = 2000
@@ -71,3 +71,20 @@ def save_dataset(dataset, path, *, overwrite=False):
     check_dataset(dataset)
     return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
                                 overwrite=overwrite)
+
+
+def update_dataset(path, change):
+    """Read the dataset folder at ``path``, apply ``change`` and save what it returns, all
+    under the folder's lock (:func:`~ragscore.io.store.folder_lock`): a command that reads,
+    changes and writes a folder this way never loses another's work, and sees it.
+
+    ``change(dataset)`` returns the new dataset, or ``None`` to write nothing; what it
+    raises propagates and nothing is written. Returns what ``change`` returned.
+    """
+    from .read import load_dataset
+
+    with folder_lock(path):
+        changed = change(load_dataset(path))
+        if changed is not None:
+            save_dataset(changed, path, overwrite=True)
+    return changed

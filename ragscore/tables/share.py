@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from pandas import NA
 
+from ..core.aggregate import label_notes
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
@@ -24,7 +25,7 @@ SWEEP_MAX_K = 20
 def _plain(value):
     """``value`` as a plain Python number, ``None`` for every kind of n/a (``None``,
     ``pandas.NA``, NaN)."""
-    if value is None or value is NA:
+    if value is None or value is NA:  # a mean over no question: n/a
         return None
     if hasattr(value, "item"):
         value = value.item()
@@ -180,7 +181,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         "failures": list(FAILURES),
         "questions": questions,
         "gate": None if gate is None else _gate_data(gate),
-        "notes": list(getattr(counted, "notes", ())),
+        "notes": list(getattr(counted, "notes", ())) + label_notes(
+            counted, k, systems={baseline, candidate}),
     }
 
 

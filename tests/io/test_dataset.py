@@ -168,7 +168,8 @@ def test_bad_lines_are_named(folder, file, line, text, message):
     ("[]", r"dataset\.json: expected a JSON object; got \[\]"),
     ('{"format": "other", "version": 1}', r"dataset\.json: key 'format' must be "
                                           r"'ragscore-dataset'; got 'other'"),
-    ('{"format": "ragscore-dataset", "version": 5}', r"key 'version' must be 1, 2, 3 or 4; got 5"),
+    ('{"format": "ragscore-dataset", "version": 6}',
+     r"key 'version' must be 1, 2, 3, 4 or 5; got 6"),
     ('{"format": "ragscore-dataset", "version": 1, "name": 3}', r"key 'name' must be a string"),
     ("{", r"dataset\.json: not valid JSON"),
 ])
