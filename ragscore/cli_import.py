@@ -115,12 +115,15 @@ def _export_nuggets(args, out):
     from .io.dataset import load_dataset
     from .io.importers.nuggetizer import export_nuggets
 
-    targets = {flag: output_file(f"--{flag}", value) for flag, value in
-               (("nuggets", args.nuggets), ("assignments", args.assignments),
-                ("answers", args.answers)) if value is not None}
+    targets = {flag: output_file(f"--{flag}", value, inputs=(args.dataset,))
+               for flag, value in (("nuggets", args.nuggets), ("assignments", args.assignments),
+                                   ("answers", args.answers)) if value is not None}
     if not targets:
         raise InvalidInputError("export nuggets writes --nuggets, --assignments or --answers "
                                 "(at least one)")
+    if len({path.resolve() for path in targets.values()}) < len(targets):
+        raise InvalidInputError("export nuggets writes each file once: give --nuggets, "
+                                "--assignments and --answers different paths")
     written = export_nuggets(load_dataset(args.dataset), drafts=args.drafts, **targets)
     for flag, path in targets.items():
         line = f"wrote {path}: {written[flag]:,} lines"
@@ -135,7 +138,7 @@ def _export_alce(args, out):
     from .io.dataset import load_dataset
     from .io.importers.alce import export_alce
 
-    target = output_file("--out", args.out)
+    target = output_file("--out", args.out, inputs=(args.dataset,))
     count = export_alce(load_dataset(args.dataset), target, system=args.system)
     out.write(f"wrote {target}: {count:,} answers of system {args.system}\n")
     return OK

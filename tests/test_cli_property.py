@@ -74,9 +74,9 @@ class Sandbox:
                                 str(self.queue)])
         assert code == 0, err
         rows = [json.loads(line) for line in self.queue.read_text().splitlines()]
-        for row in rows:
-            row.update(decision="supported", reviewer="ana", date="2026-01-02",
-                       sources=row["citations"])
+        for row in rows:  # a decision of each row's kind (format version 5's queue)
+            row.update(decision={"relevance": 1, "answerability": "answerable"}.get(
+                row["kind"], "supported"), reviewer="ana", date="2026-01-02")
         self.queue.write_text("".join(json.dumps(row) + "\n" for row in rows))
         self.folder = self.inputs / "empty-folder"
         self.folder.mkdir()
@@ -194,6 +194,11 @@ def exceptions(box, url):
                                        "rag_dataset.json", "--predictions", fixture /
                                        "llamaindex" / "vector_predictions.json", "--system",
                                        "vector"],
+        ("import", "nuggets"): ["--nuggets", fixture / "nuggets" / "nuggets.jsonl",
+                                "--answers", fixture / "nuggets" / "answers.jsonl",
+                                "--assignments", fixture / "nuggets" / "assignments.jsonl"],
+        ("import", "alce"): [fixture / "alce" / "result.json", "--system", "toy"],
+        ("export", "nuggets"): [box.dataset, "--nuggets", box.fresh(".jsonl")],
         ("review", "import"): [box.dataset, box.queue],
         ("record",): [box.dataset, "--endpoint", url, "--system", "live", "--retries", "0",
                       "--timeout", "10"],
