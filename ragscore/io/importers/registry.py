@@ -266,14 +266,17 @@ IMPORTERS = {importer.name: importer for importer in (
                     "answer sentences citing references by index) as runs, and qrels. See "
                     "docs/nuggets.md.",
         options=(Option(("--nuggets",), {"required": True,
-                                         "help": "nuggets, one question a line (JSON Lines)"}),
+                                         "help": "nuggets, one question a line (JSON Lines)"},
+                        reads=True),
                  Option(("--assignments",), {"default": None,
-                                             "help": "nugget assignments, one answer a line"}),
+                                             "help": "nugget assignments, one answer a line"},
+                        reads=True),
                  Option(("--answers",), {"default": None,
                                          "help": "TREC RAG answers (ragnarok's layout), one a "
-                                                 "line: the runs the assignments judge"}),
+                                                 "line: the runs the assignments judge"},
+                        reads=True),
                  Option(("--qrels",), {"default": None,
-                                       "help": "TREC qrels grading the passages"}),
+                                       "help": "TREC qrels grading the passages"}, reads=True),
                  Option(("--origin",), {"choices": ("llm-draft", "post-edited", "human"),
                                         "default": "llm-draft",
                                         "help": "who made the assignments: an LLM's drafts "
@@ -291,7 +294,7 @@ IMPORTERS = {importer.name: importer for importer in (
         description="One system's ALCE result JSON: each item's question, docs (the "
                     "passages it was given, in order) and output (the answer, citing "
                     "passages as [1], [2], ...). See docs/nuggets.md.",
-        options=(Option(("file",), {"help": "a result/*.json file"}),
+        options=(Option(("file",), {"help": "a result/*.json file"}, reads=True),
                  Option(("--system",), {"required": True,
                                         "help": "the name of the system that answered"})),
         read=_alce),
