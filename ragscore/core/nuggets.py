@@ -185,6 +185,23 @@ def nugget_states(nuggets, assigned, *, assessed, supported, partial):
     return tuple(states)
 
 
+def assignment_at(state, k):
+    """The assignment a nugget's ``state`` (:func:`nugget_states`) holds at cutoff ``k``, or
+    ``None`` when it is not assigned.
+
+    >>> [assignment_at((0, 1, 1, 3, 2), k) for k in (1, 2, 3)]
+    ['not_support', 'partial_support', 'support']
+    >>> assignment_at((0, 1, 0, 0, 0), 2) is None
+    True
+    """
+    _, _, assigned, full, half = state
+    if 0 < full <= k:
+        return "support"
+    if 0 < half <= k:
+        return "partial_support"
+    return "not_support" if assigned else None
+
+
 def check_assigned(value, nuggets, field="run['assigned']"):
     """``{nugget ID: assignment}`` checked against the case's :class:`Nugget` tuple.
 

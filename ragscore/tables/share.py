@@ -13,10 +13,9 @@ from ..core.answers import answer_text
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
-from ..core.nuggets import case_nuggets, check_nuggets
-from ..core.rules import OPEN
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
+from .nuggets import nugget_assignments
 from .scores import scores_frame
 from .stats import stats_table
 from .summary import aggregates, sweep
@@ -86,16 +85,10 @@ def _nuggets_detail(case, counts, *, k):
     """Each nugget of the question with its importance and the answer's assignment at k
     (``None``: not assigned yet), when its nuggets are listed or reviewers assigned some
     (else they are its expected claims, shown with the claims)."""
-    if counts.nuggets is None:
-        return None
-    listed = check_nuggets(case["nuggets"], rules=OPEN) if "nuggets" in case else ()
-    found = []
-    for nugget, (_, _, assigned, full, half) in zip(case_nuggets(listed, case.get("support")),
-                                                    counts.nuggets):
-        assignment = ("support" if 0 < full <= k else "partial_support" if 0 < half <= k
-                      else "not_support" if assigned else None)
-        found.append([nugget.id, nugget.text, "vital" if nugget.vital else "okay", assignment])
-    return found
+    found = nugget_assignments(case, counts, k=k)
+    return None if found is None else [
+        [nugget.id, nugget.text, "vital" if nugget.vital else "okay", assignment]
+        for nugget, assignment in found]
 
 
 def _run_detail(run, case, counts, *, k, awaiting):
