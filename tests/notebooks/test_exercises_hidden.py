@@ -73,6 +73,13 @@ GIVEAWAYS = {
     "09.3": ([r"terse", r"rollback", r"coverage"], [r"coverage[^|]{0,20}\b1(\.00?)?\b",
                                                      r"2 of 2", r"2/2"],
              "Split in two, terse's rollback coverage would be 1.00."),
+    "11.1": ([r"draft", r"partial", r"\bA\b|nugget_all"], [r"0\.50?\b", r"1/2", r"1\.5 ?/ ?3"],
+             "With order partial, draft's A would be 0.50."),
+    "11.2": ([r"terse", r"W|raise|change"], [r"\bcite\b.*(most|best|0\.6[23])",
+                                             r"(most|best).*\bcite\b"],
+             "Of the three changes, cite raises terse's W the most."),
+    "11.3": ([r"smoke", r"vital", r"\bW\b"], [r"0\.60?\b", r"3/5", r"1\.5 ?/ ?2\.5"],
+             "With smoke vital, draft's W would be 0.60."),
 }
 
 
