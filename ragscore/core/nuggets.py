@@ -259,6 +259,26 @@ def _primitive(vital, state, doc):
     return property(read, doc=doc)
 
 
+def vital_defined(at):
+    """A score over the vital nuggets is defined: some are, and none waits."""
+    return (at.n_vital > 0) & (at.vital_open == 0)
+
+
+def vital_waiting(at):
+    """A vital nugget waits for its assignment."""
+    return at.vital_open > 0
+
+
+def all_defined(at):
+    """A score over every nugget is defined: there are some, and none waits."""
+    return (at.n_vital + at.n_okay > 0) & (at.vital_open + at.okay_open == 0)
+
+
+def all_waiting(at):
+    """A nugget waits for its assignment."""
+    return at.vital_open + at.okay_open > 0
+
+
 class NuggetPrimitives:
     """The nugget primitives of :class:`ragscore.core.counts.At` (:data:`NUGGET_PRIMITIVES`),
     read from :attr:`Counts.nuggets <ragscore.core.counts.Counts>`; where that is ``None``,

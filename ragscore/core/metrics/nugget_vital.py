@@ -1,5 +1,5 @@
 """Vital nugget score: vital nuggets supported, a partial one counting half (TREC RAG)."""
-from ..nuggets import NOT_ASSIGNED
+from ..nuggets import NOT_ASSIGNED, vital_defined, vital_waiting
 from .base import RATE, Metric
 
 
@@ -10,12 +10,13 @@ def nugget_vital(at, k):
     n/a when the question has no vital nugget (nuggetizer writes 0.0: ``--na-as-zero``) or
     a vital nugget is not assigned for this answer yet.
 
-    >>> from ragscore.core.counts import At, count
-    >>> from ragscore.core.nuggets import case_nuggets
-    >>> nuggets = case_nuggets((), {"switch": {"rollback"}, "smoke": {"checklist"}})
-    >>> answer = count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
-    ...                ("rollback",), (("switch", ("rollback",)),), nuggets=nuggets,
-    ...                assigned={"smoke": "partial_support"})
+    Vital nuggets: one assigned ``support``, one ``partial_support``: (1 + 0.5) / 2.
+
+    >>> from ragscore.core.counts import At, Counts
+    >>> states = ((0, 1, 1, 1, 1),
+    ...           (1, 1, 1, 0, 1),
+    ...           (2, 0, 1, 0, 0))  # (position, vital, assigned, full, half)
+    >>> answer = Counts((), 1, (), 1, 1, 1, nuggets=states)
     >>> nugget_vital(At(answer, 1), 1)
     0.75
     """
@@ -23,8 +24,6 @@ def nugget_vital(at, k):
 
 
 METRIC = Metric(name="nugget_vital", label="V", kind=RATE, stage="reference",
-                formula=nugget_vital,
-                defined=lambda at: (at.n_vital > 0) & (at.vital_open == 0),
+                formula=nugget_vital, defined=vital_defined,
                 undefined="the question has no vital nugget", needs_labels=True,
-                waiting=lambda at: at.vital_open > 0, waiting_reason=NOT_ASSIGNED,
-                zero_by="nuggetizer")
+                waiting=vital_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")

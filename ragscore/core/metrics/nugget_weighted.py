@@ -1,5 +1,5 @@
 """Weighted nugget score W: a vital nugget weighs 1, an okay one 0.5 (TREC RAG)."""
-from ..nuggets import NOT_ASSIGNED
+from ..nuggets import NOT_ASSIGNED, all_defined, all_waiting
 from .base import RATE, Metric
 
 
@@ -14,13 +14,11 @@ def nugget_weighted(at, k):
     Two vital nuggets (one supported, one not) and an okay one assigned ``partial_support``:
     W = (1 + 0 + 0.5 x 0.5) / (2 + 0.5 x 1) = 1.25 / 2.5 = 0.5.
 
-    >>> from ragscore.core.counts import At, count
-    >>> from ragscore.core.nuggets import case_nuggets
-    >>> nuggets = case_nuggets(({"id": "free", "importance": "okay"},),
-    ...                        {"switch": {"rollback"}, "smoke": {"checklist"}})
-    >>> answer = count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
-    ...                ("rollback",), (("switch", ("rollback",)),), nuggets=nuggets,
-    ...                assigned={"free": "partial_support"})
+    >>> from ragscore.core.counts import At, Counts
+    >>> states = ((0, 1, 1, 1, 1),
+    ...           (1, 1, 1, 0, 0),
+    ...           (2, 0, 1, 0, 1))  # (position, vital, assigned, full, half)
+    >>> answer = Counts((), 1, (), 1, 1, 1, nuggets=states)
     >>> nugget_weighted(At(answer, 1), 1)
     0.5
     """
@@ -29,9 +27,6 @@ def nugget_weighted(at, k):
 
 
 METRIC = Metric(name="nugget_weighted", label="W", kind=RATE, stage="reference",
-                formula=nugget_weighted,
-                defined=lambda at: (at.n_vital + at.n_okay > 0)
-                & (at.vital_open + at.okay_open == 0),
+                formula=nugget_weighted, defined=all_defined,
                 undefined="the question has no nugget", needs_labels=True,
-                waiting=lambda at: at.vital_open + at.okay_open > 0,
-                waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")
+                waiting=all_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")

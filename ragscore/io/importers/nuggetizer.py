@@ -41,7 +41,7 @@ from ..answers import answer_only, labelled, run_answer_key
 from ..format import Dataset
 from ..jsonl import MAX_FILE_BYTES, DatasetFileError, records, too_big, where
 from ._common import check_options, file_names, open_input, stem, unicode_problem
-from .trec_rag import read_answers, response_length, write_answers
+from .trec_rag import read_answers, response_length, topic_id, write_answers
 
 __all__ = ["export_nuggets", "import_nuggets"]
 
@@ -75,15 +75,6 @@ def _lines(path, data, max_bytes, keys):
             if missing:
                 raise DatasetFileError(f"{place}: field {missing[0]!r} is missing")
             yield place, record, any(key in record for key in DROPPED)
-
-
-def _qid(value, place):
-    if type(value) is int:
-        return str(value), True
-    if type(value) is not str or not OPEN.is_id(value) or unicode_problem(value):
-        raise DatasetFileError(f"{place}: field 'qid' must be an ID ({OPEN.expected}) or a "
-                               f"whole number; got {show(value)}")
-    return value, False
 
 
 def _text(record, field, place):
@@ -156,7 +147,7 @@ class _Reading:
         self.notes[note] += number
 
     def question_id(self, value, place):
-        case, numbered = _qid(value, place)
+        case, numbered = topic_id(value, "qid", place)
         self.count("question IDs given as numbers (written back as text)", numbered)
         return case
 

@@ -21,7 +21,7 @@ from ...core.rules import OPEN, show
 from ..jsonl import DatasetFileError, records, where
 from ._common import id_list, open_input, unicode_problem
 
-__all__ = ["Answer", "read_answers", "response_length", "write_answers"]
+__all__ = ["Answer", "read_answers", "response_length", "topic_id", "write_answers"]
 
 #: The keys of an answer record, and those read but not kept.
 ANSWER_KEYS = ("run_id", "topic_id", "topic", "references", "response_length", "answer")
@@ -41,11 +41,13 @@ class Answer:
             setattr(self, name, value)
 
 
-def _topic(value, place):
+def topic_id(value, field, place):
+    """``(question ID, given as a number)`` of a topic ID as TREC RAG's tools write it: a
+    string, or a whole number (read as its digits)."""
     if type(value) is int:
         return str(value), True
     if type(value) is not str or not OPEN.is_id(value) or unicode_problem(value):
-        raise DatasetFileError(f"{place}: field 'topic_id' must be an ID ({OPEN.expected}) or "
+        raise DatasetFileError(f"{place}: field {field!r} must be an ID ({OPEN.expected}) or "
                                f"a whole number; got {show(value)}")
     return value, False
 
@@ -94,7 +96,7 @@ def read_answers(path, *, max_bytes):
             if type(system) is not str or not OPEN.is_id(system) or unicode_problem(system):
                 raise DatasetFileError(f"{place}: field 'run_id' must be a system name "
                                        f"({OPEN.expected}); got {show(system)}")
-            case, numbered = _topic(record["topic_id"], place)
+            case, numbered = topic_id(record["topic_id"], "topic_id", place)
             if type(record["topic"]) is not str or unicode_problem(record["topic"]):
                 raise DatasetFileError(f"{place}: field 'topic' must be text; got "
                                        f"{show(record['topic'])}")
