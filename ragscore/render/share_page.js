@@ -14,13 +14,13 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses, shownTrial, waiting, nuggets] = item;
+        trialDiagnoses, shownTrial, nuggets, waiting] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
       return {
         diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
-        shown_trial: shownTrial, waiting, nuggets: nuggets === undefined ? null : nuggets,
+        shown_trial: shownTrial, waiting, nuggets,
         counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
         retrieved: ranked,
         delivered: delivered === null ? null : typeof delivered === "number" ?
