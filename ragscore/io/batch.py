@@ -149,18 +149,26 @@ class _Builder:
                 columns["labelled_doc"].append(code(doc))
         self.claim_labels = getattr(self, "claim_labels", {})
         self.claim_labels[index] = labels_of
-        nuggets = labels.nuggets if labels.nuggets is not None else case_nuggets(
-            (), labels.support)
-        self.nuggets_of[index] = {}
-        for nugget in nuggets:
-            self.nuggets_of[index][nugget.id] = len(columns["nugget_case"])
-            columns["nugget_case"].append(index)
-            columns["nugget_label"].append(labels_of[nugget.id] if nugget.expected else -1)
-            columns["nugget_vital"].append(nugget.vital)
-        self.listed[index] = labels.nuggets is not None
+        if labels.nuggets is not None:  # listed: every row's nuggets are explicit
+            self.listed[index] = labels.nuggets
+            self.nuggets(index)
         if labels.losers or labels.callers:
             self.found.add("context")
         return index
+
+    def nuggets(self, case):
+        """``{nugget ID: its index}`` of a case, its nuggets entered the first time asked
+        (a case whose rows all read their expected claims as vital nuggets never is)."""
+        found = self.nuggets_of.get(case)
+        if found is None:
+            columns, labels_of, found = self.columns, self.claim_labels[case], {}
+            for nugget in self.listed.get(case) or case_nuggets((), labels_of):
+                found[nugget.id] = len(columns["nugget_case"])
+                columns["nugget_case"].append(case)
+                columns["nugget_label"].append(labels_of[nugget.id] if nugget.expected else -1)
+                columns["nugget_vital"].append(nugget.vital)
+            self.nuggets_of[case] = found
+        return found
 
     def row(self, case, key, prepared, run):
         """Enter one validated run (one trial) of ``case`` (its index)."""
@@ -179,9 +187,10 @@ class _Builder:
         labels_of = self.claim_labels[case]
         vouched, partial = prepared.vouched, prepared.partial
         for claim, citations in claims or ():
+            if partial and claim in partial:
+                self.partial.append(len(columns["claim_label"]))
             columns["claim_label"].append(labels_of.get(claim, -1))
             columns["claim_vouched"].append(claim in vouched)
-            columns["claim_partial"].append(claim in partial)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))
         self.claim_offsets.append(len(columns["claim_label"]))
@@ -198,16 +207,16 @@ class _Builder:
         for name, value in zip(AnswerMatch._fields, match or (0, 0, 0, 0)):
             columns[MATCH_COLUMNS[name]].append(value)
         row_number = len(columns["row_case"]) - 1
-        assigned = prepared.assigned or {}
-        columns["explicit"].append(self.listed[case] or bool(assigned) or bool(partial))
-        for nugget, decision in assigned.items():
-            columns["assigned_row"].append(row_number)
-            columns["assigned_nugget"].append(self.nuggets_of[case][nugget])
-            columns["assigned_code"].append(ASSIGNMENT_CODES[decision])
-        cited = prepared.cited
-        columns["cited"].append(cited is not None)
-        for name, value in zip(CitationCounts._fields, cited or (0,) * len(CITATION_COLUMNS)):
-            columns[CITATION_COLUMNS[name]].append(value)
+        assigned = prepared.assigned
+        if assigned or partial or case in self.listed:
+            self.explicit.append(row_number)
+            found = self.nuggets(case)
+            for nugget, decision in (assigned or {}).items():
+                columns["assigned_row"].append(row_number)
+                columns["assigned_nugget"].append(found[nugget])
+                columns["assigned_code"].append(ASSIGNMENT_CODES[decision])
+        if prepared.cited is not None:
+            self.cited.append((row_number, prepared.cited))
         recorded = {name: run[name] for name in OPS_KEYS if name in run}
         if recorded:
             self.ops.setdefault(key, []).append(recorded)
@@ -226,10 +235,10 @@ class _Builder:
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
                  "superseded_doc": bool, "referenced": bool, "complete": bool,
-                 "claim_vouched": bool, "claim_partial": bool, "nugget_vital": bool,
-                 "explicit": bool, "cited": bool}
+                 "claim_vouched": bool, "nugget_vital": bool}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
-                  for name, values in columns.items()}
+                  for name, values in columns.items() if name not in SPARSE}
+        arrays.update(_sparse(self, np))
         offsets = {"retrieved_offsets": self.retrieved_offsets,
                    "claim_offsets": self.claim_offsets,
                    "citation_offsets": self.citation_offsets,
@@ -241,10 +250,32 @@ class _Builder:
                      features=features, **arrays)
 
 
+#: The columns a builder collects sparsely (few rows or claims hold anything) and lays out
+#: whole when the batch is made.
+SPARSE = ("explicit", "claim_partial", "cited", *CITATION_COLUMNS.values())
+
+
+def _sparse(builder, np):
+    """The :data:`SPARSE` columns of everything a builder entered, as arrays."""
+    rows, claims = len(builder.columns["row_case"]), len(builder.columns["claim_label"])
+    found = {"explicit": np.zeros(rows, dtype=bool), "claim_partial": np.zeros(claims, bool),
+             "cited": np.zeros(rows, dtype=bool)}
+    found["explicit"][builder.explicit] = True
+    found["claim_partial"][builder.partial] = True
+    cited = np.zeros((rows, len(CITATION_COLUMNS)), dtype=np.int64)
+    for row, counts in builder.cited:
+        found["cited"][row] = True
+        cited[row] = counts
+    found.update((name, cited[:, place].copy())
+                 for place, name in enumerate(CITATION_COLUMNS.values()))
+    return found
+
+
 def _builder(counter):
     builder = _Builder(counter)
     builder.question_of, builder.restricted, builder.references = {}, {}, {}
     builder.nuggets_of, builder.listed = {}, {}
+    builder.explicit, builder.partial, builder.cited = [], [], []
     return builder
 
 
@@ -257,9 +288,9 @@ def _features(builder, counter):
         found.add("delivered")
     if any(columns["referenced"]):
         found.add("references")
-    if any(columns["explicit"]):
+    if builder.explicit:
         found.add("nuggets")
-    if any(columns["cited"]):
+    if builder.cited:
         found.add("citations")
     if len(columns["row_case"]) != len(builder.keys):
         found.add("trials")
