@@ -1,5 +1,6 @@
 """Scoring in partitions (on Dask's local scheduler) gives exactly the aggregates of scoring
-in one piece: means, pooled values, counts, what was left out and why."""
+in one piece: means, pooled values, counts, what was left out and why; a run log read from
+Parquet in every form Dask gives it; a question split across partitions refused."""
 import sys
 from pathlib import Path
 
@@ -11,26 +12,17 @@ from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.engine.partitions import aggregate_partitions, partition_summaries, score_dask
 from ragscore.io.dataset import Dataset, load_dataset
+from ragscore.io.format import dataset_records
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = tuple(REGISTRY)
+FIXTURES = ("practice", "course-runs", "answers")
 
 
 def _records(dataset):
-    """The dataset's runs as run records (one row per run, a trial per row)."""
-    rows = []
-    for case, per_case in dataset.runs.items():
-        for system, run in per_case.items():
-            for one in (run if type(run) is list else [run]):
-                row = {"case": case, "system": system, "retrieved": list(one["retrieved"])}
-                if one.get("claims") is not None:
-                    row["claims"] = [{"claim": claim, "citations": list(cited)}
-                                     for claim, cited in one["claims"]]
-                for key in ("trial", "delivered"):
-                    if key in one:
-                        row[key] = list(one[key]) if key == "delivered" else one[key]
-                rows.append(row)
-    return rows
+    """The dataset's runs as run records (one row per run, a trial per row), as a runs
+    file holds them."""
+    return list(dataset_records(dataset)["runs"])
 
 
 def _synthetic():
@@ -42,11 +34,11 @@ def _synthetic():
     return Dataset(corpus=corpus, cases=cases, runs=runs, ids="open")
 
 
-@pytest.fixture(scope="module", params=["practice", "synthetic"])
+@pytest.fixture(scope="module", params=FIXTURES + ("synthetic",))
 def dataset(request):
-    if request.param == "practice":
-        return load_dataset(ROOT / "fixtures" / "practice")
-    return _synthetic()
+    if request.param == "synthetic":
+        return _synthetic()
+    return load_dataset(ROOT / "fixtures" / request.param)
 
 
 def _whole(dataset, k, na_as_zero):
@@ -54,6 +46,13 @@ def _whole(dataset, k, na_as_zero):
     return {system: aggregates(view, k=k, metrics=[REGISTRY[name] for name in METRICS],
                                na_as_zero=na_as_zero)
             for system, view in counted.by_system().items()}
+
+
+def _by_case(records, parts):
+    """``parts`` lists of records, each case's records in one (cases dealt round)."""
+    cases = list(dict.fromkeys(row["case"] for row in records))
+    number = {case: position % parts for position, case in enumerate(cases)}
+    return [[row for row in records if number[row["case"]] == part] for part in range(parts)]
 
 
 @pytest.mark.parametrize("k, na_as_zero", [(1, False), (3, False), (10, True)])
@@ -71,12 +70,8 @@ def test_dask_partitions_give_the_aggregates_of_one_piece(dataset, k, na_as_zero
 
 
 def test_partitions_summed_by_hand_give_the_aggregates_of_one_piece(dataset):
-    records = _records(dataset)
-    cases = list(dict.fromkeys(row["case"] for row in records))
-    thirds = [set(cases[start::3]) for start in range(3)]
-    parts = [partition_summaries(dataset._replace(runs={}),
-                                 [row for row in records if row["case"] in third], k=2,
-                                 metrics=METRICS) for third in thirds]
+    parts = [partition_summaries(dataset._replace(runs={}), part, k=2, metrics=METRICS)
+             for part in _by_case(_records(dataset), 3)]
     assert aggregate_partitions(parts, k=2, metrics=METRICS) == _whole(dataset, 2, False)
 
 
@@ -89,3 +84,222 @@ def test_claims_that_are_not_lists_of_objects_are_a_clear_error():
     with pytest.raises(InvalidInputError, match="case 'launch', system 'A': claims must be a "
                                                 "list of objects with 'claim' and 'citations'"):
         partition_summaries(course, records, k=2, metrics=("support",))
+
+
+# ---- a question in two partitions -------------------------------------------------------
+
+def test_a_question_split_across_partitions_is_refused_naming_it():
+    """Scored apart, the question counted twice: 40 answerable questions where one process
+    says 39 (issue 31). Its trials in two partitions are refused, naming case and system."""
+    from ragscore import InvalidInputError
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    records = _records(practice)
+    trials = [row for row in records if row["case"] == "sick-note" and row["system"] == "rerank"]
+    assert len(trials) > 1
+    first, second = _by_case([row for row in records if row not in trials], 2)
+    parts = [first + trials[:1], second + trials[1:]]
+    found = [partition_summaries(practice, part, k=2, metrics=METRICS) for part in parts]
+    with pytest.raises(InvalidInputError, match="case 'sick-note', system 'rerank': run "
+                                                "records in partitions 0 and 1"):
+        aggregate_partitions(found, k=2, metrics=METRICS)
+
+
+def test_a_run_record_repeated_in_another_partition_is_refused():
+    from ragscore import InvalidInputError
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    first, second = _by_case(_records(practice), 2)
+    repeated = next(row for row in first if "trial" not in row)
+    found = [partition_summaries(practice, part, k=2, metrics=METRICS)
+             for part in (first, second + [repeated])]
+    with pytest.raises(InvalidInputError, match=f"case '{repeated['case']}', system "
+                                                f"'{repeated['system']}': run records in "
+                                                "partitions 0 and 1"):
+        aggregate_partitions(found, k=2, metrics=METRICS)
+    with pytest.raises(InvalidInputError, match="duplicate run for case"):  # in one: the rule
+        partition_summaries(practice, first + [repeated], k=2, metrics=METRICS)
+
+
+def test_a_case_whose_systems_sit_in_different_partitions_is_scored_exactly():
+    """A log partitioned by system splits no question: each (case, system) is whole."""
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    records = _records(practice)
+    systems = list(dict.fromkeys(row["system"] for row in records))
+    parts = [[row for row in records if row["system"] == system] for system in systems]
+    found = [partition_summaries(practice, part, k=3, metrics=METRICS) for part in parts]
+    assert aggregate_partitions(found, k=3, metrics=METRICS) == _whole(practice, 3, False)
+
+
+def _split_log(dataset):
+    """A Dask frame of two partitions with one question's trials in each."""
+    import dask.dataframe as dd
+
+    records = _records(dataset)
+    trials = [row for row in records if row["case"] == "sick-note" and row["system"] == "rerank"]
+    first, second = _by_case([row for row in records if row not in trials], 2)
+    with dask_config({"dataframe.convert-string": False}):
+        return dd.concat([dd.from_pandas(pd.DataFrame(part), npartitions=1)
+                          for part in (first + trials[:1], second + trials[1:])])
+
+
+def dask_config(options):
+    import dask
+
+    return dask.config.set(options)
+
+
+def test_dask_refuses_a_split_question():
+    pytest.importorskip("dask")
+    from ragscore import InvalidInputError
+    from ragscore.tables.partitioned import question_rows
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    log = _split_log(practice)
+    assert log.npartitions == 2
+    message = (r"case 'sick-note', system 'rerank': run records in partitions 0 and 1; a "
+               r"question's runs and trials must sit in one partition")
+    with pytest.raises(InvalidInputError, match=message):
+        score_dask(practice, log, k=2, metrics=METRICS)
+    rows = question_rows(practice, log, k=2, metrics=METRICS)  # lazy: refused when computed
+    with pytest.raises(InvalidInputError, match=message):
+        rows.compute()
+
+
+# ---- a run log read from Parquet ---------------------------------------------------------
+
+def _write_parquet(records, folder, parts, *, dictionary=False):
+    """``records`` as ``parts`` Parquet files, partitioned by case (every key a column;
+    ``dictionary``: strings dictionary-encoded, as a columnar writer may store IDs)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    keys = list(dict.fromkeys(key for row in records for key in row))
+    schema = pa.Table.from_pylist([{key: row.get(key) for key in keys} for row in records]).schema
+    if dictionary:
+        encoded = pa.dictionary(pa.int32(), pa.string())
+        for name, kind in (("case", encoded), ("system", encoded),
+                           ("retrieved", pa.list_(encoded))):
+            schema = schema.set(schema.get_field_index(name), pa.field(name, kind))
+    for number, part in enumerate(_by_case(records, parts)):
+        table = pa.Table.from_pylist([{key: row.get(key) for key in keys} for row in part],
+                                     schema=schema)
+        pq.write_table(table, folder / f"part-{number}.parquet")
+    return folder
+
+
+READS = {"numpy object arrays": {}, "pyarrow lists": {"dtype_backend": "pyarrow"},
+         "case as the index": {"index": "case"}}
+
+
+@pytest.mark.parametrize("read", READS)
+def test_a_parquet_run_log_read_by_dask_gives_the_aggregates_of_one_piece(dataset, read,
+                                                                          tmp_path):
+    """``claims`` as numpy arrays of dicts of arrays (the default), pyarrow lists of
+    structs, ``trial`` as floats (an integer column with missing values): the old reader
+    stopped at 'The truth value of an array with more than one element is ambiguous'."""
+    pytest.importorskip("dask")
+    import dask.dataframe as dd
+
+    folder = _write_parquet(_records(dataset), tmp_path, 3)
+    log = dd.read_parquet(str(folder), **READS[read])
+    assert log.npartitions == 3
+    if read == "numpy object arrays" and "trial" in log.columns:  # numbered and not: gaps
+        assert "float64" in {str(log.get_partition(number).compute()["trial"].dtype)
+                             for number in range(3)}
+    found = score_dask(dataset._replace(runs={}), log, k=3, metrics=METRICS)
+    assert found == _whole(dataset, 3, False)
+
+
+def test_dictionary_encoded_ids_read_as_categories_give_the_same_aggregates(tmp_path):
+    pytest.importorskip("dask")
+    import dask.dataframe as dd
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    folder = _write_parquet(_records(practice), tmp_path, 2, dictionary=True)
+    log = dd.read_parquet(str(folder))
+    assert str(log.dtypes["case"]) == "category"
+    assert score_dask(practice, log, k=2, metrics=METRICS) == _whole(practice, 2, False)
+
+
+def test_per_question_rows_are_a_dask_frame_equal_to_one_process(tmp_path):
+    """Every value as one process's per-question table has it, bit for bit, n/a as <NA>."""
+    pytest.importorskip("dask")
+    import dask.dataframe as dd
+    from ragscore.tables.partitioned import question_rows
+    from ragscore.tables.scores import question_table
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    log = dd.read_parquet(str(_write_parquet(_records(practice), tmp_path, 3)))
+    rows = question_rows(practice, log, k=3, metrics=METRICS)
+    assert isinstance(rows, dd.DataFrame) and rows.npartitions == 3
+    found = rows.compute().set_index("system", append=True).sort_index()
+    expected = question_table(practice, k=3, metrics=METRICS).sort_index()
+    assert list(found.index) == list(expected.index)
+    assert found.isna().to_numpy().sum() > 0  # the practice set has n/a values
+    for name in METRICS:
+        assert found[name].dtype == expected[name].dtype, name
+        assert found[name].isna().tolist() == expected[name].isna().tolist(), name
+        defined = ~expected[name].isna().to_numpy()
+        assert found[name].to_numpy()[defined].tolist() == \
+            expected[name].to_numpy()[defined].tolist(), name
+
+
+# ---- malformed run records ---------------------------------------------------------------
+
+def _course_partition(**changes):
+    """A one-row partition as pandas holds it: the course's case 'launch', system A."""
+    row = {"case": "launch", "system": "A", "retrieved": ["launch"],
+           "claims": [{"claim": "monday", "citations": ["launch"]}]}
+    row.update(changes)
+    return pd.DataFrame([row])
+
+
+MALFORMED = {
+    "retrieved missing": (dict(retrieved=None), r"missing key 'retrieved'"),
+    "retrieved not IDs": (dict(retrieved=[[1, 2]]), r"case 'launch', system 'A': .*retrieved"),
+    "citations missing": (dict(claims=[{"claim": "monday"}]),
+                          r"claims\[0\]: missing key 'citations'"),
+    "trial zero": (dict(trial=0), r"key 'trial' must be an int of at least 1; got 0"),
+    "trial not whole": (dict(trial=1.5), r"key 'trial' must be an int of at least 1; got 1.5"),
+    "unknown column": (dict(score=0.5), r"unknown key 'score'"),
+    "unknown case": (dict(case="nowhere"), r"case 'nowhere' is not in the test set"),
+    "retrieved a string": (dict(retrieved="launch"),
+                           r"retrieved must be a list of IDs; got 'launch' \(a Dask frame"),
+}
+
+
+@pytest.mark.parametrize("name", MALFORMED)
+def test_a_malformed_run_record_is_a_value_error_naming_where_it_is(name):
+    from ragscore import load_course
+
+    changes, message = MALFORMED[name]
+    frame = _course_partition(**changes)
+    with pytest.raises(ValueError, match=message) as raised:
+        partition_summaries(load_course(), frame, k=2, metrics=("support",),
+                            where="run log partition 7")
+    text = str(raised.value)
+    assert text.startswith("run log partition 7"), text
+    if name != "unknown case":
+        assert "case 'launch', system 'A'" in text, text
+
+
+def test_missing_values_in_columns_mean_fields_not_given():
+    """A float NaN, None or pd.NA in a column is a field the record does not give; a whole
+    float from an integer column with gaps is that integer."""
+    from ragscore import load_course
+
+    course = load_course()
+    frame = pd.DataFrame({"case": ["launch", "launch"], "system": ["A", "A"],
+                          "retrieved": [["launch"], ["archive", "launch"]],
+                          "claims": [[{"claim": "monday", "citations": ["launch"]}], []],
+                          "trial": [2.0, 1.0], "latency_ms": [float("nan"), 3.5],
+                          "answer": pd.array([pd.NA, "Monday."], dtype="string")})
+    with_trials = partition_summaries(course, frame, k=2, metrics=("precision", "support"))
+    runs = {"launch": {"A": [{"trial": 1, "retrieved": ("archive", "launch"), "claims": (),
+                              "latency_ms": 3.5, "answer": "Monday."},
+                             {"trial": 2, "retrieved": ("launch",),
+                              "claims": (("monday", ("launch",)),)}]}}
+    one = count_dataset(course._replace(runs=runs))
+    expected = {"A": aggregates(one, k=2, metrics=[REGISTRY["precision"], REGISTRY["support"]])}
+    assert aggregate_partitions([with_trials], k=2, metrics=("precision", "support")) == expected
