@@ -17,15 +17,20 @@ each; the cluster's start is not counted):
 
 - client before the first task: from the call of ``score_dask`` to the start of the first
   task on any worker (the earliest ``compute`` start in Dask's task stream);
-- Dask total: the call, from start to the aggregates in hand;
+- Dask total: the call, from start to the aggregates in hand, and the time the tasks
+  computed, summed over workers (the first task on each worker rebuilds the test set);
 - one process: ``count_dataset`` and ``aggregates`` on the same runs held in memory
-  (the generator's dicts, not the Parquet files: a mistake in reading the files shows);
+  (the generator's dicts, not the Parquet files: a mistake in reading the files shows),
+  wall and CPU time;
+
+Each timed line gives the load average (other work on the machine slows every figure).
 - agreement: every field of every aggregate of every metric (k = 10) compared, floats by
   their exact bits (``float.hex``); the line says how many fields and how many differ;
 - with ``--rows``, the per-question rows (``question_rows``) too: computed, and compared
   with one process's ``question_table`` value by value (exact bits, ``<NA>`` where n/a).
 """
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -129,12 +134,13 @@ def main():
               f"{args.workers} local workers, k={K}, {len(METRICS)} metrics; data made in "
               f"{time.perf_counter() - started:.0f} s", flush=True)
 
-        begin = time.perf_counter()
+        begin, cpu = time.perf_counter(), time.process_time()
         counted = count_dataset(whole)
         one = {system: aggregates(view, k=K, metrics=[REGISTRY[name] for name in METRICS])
                for system, view in counted.by_system().items()}
-        print(f"one process (count_dataset + aggregates): {time.perf_counter() - begin:.1f} s",
-              flush=True)
+        print(f"one process (count_dataset + aggregates): {time.perf_counter() - begin:.1f} s "
+              f"({time.process_time() - cpu:.1f} s of CPU); load average "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
         rows_one = None
         if args.rows:
             from ragscore.tables.scores import scores_frame
@@ -152,8 +158,12 @@ def main():
                 found = score_dask(test_set, log, k=K, metrics=METRICS)
                 total = time.perf_counter() - begin
             first = first_task_start(stream.data) - called
-            print(f"client before the first task: {first:.2f} s", flush=True)
-            print(f"Dask total (score_dask): {total:.1f} s", flush=True)
+            working = sum(part["stop"] - part["start"] for task in stream.data
+                          for part in task["startstops"] if part["action"] == "compute")
+            print(f"client before the first task: {first:.2f} s (load average "
+                  f"{os.getloadavg()[0]:.1f})", flush=True)
+            print(f"Dask total (score_dask): {total:.1f} s; the tasks computed for "
+                  f"{working:.1f} s in all", flush=True)
             mine, theirs = exact(found), exact(one)
             fields = sum(len(row) for _, row in theirs)
             differ = (sum(a != b for a, b in zip(mine, theirs)) if len(mine) == len(theirs)

@@ -103,12 +103,17 @@ def aggregate_partitions(parts, *, k, metrics, na_as_zero=False):
 
 # ---- on Dask ---------------------------------------------------------------------------
 
-def check_inputs(test_set, *, engine, k=None):
+def check_inputs(test_set, frame, *, engine, k=None):
     """Refuse, before anything is sent, a test set that is not a
-    :class:`~ragscore.io.format.Dataset`, an unknown engine or a cutoff its ID rules refuse."""
+    :class:`~ragscore.io.format.Dataset`, a run log that is not a Dask DataFrame, an
+    unknown engine or a cutoff the test set's ID rules refuse."""
     if not isinstance(test_set, Dataset):
         raise InvalidInputError(f"test_set must be a ragscore Dataset (ragscore.load_dataset); "
                                 f"got {show(test_set)}")
+    if not hasattr(frame, "map_partitions") or not hasattr(frame, "npartitions"):
+        raise InvalidInputError(f"the run log must be a Dask DataFrame (dd.read_parquet); got "
+                                f"{show(frame)} (score one piece in memory with "
+                                "partition_summaries)")
     check_engine(engine)
     if k is not None:
         check_k(k, rules=test_set.rules)
@@ -134,10 +139,10 @@ def _score_partition(records, packed, *, partition_info, **options):
 
 
 def score_dask(test_set, frame, *, k, metrics, engine=DEFAULT_ENGINE, na_as_zero=False):
-    """The declared aggregates of a Dask DataFrame of run records, each partition read and
-    scored in one task (:func:`partition_summaries`) and the summaries added up on the
-    caller's side: ``{system: [Aggregate, ...]}``, exactly what scoring every record in one
-    piece gives.
+    """The declared aggregates of a Dask DataFrame of run records, each partition scored by
+    a task of its own (:func:`partition_summaries`), which returns only its summaries, and
+    the summaries added up on the caller's side: ``{system: [Aggregate, ...]}``, exactly
+    what scoring every record in one piece gives.
 
     ``metrics`` must be given (every partition reads the same ones). ``test_set`` is sent
     to each worker once (:func:`~ragscore.engine.transport.shipped`). Each question's runs
@@ -146,7 +151,7 @@ def score_dask(test_set, frame, *, k, metrics, engine=DEFAULT_ENGINE, na_as_zero
     """
     import pandas as pd
 
-    check_inputs(test_set, engine=engine, k=k)
+    check_inputs(test_set, frame, engine=engine, k=k)
     chosen = tuple(metric.name for metric in select(metrics))
     parts = frame.map_partitions(_score_partition, shipped(test_set), k=k, metrics=chosen,
                                  engine=engine, na_as_zero=na_as_zero,
@@ -168,11 +173,11 @@ def _questions_in(keys):
     """``{system: [case, ...]}`` of one partition's case and system columns (each question
     once; a record whose case or system is not a string is left to the scoring, which
     names it)."""
-    cases = keys["case"] if "case" in keys.columns else keys.index
+    names = keys["case"] if "case" in keys.columns else keys.index
     found = {}
-    for case, system in zip(cases.tolist(), keys["system"].tolist()):
+    for case, system in zip(names.tolist(), keys["system"].tolist()):
         if type(case) is str and type(system) is str:
-            found.setdefault(system, {})[case] = None
+            found.setdefault(system, {})[case] = None  # a dict: each case once, in order
     return {system: list(cases) for system, cases in found.items()}
 
 
@@ -185,13 +190,13 @@ def _map_partition(records, packed, checked, *, function, partition_info, engine
 
 def map_counted(test_set, frame, function, *, meta, engine=DEFAULT_ENGINE):
     """A Dask DataFrame of ``function(counted)`` (a pandas DataFrame like ``meta``) for
-    the counted runs of each partition of ``frame``, each partition read and counted in one
-    task, lazily: when it is computed, the cases and systems are read first, alone, and a
-    question found in two partitions is refused (:func:`check_disjoint`) before any
-    partition is counted."""
+    the counted runs of each partition of ``frame``, each counted by a task of its own,
+    lazily: when it is computed, the cases and systems are read first, alone, and a question
+    found in two partitions is refused (:func:`check_disjoint`) before any partition is
+    counted."""
     import dask
 
-    check_inputs(test_set, engine=engine)
+    check_inputs(test_set, frame, engine=engine)
     found = [dask.delayed(_questions_in)(part) for part in _key_columns(frame).to_delayed()]
     checked = dask.delayed(check_disjoint)(found)
     return frame.map_partitions(_map_partition, shipped(test_set), checked,

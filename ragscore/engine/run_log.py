@@ -100,7 +100,7 @@ def _column(values, name, float_column):
     return found
 
 
-def _rows(records):
+def _rows(records, where):
     """The records of a table (a pandas DataFrame, its ``case`` perhaps the index) or of a
     list of dicts, each a dict of plain values with missing values left out."""
     if hasattr(records, "columns") and hasattr(records, "index"):
@@ -108,6 +108,9 @@ def _rows(records):
                  if name in ("case", "system") and name not in records.columns]
         if names:
             records = records.reset_index(level=names)
+        repeated = records.columns[records.columns.duplicated()]
+        if len(repeated):
+            raise InvalidInputError(f"{where}: column {show(repeated[0])} appears twice")
         columns = {}
         for name in records.columns:
             series = records[name]
@@ -148,7 +151,7 @@ def runs_of(records, *, rules, cases, where="run log"):
     """
     reader, trials = Reader(VERSION, rules, None), Trials()
     runs = {}
-    for position, record in enumerate(_rows(records)):
+    for position, record in enumerate(_rows(records, where)):
         place = _place(where, position, record)
         if type(record) is not dict:
             raise InvalidInputError(f"{place}: a run record must be a dict; got {show(record)}")

@@ -1,7 +1,6 @@
 """Scoring in partitions (on Dask's local scheduler) gives exactly the aggregates of scoring
 in one piece: means, pooled values, counts, what was left out and why; a run log read from
 Parquet in every form Dask gives it; a question split across partitions refused."""
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -11,33 +10,18 @@ from ragscore.core.aggregate import aggregates
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.engine.partitions import aggregate_partitions, partition_summaries, score_dask
-from ragscore.io.dataset import Dataset, load_dataset
-from ragscore.io.format import dataset_records
+from ragscore.io.dataset import load_dataset
+from run_logs import by_case, records_of, split_log, synthetic, write_parquet
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = tuple(REGISTRY)
 FIXTURES = ("practice", "course-runs", "answers")
 
 
-def _records(dataset):
-    """The dataset's runs as run records (one row per run, a trial per row), as a runs
-    file holds them."""
-    return list(dataset_records(dataset)["runs"])
-
-
-def _synthetic():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from synthetic import make_synthetic
-
-    corpus, cases, runs = make_synthetic(cases=1500, corpus_size=3000, systems=("A", "B"),
-                                         seed=5)
-    return Dataset(corpus=corpus, cases=cases, runs=runs, ids="open")
-
-
 @pytest.fixture(scope="module", params=FIXTURES + ("synthetic",))
 def dataset(request):
     if request.param == "synthetic":
-        return _synthetic()
+        return synthetic()
     return load_dataset(ROOT / "fixtures" / request.param)
 
 
@@ -48,19 +32,12 @@ def _whole(dataset, k, na_as_zero):
             for system, view in counted.by_system().items()}
 
 
-def _by_case(records, parts):
-    """``parts`` lists of records, each case's records in one (cases dealt round)."""
-    cases = list(dict.fromkeys(row["case"] for row in records))
-    number = {case: position % parts for position, case in enumerate(cases)}
-    return [[row for row in records if number[row["case"]] == part] for part in range(parts)]
-
-
 @pytest.mark.parametrize("k, na_as_zero", [(1, False), (3, False), (10, True)])
 def test_dask_partitions_give_the_aggregates_of_one_piece(dataset, k, na_as_zero):
     dask = pytest.importorskip("dask")
     import dask.dataframe as dd
 
-    frame = pd.DataFrame(_records(dataset)).set_index("case")
+    frame = pd.DataFrame(records_of(dataset)).set_index("case")
     with dask.config.set({"dataframe.convert-string": False}):  # keep lists as lists
         partitioned = dd.from_pandas(frame, npartitions=5, sort=True)
     assert partitioned.npartitions > 1
@@ -71,7 +48,7 @@ def test_dask_partitions_give_the_aggregates_of_one_piece(dataset, k, na_as_zero
 
 def test_partitions_summed_by_hand_give_the_aggregates_of_one_piece(dataset):
     parts = [partition_summaries(dataset._replace(runs={}), part, k=2, metrics=METRICS)
-             for part in _by_case(_records(dataset), 3)]
+             for part in by_case(records_of(dataset), 3)]
     assert aggregate_partitions(parts, k=2, metrics=METRICS) == _whole(dataset, 2, False)
 
 
@@ -94,10 +71,10 @@ def test_a_question_split_across_partitions_is_refused_naming_it():
     from ragscore import InvalidInputError
 
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    records = _records(practice)
+    records = records_of(practice)
     trials = [row for row in records if row["case"] == "sick-note" and row["system"] == "rerank"]
     assert len(trials) > 1
-    first, second = _by_case([row for row in records if row not in trials], 2)
+    first, second = by_case([row for row in records if row not in trials], 2)
     parts = [first + trials[:1], second + trials[1:]]
     found = [partition_summaries(practice, part, k=2, metrics=METRICS) for part in parts]
     with pytest.raises(InvalidInputError, match="case 'sick-note', system 'rerank': run "
@@ -109,7 +86,7 @@ def test_a_run_record_repeated_in_another_partition_is_refused():
     from ragscore import InvalidInputError
 
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    first, second = _by_case(_records(practice), 2)
+    first, second = by_case(records_of(practice), 2)
     repeated = next(row for row in first if "trial" not in row)
     found = [partition_summaries(practice, part, k=2, metrics=METRICS)
              for part in (first, second + [repeated])]
@@ -124,29 +101,11 @@ def test_a_run_record_repeated_in_another_partition_is_refused():
 def test_a_case_whose_systems_sit_in_different_partitions_is_scored_exactly():
     """A log partitioned by system splits no question: each (case, system) is whole."""
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    records = _records(practice)
+    records = records_of(practice)
     systems = list(dict.fromkeys(row["system"] for row in records))
     parts = [[row for row in records if row["system"] == system] for system in systems]
     found = [partition_summaries(practice, part, k=3, metrics=METRICS) for part in parts]
     assert aggregate_partitions(found, k=3, metrics=METRICS) == _whole(practice, 3, False)
-
-
-def _split_log(dataset):
-    """A Dask frame of two partitions with one question's trials in each."""
-    import dask.dataframe as dd
-
-    records = _records(dataset)
-    trials = [row for row in records if row["case"] == "sick-note" and row["system"] == "rerank"]
-    first, second = _by_case([row for row in records if row not in trials], 2)
-    with dask_config({"dataframe.convert-string": False}):
-        return dd.concat([dd.from_pandas(pd.DataFrame(part), npartitions=1)
-                          for part in (first + trials[:1], second + trials[1:])])
-
-
-def dask_config(options):
-    import dask
-
-    return dask.config.set(options)
 
 
 def test_dask_refuses_a_split_question():
@@ -155,7 +114,7 @@ def test_dask_refuses_a_split_question():
     from ragscore.tables.partitioned import question_rows
 
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    log = _split_log(practice)
+    log = split_log(practice)
     assert log.npartitions == 2
     message = (r"case 'sick-note', system 'rerank': run records in partitions 0 and 1; a "
                r"question's runs and trials must sit in one partition")
@@ -167,26 +126,6 @@ def test_dask_refuses_a_split_question():
 
 
 # ---- a run log read from Parquet ---------------------------------------------------------
-
-def _write_parquet(records, folder, parts, *, dictionary=False):
-    """``records`` as ``parts`` Parquet files, partitioned by case (every key a column;
-    ``dictionary``: strings dictionary-encoded, as a columnar writer may store IDs)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    keys = list(dict.fromkeys(key for row in records for key in row))
-    schema = pa.Table.from_pylist([{key: row.get(key) for key in keys} for row in records]).schema
-    if dictionary:
-        encoded = pa.dictionary(pa.int32(), pa.string())
-        for name, kind in (("case", encoded), ("system", encoded),
-                           ("retrieved", pa.list_(encoded))):
-            schema = schema.set(schema.get_field_index(name), pa.field(name, kind))
-    for number, part in enumerate(_by_case(records, parts)):
-        table = pa.Table.from_pylist([{key: row.get(key) for key in keys} for row in part],
-                                     schema=schema)
-        pq.write_table(table, folder / f"part-{number}.parquet")
-    return folder
-
 
 READS = {"numpy object arrays": {}, "pyarrow lists": {"dtype_backend": "pyarrow"},
          "case as the index": {"index": "case"}}
@@ -201,7 +140,7 @@ def test_a_parquet_run_log_read_by_dask_gives_the_aggregates_of_one_piece(datase
     pytest.importorskip("dask")
     import dask.dataframe as dd
 
-    folder = _write_parquet(_records(dataset), tmp_path, 3)
+    folder = write_parquet(records_of(dataset), tmp_path, 3)
     log = dd.read_parquet(str(folder), **READS[read])
     assert log.npartitions == 3
     if read == "numpy object arrays" and "trial" in log.columns:  # numbered and not: gaps
@@ -216,7 +155,7 @@ def test_dictionary_encoded_ids_read_as_categories_give_the_same_aggregates(tmp_
     import dask.dataframe as dd
 
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    folder = _write_parquet(_records(practice), tmp_path, 2, dictionary=True)
+    folder = write_parquet(records_of(practice), tmp_path, 2, dictionary=True)
     log = dd.read_parquet(str(folder))
     assert str(log.dtypes["case"]) == "category"
     assert score_dask(practice, log, k=2, metrics=METRICS) == _whole(practice, 2, False)
@@ -230,7 +169,7 @@ def test_per_question_rows_are_a_dask_frame_equal_to_one_process(tmp_path):
     from ragscore.tables.scores import question_table
 
     practice = load_dataset(ROOT / "fixtures" / "practice")
-    log = dd.read_parquet(str(_write_parquet(_records(practice), tmp_path, 3)))
+    log = dd.read_parquet(str(write_parquet(records_of(practice), tmp_path, 3)))
     rows = question_rows(practice, log, k=3, metrics=METRICS)
     assert isinstance(rows, dd.DataFrame) and rows.npartitions == 3
     found = rows.compute().set_index("system", append=True).sort_index()
@@ -303,3 +242,19 @@ def test_missing_values_in_columns_mean_fields_not_given():
     one = count_dataset(course._replace(runs=runs))
     expected = {"A": aggregates(one, k=2, metrics=[REGISTRY["precision"], REGISTRY["support"]])}
     assert aggregate_partitions([with_trials], k=2, metrics=("precision", "support")) == expected
+
+
+def test_inputs_that_cannot_be_scored_are_refused_before_anything_is_sent():
+    pytest.importorskip("dask")
+    from ragscore import InvalidInputError, load_course
+    from ragscore.tables.partitioned import question_rows
+
+    course = load_course()
+    log = pd.DataFrame([{"case": "launch", "system": "A", "retrieved": ["launch"]}])
+    with pytest.raises(InvalidInputError, match="the run log must be a Dask DataFrame"):
+        score_dask(course, log, k=2, metrics=("support",))
+    with pytest.raises(InvalidInputError, match="test_set must be a ragscore Dataset"):
+        question_rows({"corpus": {}}, log, k=2, metrics=("support",))
+    twice = pd.concat([log, log[["case"]]], axis=1)
+    with pytest.raises(InvalidInputError, match="run log: column 'case' appears twice"):
+        partition_summaries(course, twice, k=2, metrics=("support",))
