@@ -258,3 +258,14 @@ def test_inputs_that_cannot_be_scored_are_refused_before_anything_is_sent():
     twice = pd.concat([log, log[["case"]]], axis=1)
     with pytest.raises(InvalidInputError, match="run log: column 'case' appears twice"):
         partition_summaries(course, twice, k=2, metrics=("support",))
+
+
+def test_the_scale_and_test_extras_install_what_a_local_cluster_needs():
+    """dask[dataframe] alone has no distributed scheduler: LocalCluster is in distributed."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for extra in ("scale", "test"):
+        names = {requirement.split(">=")[0] for requirement in extras[extra]}
+        assert {"dask[dataframe]", "distributed"} <= names, extra
