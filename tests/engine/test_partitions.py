@@ -269,3 +269,21 @@ def test_the_scale_and_test_extras_install_what_a_local_cluster_needs():
     for extra in ("scale", "test"):
         names = {requirement.split(">=")[0] for requirement in extras[extra]}
         assert {"dask[dataframe]", "distributed"} <= names, extra
+
+
+def test_a_test_set_marshal_does_not_take_still_travels():
+    """A value marshal refuses (a date here) leaves the test set to Dask's pickle; a plain
+    one crosses as marshal bytes. Either way the same test set arrives."""
+    import copy
+    import datetime
+    import pickle
+
+    from ragscore.engine.transport import Packed
+
+    practice = load_dataset(ROOT / "fixtures" / "practice")
+    plain = Packed(practice)
+    assert copy.deepcopy(plain).dataset() == practice
+    assert plain._payload is not None  # made once, kept for the next worker
+    odd = practice._replace(notes=(datetime.date(2026, 12, 5),))
+    sent = pickle.loads(pickle.dumps(Packed(odd)))
+    assert sent.dataset() == odd and sent._payload is None
