@@ -158,7 +158,8 @@ def _failures(args, counted, k, out):
     if args.format not in ("text", "json"):
         raise InvalidInputError(f"--failures prints text or json; got --format {args.format}")
     rows = failure_rows(load_dataset(args.dataset), counted, k=k)
-    out.write((failures_json if args.format == "json" else failures_text)(rows, k=k))
+    out.write(failures_json(rows, k=k) if args.format == "json"
+              else failures_text(rows, k=k, width=args.width))
     return OK
 
 
