@@ -338,7 +338,8 @@ def add_score_commands(commands):
         "compare", help="paired per-question comparison of two systems",
         description="For each question and metric: baseline value, candidate value, delta "
                     "and verdict (regressed, no longer defined, newly defined, improved, "
-                    "unchanged). Regressions are listed first.")
+                    "changed for a flag such as ctx differs, unchanged). Regressions are "
+                    "listed first.")
     dataset_argument(comparison)
     comparison.add_argument("--baseline", required=True, help="the system you have now")
     comparison.add_argument("--candidate", required=True, help="the system you might ship")
