@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHAPTER ?= 02
+# Present mode runs the chapter in a waiting kernel as soon as the server starts (Voila's
+# preheated kernels), so the live page is ready when the class opens it; the browser test
+# starts Voila with the same options.
+PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1
 # Test processes: two, one per core of the machines CI runs on; each test file runs whole in one
 # process, so a notebook's cells keep their order and kernel (make test JOBS=0 runs them in one process).
 JOBS ?= 2
@@ -34,7 +38,8 @@ lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks
 
 present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
 	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \
-	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1
+	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1 \
+	  $(PRESENT_OPTIONS)
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
 	for py in notebooks/[0-9][0-9]_*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
