@@ -43,6 +43,7 @@ present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no cod
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
 	for py in notebooks/[0-9][0-9]_*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
+	$(BIN)/python tools/sync_cell_tags.py notebooks/[0-9][0-9]_*.py
 	$(BIN)/python -c 'import glob, nbformat; [nbformat.write(nb, path) for path in sorted(glob.glob("notebooks/[0-9][0-9]_*.ipynb")) for nb in [nbformat.read(path, as_version=4)] if not nb.metadata.__setitem__("kernelspec", {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"})]'
 	unset MPLBACKEND; for nb in notebooks/[0-9][0-9]_*.ipynb; do start=$$(date +%s%N); \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace --log-level=WARN \
