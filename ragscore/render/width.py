@@ -70,29 +70,30 @@ def check_width(value):
 
 def output_width(asked, stream, *, environ=os.environ):
     """The width text written to ``stream`` is wrapped at: ``asked`` (a ``--width``, already
-    checked; 0 is "never wrap") when given, else the ``COLUMNS`` variable when it holds a
-    width, else the terminal's width when ``stream`` is a terminal, else ``None`` (a pipe
-    or a file: one record a line, as grep and a program expect).
+    checked; 0 is "never wrap") when given; else, when ``stream`` is a terminal, the
+    ``COLUMNS`` variable if it holds a width, else the terminal's own width; else ``None``
+    (a pipe or a file: one record a line, as grep and a program expect). ``COLUMNS`` alone
+    never wraps a pipe: GNU readline exports it into every child of a process that loads
+    it, a test runner's among them.
 
     >>> import io
-    >>> output_width(None, io.StringIO(), environ={"COLUMNS": "72"})
-    72
-    >>> output_width(None, io.StringIO(), environ={}) is None
+    >>> output_width(None, io.StringIO(), environ={"COLUMNS": "72"}) is None
     True
+    >>> output_width("72", io.StringIO(), environ={})
+    72
     """
     if asked is not None:
         return check_width(asked)
-    try:
-        return check_width(environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
     try:
         terminal = stream.isatty()
     except (AttributeError, ValueError):
         terminal = False
     if not terminal:
         return None
-    return max(NARROWEST, shutil.get_terminal_size().columns)
+    try:
+        return check_width(environ["COLUMNS"])
+    except (KeyError, ValueError):
+        return max(NARROWEST, shutil.get_terminal_size().columns)
 
 
 class FittedLines:

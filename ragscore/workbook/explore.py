@@ -186,8 +186,13 @@ def sweep_rows(sweep_table, *, metric):
 
 
 def _cell(value):
+    """One table cell; a long name may break after ``_`` or ``/`` (``<wbr>``), so a test's
+    name or a file's path wraps in its column instead of widening the table past the page."""
     marker = ' class="na"' if value == "n/a" else ""
-    return f"<td{marker}>{html.escape(str(value))}</td>"
+    text = html.escape(str(value))
+    if len(text) > 24:
+        text = text.replace("_", "_<wbr>").replace("/", "/<wbr>")
+    return f"<td{marker}>{text}</td>"
 
 
 def rows_html(rows, *, caption=None, classes="ragscore-table"):

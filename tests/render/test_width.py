@@ -71,10 +71,14 @@ class _Terminal(io.StringIO):
 def test_which_width_counts(monkeypatch):
     monkeypatch.setattr("shutil.get_terminal_size", lambda: __import__("os").terminal_size((93, 40)))
     assert output_width("60", _Terminal(), environ={"COLUMNS": "70"}) == 60
+    assert output_width("60", io.StringIO(), environ={}) == 60
     assert output_width("0", _Terminal(), environ={"COLUMNS": "70"}) is None
-    assert output_width(None, io.StringIO(), environ={"COLUMNS": "70"}) == 70
+    assert output_width(None, _Terminal(), environ={"COLUMNS": "70"}) == 70
     assert output_width(None, _Terminal(), environ={"COLUMNS": "junk"}) == 93
     assert output_width(None, _Terminal(), environ={}) == 93
+    # a pipe or a file is wrapped only when asked: COLUMNS is exported by readline into
+    # the children of any process that loads it, whatever they write to
+    assert output_width(None, io.StringIO(), environ={"COLUMNS": "70"}) is None
     assert output_width(None, io.StringIO(), environ={}) is None
 
 
@@ -93,13 +97,19 @@ def test_a_report_fits_the_width_asked_for_and_is_unchanged_without_one():
     assert fitted.splitlines()[first + 1].startswith("    ")   # continued under its row
 
 
-def test_columns_counts_and_the_option_after_or_before_the_command(monkeypatch):
+def test_columns_counts_in_a_terminal_and_the_option_before_or_after_the_command(monkeypatch):
+    from ragscore.cli import main
+
     monkeypatch.setenv("COLUMNS", "64")
-    _, by_environment, _ = capture(["report", COURSE])
-    assert _widest(by_environment) <= 64
-    assert capture(["--width", "64", "report", COURSE])[1] == by_environment
-    _, unwrapped, _ = capture(["report", COURSE, "--width", "0"])
-    assert _widest(unwrapped) > 150
+    terminal = _Terminal()
+    assert main(["report", COURSE], out=terminal) == 0
+    assert _widest(terminal.getvalue()) <= 64
+    assert capture(["--width", "64", "report", COURSE])[1] == terminal.getvalue()
+    assert capture(["report", COURSE, "--width", "64"])[1] == terminal.getvalue()
+    assert _widest(capture(["report", COURSE])[1]) > 150      # a pipe: COLUMNS alone, no wrap
+    unwrapped = _Terminal()
+    main(["report", COURSE, "--width", "0"], out=unwrapped)
+    assert _widest(unwrapped.getvalue()) > 150
 
 
 def test_the_gate_reasons_wrap_under_their_rule():
