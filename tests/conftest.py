@@ -38,3 +38,12 @@ def score(course):
         return ragscore.evaluate(course.corpus, course.cases[case], course.runs[case][system],
                                  **options)
     return _score
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print what passing tests measured (their ``measured`` property: the browser tests'
+    timings), which pytest-xdist carries back from its workers where printed output is lost."""
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "measured":
+                terminalreporter.write_line(value)

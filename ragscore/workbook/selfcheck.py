@@ -181,10 +181,10 @@ def run_key(mutation, tests, *, source=ROOT):
     """The hash of everything a :func:`contract_check` reads: the bytes and paths of the
     files :func:`scratch_copy` copies, the defect, the tests named, Python's and pytest's
     versions."""
-    import pytest
+    from importlib.metadata import version
 
     digest = hashlib.sha256(json.dumps([mutation, list(tests), sys.version,
-                                        pytest.__version__]).encode("utf-8"))
+                                        version("pytest")]).encode("utf-8"))
     source = Path(source)
     paths = [source / name for name in ("pyproject.toml", "conftest.py")]
     for name in ("ragscore", "tests", "fixtures"):
