@@ -342,17 +342,36 @@ def _run_all(page, name):
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
 
+def _open_a_term(page):
+    """Chapter 2's link to RR@k opens the glossary in Lab's Markdown viewer with that entry's
+    heading at the top of the view."""
+    from playwright.sync_api import expect
+
+    page.locator(".jp-RenderedMarkdown a", has_text="RR@k").first.click()
+    heading = page.locator(".jp-MarkdownViewer h3", has_text="reciprocal rank, RR@k").first
+    expect(heading).to_be_visible(timeout=30_000)
+    page.wait_for_function(
+        """() => { const h = [...document.querySelectorAll('.jp-MarkdownViewer h3')]
+             .find((e) => e.textContent.startsWith('reciprocal rank, RR@k'));
+           const box = h && h.getBoundingClientRect();
+           return box && box.top >= 0 && box.top < 200; }""", timeout=15_000)
+
+
 def test_jupyterlab_runs_a_chapter_and_its_widgets_follow(chromium, tmp_path,
                                                          record_property):
-    """The learner's own environment: run chapters 2 and 3 in JupyterLab (on a scratch copy,
-    since Lab saves), move the k slider, edit a citation."""
+    """The learner's own environment: run chapters 2 and 3 in JupyterLab (on a scratch copy
+    of the repository's layout, since Lab saves), move the k slider, edit a citation, and
+    follow a term's link: the glossary opens at that term's entry, not at its top."""
     from playwright.sync_api import expect
 
     started = time.monotonic()
-    scratch = tmp_path / "notebooks"
-    scratch.mkdir()
+    root = tmp_path / "root"
+    scratch = root / "notebooks"
+    scratch.mkdir(parents=True)
     for name in ("02", "03"):
         shutil.copy(next(NOTEBOOKS.glob(f"{name}_*.ipynb")), scratch)
+    (root / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "glossary.md", root / "docs")
     port, token = _free_port(), "ragscore-browser-test"
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
                "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
@@ -363,12 +382,12 @@ def test_jupyterlab_runs_a_chapter_and_its_widgets_follow(chromium, tmp_path,
             ("JUPYTER_CONFIG_DIR", "JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR",
              "JUPYTER_RUNTIME_DIR")}
     url = f"http://127.0.0.1:{port}/lab?token={token}"
-    with _server(command, scratch, tmp_path / "lab.log", f"http://127.0.0.1:{port}/api",
+    with _server(command, root, tmp_path / "lab.log", f"http://127.0.0.1:{port}/api",
                  env=dirs), _browser(chromium, tmp_path) as context:
         page = context.new_page()
         page.goto(url, timeout=90_000)
         with _screenshot_on_failure(page, tmp_path / "lab-failure.png"):
-            _run_all(page, next(scratch.glob("02_*.ipynb")).name)
+            _run_all(page, f"notebooks/{next(scratch.glob('02_*.ipynb')).name}")
             cell = page.locator(OWNER_P)
             expect(cell).to_have_text("0.50", timeout=90_000)
             expect(page.locator(EXPLORER_IMAGE).first).to_be_visible()
@@ -382,7 +401,8 @@ def test_jupyterlab_runs_a_chapter_and_its_widgets_follow(chromium, tmp_path,
             page.wait_for_function("() => window.__ragscore.image !== null", timeout=15_000)
             slider = (_elapsed_ms(page, "cell"), _elapsed_ms(page, "image"))
 
-            _run_all(page, next(scratch.glob("03_*.ipynb")).name)
+            _open_a_term(page)
+            _run_all(page, f"notebooks/{next(scratch.glob('03_*.ipynb')).name}")
             support = page.locator('.widget-html table.ragscore-scores td[data-metric="support"]').first
             expect(support).to_have_text("0.00", timeout=90_000)    # owner A as recorded
             page.evaluate(TIMING_JS, ['.widget-html table.ragscore-scores td[data-metric="support"]', None])
