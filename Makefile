@@ -28,7 +28,7 @@ demo: $(STAMP)  ## print the course table at k=2
 test: $(STAMP)  ## the suite: unit tests, doctests, notebooks (nbval), browser tests (about 3 min)
 	$(PYTEST) -m "not exhaustive" tests ragscore notebooks
 
-test-all: $(STAMP)  ## the suite plus the exhaustive tests (every chapter's live page in present mode)
+test-all: $(STAMP)  ## the suite plus the exhaustive tests (a fresh install, trec_eval byte for byte, a 10,000-question shared page)
 	$(PYTEST) tests ragscore notebooks
 
 lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
