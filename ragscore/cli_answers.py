@@ -77,7 +77,8 @@ def _export(args, out):
     from .io.dataset import load_dataset
     from .io.store import write_file_atomically
 
-    target = None if args.out is None else output_file("--out", args.out)
+    target = None if args.out is None else output_file("--out", args.out,
+                                                       inputs=(args.dataset,))
     rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
                             system=args.system, split=args.split, pattern=args.pattern)
     if target is None:
@@ -93,14 +94,12 @@ def _import(args, out):
     import datetime
 
     from .io.dataset import load_dataset, save_dataset
+    from .io.jsonl import read_text
     from .io.review_queue import add_judgements, read_decisions
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{path}: not UTF-8 text") from None
+    text = read_text(path)  # a regular file within the limit: never a FIFO or /dev/zero
     dataset = load_dataset(args.dataset)
     date = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     try:
