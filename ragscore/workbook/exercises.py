@@ -23,8 +23,8 @@ Plain Python numbers, numpy and pandas scalars, ``Fraction`` and ``Decimal`` are
 ``None``, ``pd.NA`` and NaN count as "not answered yet". Any other type gets a message saying
 what to type; an unknown exercise ID raises :class:`InvalidInputError`.
 
-No exercise is a plain yes or no: a wrong reply to one would give the answer away. The
-``yes/no`` kind stays for answers that are one of two values among other questions.
+No exercise is a plain yes or no, nor a choice of two: a wrong reply to one would give the
+answer away (the ``yes/no`` kind is still checked, for a question that needs it).
 """
 import hashlib
 import math
@@ -60,6 +60,11 @@ _PEPPER = "ragscore-workbook-v1"
 ROUNDING = ("You are one hundredth away, which is usually rounding: round to two decimals "
             "instead of cutting digits off (1/6 = 0.1666... is 0.17, not 0.16), or type the "
             "fraction itself, such as 1/6, and let Python divide.")
+
+
+#: The exercises attempted in this session (:func:`check` saw an answer of the right type):
+#: :func:`solution` shows their worked solutions, and no others.
+ATTEMPTED = set()
 
 
 class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options")):
@@ -441,11 +446,6 @@ def check(exercise_id, answer):
                                                                                 exercise.hint)
     return Feedback(exercise.id, "wrong", f"Not quite: you gave {shown}. {hint}",
                     f'Try again, or see the worked solution: solution("{exercise.id}").')
-
-
-#: The exercises attempted in this session (an answer of the right type was checked):
-#: :func:`solution` shows their worked solutions.
-ATTEMPTED = set()
 
 
 def solution(exercise_id):

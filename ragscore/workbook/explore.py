@@ -298,6 +298,8 @@ class CommandOutput:
 
     >>> CommandOutput("exit code 1\\n")
     exit code 1
+    >>> "white-space:pre-wrap" in CommandOutput("x")._repr_html_()
+    True
     >>> print(CommandOutput("word " * 12, width=30))
     word word word word word word
         word word word word word
