@@ -25,6 +25,14 @@
 # *Finding your way:* previous, [Chapter 9 — Your system's answers](09_your_answers.ipynb)
 # · this is the last chapter for now · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [nugget, vital, okay](../docs/glossary.md#nugget,-vital,-okay) ·
+# [assignment, partial support](../docs/glossary.md#assignment,-partial-support) ·
+# [nugget scores](../docs/glossary.md#nugget-scores,-V-strict,-A-strict,-V,-A,-W) ·
+# [coverage](../docs/glossary.md#coverage) · [support](../docs/glossary.md#support) ·
+# [review queue](../docs/glossary.md#review-queue,-pool,-normalised-text) ·
+# [draft](../docs/glossary.md#draft,-post-edited) · [n/a](../docs/glossary.md#n/a)
 
 # %%
 import tempfile
@@ -39,8 +47,9 @@ from ragscore.io.queue_file import add_judgements, read_decisions
 from ragscore.io.review_queue import review_queue
 from ragscore.reports import assignment_rows, question_table
 from ragscore.workbook.answer_review import answer_queue_editor, judgement_of
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, table_rows
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import show
 
 answers = ragscore.load_dataset("../fixtures/answers")
@@ -112,6 +121,9 @@ Table([{"case": case, "system": system, "W": "n/a" if value is None else f"{valu
        for (case, system), value, reason in zip(counted.keys, counted.values(W, K),
                                                  counted.reasons(W, K))
        if case != "region"])
+
+# %%
+show(quick_check("11"))
 
 # %% [markdown]
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
@@ -245,7 +257,8 @@ CommandOutput(out.split("\n\nAggregates")[0])
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("11.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. Had the reviewer judged `draft`'s `order` only partial support, what would `draft`'s A
 #    (`nugget_all`) be on rollback? (a rate)

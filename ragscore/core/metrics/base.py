@@ -27,9 +27,10 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
 
 
 class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
-                                  "yes_means lower_is_better needs_labels waiting "
+                                  "yes_means lower_is_better needs_labels neutral waiting "
                                   "waiting_reason zero_by",
-                        defaults=("answerable", None, "", False, False, None, "", None))):
+                        defaults=("answerable", None, "", False, False, False, None, "",
+                                  None))):
     """One metric, defined once.
 
     ``formula(at, k)`` gives a float in [0, 1] (a rate), a bool (yes/no) or a whole number
@@ -41,7 +42,9 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
     macro-averaged); ``yes_means`` says in words what a yes of a yes/no metric stands for;
     ``lower_is_better`` marks metrics where a rise is a regression (counts of problems);
     ``needs_labels`` marks metrics that read the question's labels (relevance, expected
-    claims), n/a with the reason "not labelled yet" on a question nobody has labelled.
+    claims), n/a with the reason "not labelled yet" on a question nobody has labelled;
+    ``neutral`` marks a flag whose change is neither better nor worse (a delivered context
+    that differs from the top k): a comparison calls any change of it ``changed``.
     ``waiting(at)``, when given, is true where the metric is n/a because a label the
     answer needs is still to be given (a nugget not assigned, a citation not graded), the
     reason then being ``waiting_reason``. ``zero_by`` names the tool whose convention
