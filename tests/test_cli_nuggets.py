@@ -144,3 +144,24 @@ def test_the_html_report_shows_each_nuggets_importance_and_assignment(tmp_path):
         ["n2", "The owners sign off before launch", "vital", "not_support"],
         ["n3", "The window closes on Friday", "okay", "support"]]
     assert first["c"]["answer"] == "The window opens on Monday and closes on Friday."
+
+
+def test_the_audit_reports_how_often_people_kept_the_drafts(tmp_path, capsys):
+    from ragscore import save_dataset
+    from ragscore.io.importers.nuggetizer import import_nuggets
+
+    files = {name: FIXTURE / f"{name}.jsonl" for name in ("nuggets", "assignments", "answers")}
+    drafted, _ = import_nuggets(files["nuggets"], assignments=files["assignments"],
+                                answers=files["answers"], date="2026-12-05")
+    edited = tmp_path / "edited.jsonl"  # the assessor changed one of the ten: run-b t2 n1
+    edited.write_text(files["assignments"].read_text().replace(
+        '"assignment": "partial_support"', '"assignment": "not_support"'))
+    people, _ = import_nuggets(files["nuggets"], assignments=edited, answers=files["answers"],
+                               origin="post-edited", reviewer="ana", date="2026-12-06")
+    folder = save_dataset(drafted._replace(judgements=drafted.judgements + people.judgements),
+                          tmp_path / "d")
+    assert main(["audit", str(folder)]) == 0
+    shown = capsys.readouterr().out
+    assert "by origin: llm-draft 10, post-edited 10" in shown
+    assert ("nugget: people who edited the draft (post-edited) agree exactly with a "
+            "machine's draft on 9 of 10 items (90%") in shown
