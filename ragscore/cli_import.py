@@ -1,7 +1,7 @@
 """``ragscore import`` and ``ragscore export``: built from the importer registry
-(:data:`ragscore.io.importers.registry.IMPORTERS`), so each format is declared once."""
+(:data:`ragscore.importers.registry.IMPORTERS`), so each format is declared once."""
 from .cli_common import OK, dataset_argument, output_file
-from .io.importers.registry import IMPORTERS
+from .importers.registry import IMPORTERS
 
 
 def _import(args, out):
@@ -19,7 +19,7 @@ def _import(args, out):
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
-    from .io.importers._reading import bytes_reported, input_bytes
+    from .io.input_bytes import bytes_reported, input_bytes
     from .render.progress import Progress
 
     total = input_bytes(value for name, value in options.items() if name not in ("out",
@@ -81,7 +81,7 @@ def _write_review_queue(dataset, path):
 
 def _export_trec(args, out):
     from .io.dataset import load_dataset
-    from .io.importers import export_trec
+    from .importers import export_trec
 
     written = export_trec(load_dataset(args.dataset), args.out_prefix)
     out.write("".join(f"wrote {path}\n" for path in written))

@@ -405,7 +405,7 @@ def test_audit_refuses_a_bad_k_clearly():
 def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
     """``import trec`` saves ``import_trec``'s dataset, adding only the notes of what it
     did."""
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
 
     empty = tmp_path / "empty.run"  # a system that ran no judged question
     empty.write_text("q-other Q0 harbour 1 1.0 none\n")

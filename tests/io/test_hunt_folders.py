@@ -30,7 +30,7 @@ def _base_folders():
     shutil.copytree(COURSE_PATH, root / "v1")
     ragscore.save_dataset(ragscore.load_course(), root / "v2")
     trec = Path(__file__).resolve().parents[2] / "fixtures" / "import" / "trec"
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
 
     imported, _ = import_trec(trec / "qrels.txt", [trec / "bm25.run", trec / "dense.run"])
     ragscore.save_dataset(imported, root / "open")  # open IDs, graded, no text, no claims

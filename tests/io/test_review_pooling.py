@@ -9,7 +9,7 @@ from ragscore import InvalidInputError
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.io.dataset import load_dataset
-from ragscore.io.importers import import_log
+from ragscore.importers import import_log
 from ragscore.io.review_queue import add_judgements, read_decisions, review_queue
 
 ANSWERS = [
