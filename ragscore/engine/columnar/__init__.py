@@ -18,12 +18,12 @@ applies, so both refuse the same input with the same message, and ``tests/engine
 """
 import numpy as np
 
-from ...core.counts import Counts
 from ...core.metrics import COUNT, NOT_ASSESSED, RATE
 from ...core.trials import Trials
 from ..counted import Counted
 from ..pages import ordinary_pages
 from .kernels import ArrayAt, count_columns
+from .layout import counts_of, take_rows
 
 __all__ = ["ColumnarCounted", "count_folder", "count_runs"]
 
@@ -170,7 +170,7 @@ class ColumnarCounted(Counted):
             rows = rows[np.argsort(renumber[self.question[rows]], kind="stable")]
         else:
             rows = positions
-        columns = _take_rows(self.columns, rows)
+        columns = take_rows(self.columns, rows)
         question = renumber[self.question[rows]]
         keys = [self.keys[p] for p in positions.tolist()]
         meta = self._meta(**meta)
@@ -182,7 +182,7 @@ class ColumnarCounted(Counted):
 
     def counts_at(self, position):
         rows = np.flatnonzero(self.question == position).tolist()
-        found = [_counts_of(self.columns, row) for row in rows]
+        found = [counts_of(self.columns, row) for row in rows]
         return found[0] if self._plain or len(found) == 1 and not self._trials(position) \
             else Trials(found)
 
@@ -196,61 +196,6 @@ def _listed(values, defined):
     for row in np.flatnonzero(~np.asarray(defined)).tolist():
         listed[row] = None
     return listed
-
-
-_PER_ROW = ("row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "labelled",
-            "n_expected", "dropped", "collapsed", "recorded", "context_low", "context_high",
-            "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens")
-_FLAT = (("relevant_row", ("relevant_rank",)), ("gain_row", ("gain_rank", "gain_grade")),
-         ("supported_row", ("supported_cutoff",)), ("stale_row", ("stale_cutoff",)),
-         ("exposed_row", ("exposed_cutoff",)))
-
-
-def _take_rows(columns, rows):
-    """The count columns of ``rows`` only, in that order."""
-    renumber = np.full(columns.rows, -1)
-    renumber[rows] = np.arange(len(rows))
-    changed = {name: getattr(columns, name)[rows] for name in _PER_ROW}
-    for row_name, names in _FLAT:
-        row = getattr(columns, row_name)
-        new = renumber[row]
-        keep = np.flatnonzero(new >= 0)
-        keep = keep[np.argsort(new[keep], kind="stable")]
-        changed[row_name] = new[keep]
-        for name in names:
-            changed[name] = getattr(columns, name)[keep]
-    return columns._replace(rows=len(rows), **changed)
-
-
-def _counts_of(columns, row):
-    """The :class:`~ragscore.core.counts.Counts` of one row, from the count columns."""
-    def within(row_name, value_name):
-        rows = getattr(columns, row_name)
-        return tuple(getattr(columns, value_name)[rows == row].tolist())
-
-    case = int(columns.row_case[row])
-    graded = bool(columns.graded_case[case])
-    gains = ideal = None
-    if graded:
-        rows = columns.gain_row == row
-        gains = tuple(zip(columns.gain_rank[rows].tolist(), columns.gain_grade[rows].tolist()))
-        ideal = tuple(columns.ideal_grade[columns.ideal_case == case].tolist())
-    span = None
-    if columns.recorded[row]:
-        span = (int(columns.context_low[row]), int(columns.context_high[row]))
-    return Counts(
-        relevant_ranks=within("relevant_row", "relevant_rank"),
-        n_relevant=int(columns.n_relevant[row]),
-        claim_cutoffs=tuple(sorted(within("supported_row", "supported_cutoff"))),
-        n_claims=int(columns.n_claims[row]) if columns.assessed[row] else None,
-        n_expected=int(columns.n_expected[row]) if columns.labelled[row] else None,
-        n_retrieved=int(columns.n_retrieved[row]), gains=gains, ideal=ideal,
-        dropped=int(columns.dropped[row]), collapsed=int(columns.collapsed[row]),
-        delivered_span=span, exposed=within("exposed_row", "exposed_cutoff"),
-        stale_cutoffs=tuple(sorted(within("stale_row", "stale_cutoff"))),
-        answer_match=(int(columns.exact[row]), int(columns.common_tokens[row]),
-                      int(columns.answer_tokens[row]), int(columns.reference_tokens[row]))
-        if columns.referenced[row] else None)
 
 
 def _counted(batch):

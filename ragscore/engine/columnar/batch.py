@@ -11,15 +11,16 @@ so both engines refuse the same input with the same message.
 """
 from collections import namedtuple
 
-from ...core.reference_answers import AnswerMatch, answer_match
+from ...core.counts import COUNT_FIELDS
+from ...core.reference_answers import answer_match
 from ...core.rules import COURSE
 from ...core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ...core.trials import trial_runs
 from ...core.validation import validate_corpus
+from .layout import PASSED, enter
 
-#: The batch column of each field of :class:`~ragscore.core.reference_answers.AnswerMatch`.
-MATCH_COLUMNS = {"exact": "exact", "common": "common_tokens", "answer_tokens": "answer_tokens",
-                 "reference_tokens": "reference_tokens"}
+#: The counts a batch carries per row as they are (counted as it is built).
+_PASSED_COUNTS = tuple(field for field in COUNT_FIELDS if field.batch)
 
 __all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
 
@@ -33,11 +34,12 @@ class Batch(namedtuple("Batch", [
         "label_case", "labelled_label", "labelled_doc",
         "restricted_case", "restricted_doc", "superseded_doc",
         # per row
-        "row_case", "assessed", "dropped", "collapsed",
+        "row_case", "assessed",
         "retrieved_offsets", "retrieved_doc",
         "claim_offsets", "claim_label", "citation_offsets", "citation_doc",
         "recorded", "delivered_offsets", "delivered_doc",
-        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens"])):
+        # per row, counted as the batch is built (core.counts.COUNT_FIELDS, batch=True)
+        *PASSED])):
     """The columns of a test set's labels and runs (see the module docstring).
 
     Per case ``c``: ``n_relevant[c]``, ``labelled[c]`` (it carries answer labels),
@@ -46,12 +48,14 @@ class Batch(namedtuple("Batch", [
     cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
-    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row ``r``: ``row_case[r]``, ``question[r]`` (its
-    position in ``keys``), ``assessed[r]``, ``dropped[r]``, ``collapsed[r]``, the ranking,
-    the claims (``claim_label``: the expected claim it names, or -1) and their citations,
-    and the delivered context when ``recorded[r]``; where ``referenced[r]`` (answer text
-    and a reference answer), the :class:`~ragscore.core.reference_answers.AnswerMatch` as ``exact``,
-    ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
+    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row
+    ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``), ``assessed[r]``, the
+    ranking, the claims (``claim_label``: the expected claim it names, or -1) and their
+    citations, and the delivered context when ``recorded[r]``; then the counts counted as the
+    batch is built, in the columns they declare (:data:`~ragscore.core.counts.COUNT_FIELDS`
+    with ``batch``): ``dropped[r]``, ``collapsed[r]``, and where ``referenced[r]`` (answer
+    text and a reference answer) the :class:`~ragscore.core.reference_answers.AnswerMatch`
+    as ``exact``, ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
     """
 
     __slots__ = ()
@@ -128,8 +132,6 @@ class _Builder:
             self.keys.append(key)
         self.question.append(self.question_of[key])
         columns["row_case"].append(case)
-        columns["dropped"].append(prepared.dropped)
-        columns["collapsed"].append(prepared.collapsed)
         columns["retrieved_doc"].extend(map(code, prepared.retrieved))
         self.retrieved_offsets.append(len(columns["retrieved_doc"]))
         claims = prepared.claims
@@ -147,11 +149,11 @@ class _Builder:
         for doc in prepared.restricted or ():
             self.restricted.setdefault(case, set()).add(code(doc))
         references = self.references[case]
-        match = (None if prepared.answer is None or references is None
-                 else answer_match(prepared.answer, references))
-        columns["referenced"].append(match is not None)
-        for name, value in zip(AnswerMatch._fields, match or (0, 0, 0, 0)):
-            columns[MATCH_COLUMNS[name]].append(value)
+        counted = {"dropped": prepared.dropped, "collapsed": prepared.collapsed,
+                   "answer_match": None if prepared.answer is None or references is None
+                   else answer_match(prepared.answer, references)}
+        for field in _PASSED_COUNTS:
+            enter(columns, field, counted[field.name])
         recorded = {name: run[name] for name in OPS_KEYS if name in run}
         if recorded:
             self.ops.setdefault(key, []).append(recorded)
@@ -169,7 +171,7 @@ class _Builder:
         superseded = self.counter.superseded
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
-                 "superseded_doc": bool, "referenced": bool}
+                 "superseded_doc": bool, **PASSED}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
                   for name, values in columns.items()}
         offsets = {"retrieved_offsets": self.retrieved_offsets,

@@ -19,22 +19,15 @@ import numpy as np
 
 from .batch import member as _member
 from .batch import sorted_set
+from .layout import COLUMNS, PASSED, PLAIN
 
 __all__ = ["ArrayAt", "CountColumns", "count_columns"]
 
 
-class CountColumns(namedtuple("CountColumns", [
-        "rows", "row_case", "n_relevant", "n_retrieved", "assessed", "n_claims", "labelled",
-        "n_expected", "dropped", "collapsed",
-        "relevant_row", "relevant_rank",
-        "gain_row", "gain_rank", "gain_grade",
-        "graded_case", "ideal_case", "ideal_grade",
-        "supported_row", "supported_cutoff", "stale_row", "stale_cutoff",
-        "exposed_row", "exposed_cutoff",
-        "recorded", "context_low", "context_high",
-        "referenced", "exact", "common_tokens", "answer_tokens", "reference_tokens"])):
+class CountColumns(namedtuple("CountColumns", COLUMNS)):
     """Per row (a run; each trial a row): what :class:`~ragscore.core.counts.Counts` holds,
-    as arrays. Lists are flat, each item beside its row (``relevant_row[i]`` is the row of
+    as arrays, in the columns each count declares (:mod:`~ragscore.engine.columnar.layout`).
+    Lists are flat, each item beside its row (``relevant_row[i]`` is the row of
     ``relevant_rank[i]``), in row order and, within a row, in rank order."""
 
     __slots__ = ()
@@ -122,17 +115,16 @@ def count_columns(batch):
         rows=rows, row_case=cases, n_relevant=batch.n_relevant[cases], n_retrieved=n_retrieved,
         assessed=batch.assessed, n_claims=np.where(batch.assessed, n_claims, 0),
         labelled=batch.labelled[cases], n_expected=batch.n_expected[cases],
-        dropped=batch.dropped, collapsed=batch.collapsed,
         relevant_row=relevant_row, relevant_rank=relevant_rank,
         gain_row=gain_row, gain_rank=gain_rank, gain_grade=gain_grade,
-        graded_case=batch.graded, ideal_case=batch.positive_case[ideal_order],
+        graded=batch.graded[cases], graded_case=batch.graded,
+        ideal_case=batch.positive_case[ideal_order],
         ideal_grade=batch.positive_grade[ideal_order],
         supported_row=supported[0], supported_cutoff=supported[1],
         stale_row=stale[0], stale_cutoff=stale[1],
         exposed_row=exposed_row, exposed_cutoff=exposed_cutoff,
-        recorded=batch.recorded, context_low=low, context_high=high,
-        referenced=batch.referenced, exact=batch.exact, common_tokens=batch.common_tokens,
-        answer_tokens=batch.answer_tokens, reference_tokens=batch.reference_tokens)
+        context_recorded=batch.recorded, context_low=low, context_high=high,
+        **{name: getattr(batch, name) for name in PASSED})
 
 
 def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
@@ -315,13 +307,13 @@ def _ideal_dcg(columns, k):
     return ideal
 
 
+def _plain(name):
+    """The primitive that reads the per-row column ``name`` as it is, at any k."""
+    return lambda columns, k: getattr(columns, name)
+
+
 _PRIMITIVES = {
-    "n_relevant": lambda c, k: c.n_relevant,
-    "n_retrieved": lambda c, k: c.n_retrieved,
-    "assessed": lambda c, k: c.assessed,
-    "n_claims": lambda c, k: c.n_claims,
-    "labelled": lambda c, k: c.labelled,
-    "n_expected": lambda c, k: c.n_expected,
+    **{name: _plain(name) for name in PLAIN},
     "returned": lambda c, k: np.minimum(c.n_retrieved, k),
     "hits": lambda c, k: _count_within(c.relevant_row, c.relevant_rank, k, c.rows),
     "first_rank": _first_rank,
@@ -331,12 +323,4 @@ _PRIMITIVES = {
     "supported": lambda c, k: _count_within(c.supported_row, c.supported_cutoff, k, c.rows),
     "stale": lambda c, k: _count_within(c.stale_row, c.stale_cutoff, k, c.rows),
     "exposures": lambda c, k: _count_within(c.exposed_row, c.exposed_cutoff, k, c.rows),
-    "context_recorded": lambda c, k: c.recorded,
-    "context_low": lambda c, k: c.context_low,
-    "context_high": lambda c, k: c.context_high,
-    "referenced": lambda c, k: c.referenced,
-    "exact": lambda c, k: c.exact,
-    "common_tokens": lambda c, k: c.common_tokens,
-    "answer_tokens": lambda c, k: c.answer_tokens,
-    "reference_tokens": lambda c, k: c.reference_tokens,
 }

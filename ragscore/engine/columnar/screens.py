@@ -8,6 +8,7 @@ folder to the record reader, which names the problem.
 """
 from .arrow import empty, flags, numbers, present
 from .batch import Batch, has_repeats, member as _member, regrouped, sorted_set
+from .layout import passed_defaults
 
 __all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs"]
 
@@ -425,7 +426,6 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
                                   -1) if len(claim_label_new) else claim_label_new
     all_ids = pa.concat_arrays([ids, extra_ids]) if extra_ids is not None else ids
     empty = np.zeros(0, dtype=np.int64)
-    zeros = np.zeros(rows, dtype=np.int64)
     return Batch(
         ids=all_ids, cases=[labels.names[case] for case in kept.tolist()], keys=keys,
         question=np.arange(rows), rules=rules, notes=notes, attributes=None, ops=None,
@@ -441,10 +441,9 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         labelled_doc=labelled_doc[keep_pairs],
         restricted_case=empty, restricted_doc=empty,
         superseded_doc=np.zeros(len(all_ids), dtype=bool),
-        row_case=new_case, assessed=assessed[order], dropped=zeros, collapsed=zeros,
+        row_case=new_case, assessed=assessed[order],
         retrieved_offsets=_offsets(retrieved_sizes), retrieved_doc=retrieved_doc,
         claim_offsets=_offsets(claim_sizes), claim_label=mapped_claim_label,
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
-        delivered_doc=empty, referenced=np.zeros(rows, dtype=bool), exact=zeros,
-        common_tokens=zeros, answer_tokens=zeros, reference_tokens=zeros)
+        delivered_doc=empty, **passed_defaults(rows))
