@@ -26,7 +26,7 @@ import os
 from ...io.read import close_all, open_version
 from .screens import Unclean, byte_counts, check_cases, check_corpus, check_runs
 
-__all__ = ["read_batch"]
+__all__ = ["read_batch", "screened_batch"]
 
 _RUN_COLUMNS = {"case": "VARCHAR", "system": "VARCHAR", "retrieved": "VARCHAR[]",
                 "claims": "STRUCT(claim VARCHAR, citations VARCHAR[])[]"}
@@ -37,32 +37,40 @@ _CORPUS_COLUMNS = {"id": "VARCHAR", "text": "VARCHAR", "source": "VARCHAR",
 
 
 def read_batch(path, *, unit="chunk", dedupe=False, max_bytes):
-    """The :class:`~ragscore.engine.columnar.batch.Batch` of the dataset folder at ``path``, read in
-    bulk, or ``None`` when it must be read record by record
+    """The :class:`~ragscore.engine.columnar.batch.Batch` of the dataset folder at ``path``,
+    read in bulk, or ``None`` when it must be read record by record
     (:func:`~ragscore.engine.columnar.batch.encode`)."""
-    if unit != "chunk" or dedupe:
+    try:
+        return screened_batch(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes)
+    except Unclean:
         return None
+
+
+def screened_batch(path, *, unit="chunk", dedupe=False, max_bytes):
+    """:func:`read_batch`, raising :class:`~ragscore.engine.columnar.screens.Unclean` where
+    that returns ``None``: its ``rule`` names the record rule whose screen sent the folder to
+    the record reader (``None``: the folder's layout or reading is not one this reader
+    takes)."""
+    if unit != "chunk" or dedupe:
+        raise Unclean
     try:
         folder, index, opened, reader, minimum = open_version(path, max_bytes)
     except (OSError, ValueError):
-        return None  # the record reader names the problem
+        raise Unclean from None  # the record reader names the problem
     with contextlib.ExitStack() as stack:
         try:
             if reader.version == 3:
-                return None
+                raise Unclean
             paths = {kind: str(opened[kind][0]) for kind in opened}
             data = {kind: _mapped(opened[kind][1], stack) for kind in opened}
             if any(len(raw) > max_bytes for raw in data.values()):
-                return None  # grew past the limit: the record reader says so
+                raise Unclean  # grew past the limit: the record reader says so
         except (OSError, ValueError):
-            return None  # the record reader names the problem
+            raise Unclean from None  # the record reader names the problem
         finally:
             close_all(opened)
-        try:
-            return _read(paths, data, rules=reader.rules, minimum=minimum,
-                         notes=tuple(index.get("notes", ())), version=reader.version)
-        except Unclean:
-            return None
+        return _read(paths, data, rules=reader.rules, minimum=minimum,
+                     notes=tuple(index.get("notes", ())), version=reader.version)
 
 
 def _mapped(handle, stack):
@@ -100,8 +108,8 @@ def _read(paths, data, *, rules, minimum, notes, version):
             ", CASE WHEN json_type(relevant) = 'OBJECT' THEN relevant::MAP(VARCHAR, JSON) END"
             " AS graded"), keep=("id", "question", "support"))
         runs = _table(connection, paths["runs"], _RUN_COLUMNS)
-    except duckdb.Error:
-        raise Unclean from None
+    except duckdb.Error:  # not JSON, or not of the types the columns name
+        raise Unclean("record.shape") from None
     finally:
         connection.close()
     ids = check_corpus(corpus, data["corpus"], rules, version)

@@ -1,26 +1,35 @@
-"""The rules of a dataset folder applied to whole columns (the bulk reader's checks,
+"""The rules of a dataset folder screened on whole columns (the bulk reader's checks,
 :mod:`ragscore.engine.columnar.reader`), and the
 :class:`~ragscore.engine.columnar.batch.Batch` the columns make.
 
-Each check uses the rule objects the record reader uses (:mod:`ragscore.core.rules`): the ID
-pattern, the list limits, the claim pattern; where a check fails, :class:`Unclean` sends the
-folder to the record reader, which names the problem.
+Each screen is named after the record rule it mirrors
+(:data:`~ragscore.core.record_rules.FOLDER_RULES`) and uses the rule objects the record
+reader uses (:mod:`ragscore.core.rules`): the ID pattern, the list limits, the claim
+pattern. Where a screen fails, :class:`Unclean` (naming the rule) sends the folder to the
+record reader, which names the problem: the rules and their messages are written once.
 """
 from .arrow import empty, flags, numbers, present
 from .batch import Batch, has_repeats, member as _member, regrouped, sorted_set
 from .layout import passed_defaults
 
-__all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs"]
+__all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs", "screen"]
 
 
 class Unclean(Exception):
-    """The folder must be read record by record (it breaks a rule, or its layout is not
-    one the bulk reader takes)."""
+    """The input must be read record by record: the screen of the rule ``rule`` (a name of
+    :data:`~ragscore.core.record_rules.RECORD_RULES`) found a record that may break it, or
+    (``rule`` None) its layout is not one the columnar reader takes."""
+
+    def __init__(self, rule=None):
+        super().__init__(rule)
+        self.rule = rule
 
 
-def _require(condition):
+def screen(condition, rule):
+    """Raise :class:`Unclean` for ``rule`` (the name of the record rule this screen mirrors)
+    unless ``condition`` holds."""
     if not condition:
-        raise Unclean
+        raise Unclean(rule)
 
 
 def _strings(array):
@@ -90,9 +99,9 @@ def _counts_match(raw, strings, keys, commas, arrays):
     those inside ``arrays`` (every string value and map key read from it)."""
     quotes, colons, separators = byte_counts(raw)
     inside = _in_strings(arrays)
-    _require(quotes == 2 * strings + inside[0])
-    _require(colons == keys + inside[1])
-    _require(separators == commas + inside[2])
+    screen(quotes == 2 * strings + inside[0], "record.shape")
+    screen(colons == keys + inside[1], "record.shape")
+    screen(separators == commas + inside[2], "record.shape")
 
 
 def _all_match(values, fullmatch):
@@ -119,26 +128,27 @@ def _non_blank(column):
 def check_corpus(table, raw, rules, version):
     """The corpus IDs (a pyarrow array), every record checked."""
     rows = table.num_rows
-    _require(rows > 0)
+    screen(rows > 0, "corpus.not_empty")
     ids = _strings(table.column("id"))
-    _require(ids.null_count == 0)
+    screen(ids.null_count == 0, "record.shape")
     has = {name: _present(table.column(name)) for name in ("text", "source", "version")}
     if version == 1:
-        _require(not has["source"].any() and not has["version"].any())
+        screen(not has["source"].any() and not has["version"].any(), "record.shape")
     if not rules.open_labels:
-        _require(has["text"].all())
+        screen(has["text"].all(), "corpus.text")
     keys = rows + sum(int(flags.sum()) for flags in has.values())
     listed = ids.to_pylist()
-    _require(_all_match(listed, rules.fullmatch) and len(set(listed)) == rows)
+    screen(_all_match(listed, rules.fullmatch), "corpus.id")
+    screen(len(set(listed)) == rows, "corpus.unique")
     texts = _strings(table.column("text")).drop_null()
-    _require(_non_blank(texts))
+    screen(_non_blank(texts), "corpus.text")
     sources = _strings(table.column("source")).drop_null()
     from ...io.format import NAME_PATTERN
 
-    _require(all(rules.is_id(source) or NAME_PATTERN.fullmatch(source) is not None
-                 for source in set(sources.to_pylist())))
+    screen(all(rules.is_id(source) or NAME_PATTERN.fullmatch(source) is not None
+               for source in set(sources.to_pylist())), "corpus.source")
     versions = _strings(table.column("version")).drop_null()
-    _require(_non_blank(versions))
+    screen(_non_blank(versions), "corpus.version")
     strings = keys + rows + len(texts) + len(sources) + len(versions)
     _counts_match(raw, strings, keys, keys - rows, [ids, texts, sources, versions])
     return ids
@@ -154,75 +164,78 @@ def check_cases(table, raw, rules, minimum, ids):
     import pyarrow.compute as pc
 
     rows = table.num_rows
-    _require(rows > 0)
+    screen(rows > 0, "cases.not_empty")
     names = _strings(table.column("id"))
-    _require(names.null_count == 0)
+    screen(names.null_count == 0, "record.shape")
     listed_names = names.to_pylist()
-    _require(_valid_names(listed_names, rules) and len(set(listed_names)) == rows)
+    screen(_valid_names(listed_names, rules), "case.id")
+    screen(len(set(listed_names)) == rows, "case.unique")
     shape = table.column("shape").to_pylist()
-    _require(all(kind in ("ARRAY", "OBJECT") for kind in shape))
+    screen(all(kind in ("ARRAY", "OBJECT") for kind in shape), "case.relevant")
     graded = np.array([kind == "OBJECT" for kind in shape], dtype=bool)
     if graded.any():
-        _require(rules.open_labels)
+        screen(rules.open_labels, "case.relevant")
     question = _present(table.column("question"))
     questions = _strings(table.column("question")).drop_null()
     support_column = table.column("support")
     labelled = _present(support_column)
     if not rules.open_labels:
-        _require(labelled.all())
+        screen(labelled.all(), "case.support")
 
     listed = table.column("listed")
     graded_map = table.column("graded")
     lengths_listed = _lengths(listed)
     lengths_graded = _lengths(graded_map)
     listed_docs = listed.flatten() if len(listed) else empty(pa.string())
-    _require(listed_docs.null_count == 0)
+    screen(listed_docs.null_count == 0, "ids.valid")
     graded_docs = graded_map.keys if len(graded_map) else empty(pa.string())
     grades_raw = graded_map.items if len(graded_map) else empty(pa.string())
-    _require(flags(pc.match_substring_regex(grades_raw, r"^-?(0|[1-9][0-9]*)$")).all())
+    screen(flags(pc.match_substring_regex(grades_raw, r"^-?(0|[1-9][0-9]*)$")).all(),
+           "case.grade")
     try:
         grades = numbers(pc.cast(grades_raw, pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise Unclean from None
+        raise Unclean("case.grade") from None
     judged_lengths = np.where(graded, lengths_graded, lengths_listed)
-    _require((judged_lengths <= rules.max_ids).all())
+    screen((judged_lengths <= rules.max_ids).all(), "ids.limit")
 
     corpus_codes = _codes(ids, listed_docs)
     graded_codes = _codes(ids, graded_docs)
     listed_case = np.repeat(np.arange(rows), lengths_listed)
     graded_case = np.repeat(np.arange(rows), lengths_graded)
     width = len(ids)
-    _require(not has_repeats(corpus_codes, lengths_listed))
-    _require(not has_repeats(graded_codes, lengths_graded))
+    screen(not has_repeats(corpus_codes, lengths_listed), "ids.unique")
+    screen(not has_repeats(graded_codes, lengths_graded), "record.shape")
 
     # support: claim -> sources
     support_lengths = _lengths(support_column)
     claims = support_column.keys if len(support_column) else empty(pa.string())
     sources_lists = support_column.items if len(support_column) else empty(
         pa.list_(pa.string()))
-    _require(sources_lists.null_count == 0)
+    screen(sources_lists.null_count == 0, "record.shape")
     source_lengths = _lengths(sources_lists)
-    _require((support_lengths <= rules.max_claims).all())
-    _require((source_lengths >= 1).all() and (source_lengths <= rules.max_ids).all())
+    screen((support_lengths <= rules.max_claims).all(), "claims.limit")
+    screen((source_lengths >= 1).all(), "support.sources")
+    screen((source_lengths <= rules.max_ids).all(), "ids.limit")
     sources = sources_lists.flatten() if len(sources_lists) else empty(pa.string())
-    _require(sources.null_count == 0)
+    screen(sources.null_count == 0, "ids.valid")
     claim_case = np.repeat(np.arange(rows), support_lengths)
     claim_codes, claim_names = _dictionary(claims)
-    _require(_all_match(claim_names, rules.claim_match))
-    _require(not has_repeats(claim_codes, support_lengths))
+    screen(_all_match(claim_names, rules.claim_match), "claims.id")
+    screen(not has_repeats(claim_codes, support_lengths), "record.shape")
     source_codes = _codes(ids, sources)
     source_claim = np.repeat(np.arange(len(claim_codes)), source_lengths)
-    _require(not has_repeats(source_codes, source_lengths))
+    screen(not has_repeats(source_codes, source_lengths), "ids.unique")
     # the judged IDs a source must be among: the relevant ones (a list), or those graded
     # above 0 (a map)
     judged_keys = sorted_set(np.concatenate([
         listed_case * width + corpus_codes,
         (graded_case * width + graded_codes)[grades > 0]]))
     source_keys = claim_case[source_claim] * width + source_codes
-    _require((_member(source_keys, judged_keys) >= 0).all())
+    screen((_member(source_keys, judged_keys) >= 0).all(), "support.judged")
     judged_count = np.bincount(listed_case, minlength=rows) + np.bincount(
         graded_case[grades > 0], minlength=rows)
-    _require(((judged_count > 0) == (support_lengths > 0))[labelled].all())
+    screen(((judged_count > 0) == (support_lengths > 0))[labelled].all(), "case.consistent")
 
     # the quotes, colons and commas the values account for
     keys = (2 * rows + int(question.sum()) + int(labelled.sum()) + int(lengths_graded.sum())
@@ -269,7 +282,7 @@ def _codes(ids, values):
     if not len(values):
         return np.zeros(0, dtype=np.int64)
     found = pc.index_in(values, value_set=ids)
-    _require(found.null_count == 0)
+    screen(found.null_count == 0, "ids.in_corpus")
     return numbers(found)
 
 
@@ -281,57 +294,57 @@ def check_runs(table, raw, rules, ids, labels, notes):
     rows = table.num_rows
     cases = _strings(table.column("case"))
     systems = _strings(table.column("system"))
-    _require(cases.null_count == 0 and systems.null_count == 0)
+    screen(cases.null_count == 0 and systems.null_count == 0, "record.shape")
     case_index = pc.index_in(cases, value_set=labels.name_array)
-    _require(case_index.null_count == 0)
+    screen(case_index.null_count == 0, "run.case")
     row_case = numbers(case_index)
     system_codes, system_names = _dictionary(systems)
-    _require(_valid_names(system_names, rules))
+    screen(_valid_names(system_names, rules), "run.system")
     pairs = row_case * max(len(system_names), 1) + system_codes
-    _require(len(sorted_set(pairs)) == rows)
+    screen(len(sorted_set(pairs)) == rows, "run.unique")
     retrieved = table.column("retrieved")
-    _require(retrieved.null_count == 0)
+    screen(retrieved.null_count == 0, "record.shape")
     lengths = _lengths(retrieved)
-    _require((lengths <= rules.max_ids).all())
+    screen((lengths <= rules.max_ids).all(), "ids.limit")
     flat = retrieved.flatten() if len(retrieved) else empty(pa.string())
-    _require(flat.null_count == 0)
+    screen(flat.null_count == 0, "ids.valid")
     retrieved_doc = _codes(ids, flat)
-    _require(not has_repeats(retrieved_doc, lengths))
+    screen(not has_repeats(retrieved_doc, lengths), "ids.unique")
 
     claims = table.column("claims")
     assessed = _present(claims)
     if not rules.open_labels:
-        _require(assessed.all())
+        screen(assessed.all(), "run.claims")
     claim_lengths = _lengths(claims)
-    _require((claim_lengths <= rules.max_claims).all())
+    screen((claim_lengths <= rules.max_claims).all(), "claims.limit")
     structs = claims.flatten() if len(claims) else empty(
         pa.struct([("claim", pa.string()), ("citations", pa.list_(pa.string()))]))
-    _require(structs.null_count == 0)
+    screen(structs.null_count == 0, "record.shape")
     claim_names = structs.field("claim")
     citations = structs.field("citations")
-    _require(claim_names.null_count == 0 and citations.null_count == 0)
+    screen(claim_names.null_count == 0 and citations.null_count == 0, "record.shape")
     run_claim_codes, run_claim_names = _dictionary(claim_names)
     run_claim_array = pc.dictionary_encode(claim_names).dictionary
-    _require(_all_match(run_claim_names, rules.claim_match))
-    _require(not has_repeats(run_claim_codes, claim_lengths))
+    screen(_all_match(run_claim_names, rules.claim_match), "claims.id")
+    screen(not has_repeats(run_claim_codes, claim_lengths), "claims.unique")
     claim_row = np.repeat(np.arange(rows), claim_lengths)
     citation_lengths = _lengths(citations)
-    _require((citation_lengths <= rules.max_ids).all())
+    screen((citation_lengths <= rules.max_ids).all(), "ids.limit")
     cited = citations.flatten() if len(citations) else empty(pa.string())
-    _require(cited.null_count == 0)
+    screen(cited.null_count == 0, "ids.valid")
     cited_codes = pc.index_in(cited, value_set=ids)
     extra_ids = empty(pa.string())
     if cited_codes.null_count:  # citations outside the corpus: valid IDs, unsupported
         known = present(cited_codes)
         extra_ids = pc.unique(cited.filter(_mask(~known)))
-        _require(_all_match(extra_ids.to_pylist(), rules.fullmatch))
+        screen(_all_match(extra_ids.to_pylist(), rules.fullmatch), "ids.valid")
         citation_doc = np.zeros(len(cited), dtype=np.int64)
         citation_doc[known] = numbers(cited_codes.filter(_mask(known)))
         citation_doc[~known] = numbers(pc.index_in(cited.filter(_mask(~known)),
                                                    value_set=extra_ids)) + len(ids)
     else:
         citation_doc = numbers(cited_codes)
-    _require(not has_repeats(citation_doc, citation_lengths))
+    screen(not has_repeats(citation_doc, citation_lengths), "ids.unique")
     extra_ids = extra_ids if len(extra_ids) else None
 
     claims_made = len(claim_names)

@@ -11,7 +11,8 @@ all (a bad ID, a score that is not wholly a number, ``nan``, a docno ranked twic
 too long, a tag met in an earlier file, a docno outside a known corpus, a grade that is not
 an integer), sends the file to the line reader, which reads it again and names the first
 problem with its line. So the rules and their messages live once, in the line readers; this
-module only finds out, in bulk, that there is nothing to say.
+module only finds out, in bulk, that there is nothing to say. Each screen is named after the
+line reader's rule it mirrors (:data:`~ragscore.core.record_rules.TREC_RULES`).
 """
 import os
 from itertools import filterfalse
@@ -22,6 +23,7 @@ from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
 from .arrow import flags, numbers
 from .batch import has_repeats, sorted_set
+from .screens import Unclean, screen
 
 #: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
 _OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
@@ -35,7 +37,7 @@ def _plain_layout(data):
     separator = b"\t" if b"\t" in first else b" "
     other = b" " if separator == b"\t" else b"\t"
     if (not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")) or other in data
-            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: _all_ids
+            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: _screen_ids
             or separator * 2 in data):  # an empty field, which the line reader does not see
         return None
     return separator.decode()
@@ -45,15 +47,21 @@ def read_plain_run(reader, path):
     """``(origin, rankings, unjudged)`` of the run file at ``path`` as
     :meth:`RunReader._read_lines` gives them, or ``None`` when the file is not laid out
     plainly or holds anything the line reader must name."""
-    found = _plain_data(path, reader.max_bytes)
-    if found is None:
+    try:
+        return screened_run(reader, path)
+    except Unclean:
         return None
-    data, comments, separator = found
+
+
+def screened_run(reader, path):
+    """:func:`read_plain_run`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
+    (naming the rule whose screen failed, or ``None`` for a layout) where that returns
+    ``None``."""
+    data, comments, separator = _plain_data(path, reader.max_bytes)
     columns = _columns(data, separator)
     del data
-    found = None if columns is None else _rankings(reader, path, comments, *columns)
-    if found is not None:
-        read_in_full(path)
+    found = _rankings(reader, path, comments, *columns)
+    read_in_full(path)
     return found
 
 
@@ -65,30 +73,33 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     grade that is not wholly an integer, a document judged twice for one question, a
     question judging more than ``max_ids`` documents. ``is_grade``: the line reader's rule
     for a grade's text (true for a whole number)."""
-    found = _plain_data(path, max_bytes)
-    if found is None:
+    try:
+        return screened_qrels(path, documents, max_bytes=max_bytes, max_ids=max_ids,
+                              is_grade=is_grade)
+    except Unclean:
         return None
-    data, _, separator = found
+
+
+def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
+    """:func:`read_plain_qrels`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
+    where that returns ``None``."""
+    data, _, separator = _plain_data(path, max_bytes)
     table = _table(data, separator, _QRELS_COLUMNS, ["qid", "docno", "rel"])
     del data
-    if table is None:
-        return None
     q_codes, q_values = _encoded(table.column("qid").combine_chunks())
     d_codes, d_values = _encoded(table.column("docno").combine_chunks())
     r_codes, r_values = _encoded(table.column("rel").combine_chunks())
     q_names, d_names = q_values.to_pylist(), d_values.to_pylist()
     r_names = r_values.to_pylist()
-    if not (_all_ids(q_values, q_names) and _all_ids(d_values, d_names)
-            and all(map(is_grade, r_names))):
-        return None
+    _screen_ids(q_values, q_names)
+    _screen_ids(d_values, d_names)
+    screen(all(map(is_grade, r_names)), "trec.grade")
     order = np.argsort(q_codes, kind="stable")  # questions in order of first appearance
     starts = _starts(q_codes[order])
     counts = np.diff(np.append(starts, len(order)))
-    if len(counts) and counts.max() > max_ids:
-        return None
+    screen(not len(counts) or counts.max() <= max_ids, "trec.judged_limit")
     pairs = q_codes[order].astype(np.int64) * len(d_names) + d_codes[order]
-    if len(sorted_set(pairs)) != len(pairs):  # a document judged twice for a question
-        return None
+    screen(len(sorted_set(pairs)) == len(pairs), "trec.judged_once")
     shared = list(map(documents.setdefault, d_names, d_names))  # every row is kept
     grades = [int(rel) for rel in r_names]
     docs = [shared[code] for code in d_codes[order].tolist()]
@@ -102,22 +113,22 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
 
 def _plain_data(path, max_bytes):
     """``(bytes, comment lines skipped, separator)`` of a plainly laid-out file at
-    ``path`` (the ``#`` lines opening it skipped), or ``None``."""
+    ``path`` (the ``#`` lines opening it skipped); :class:`Unclean` for any other."""
     try:
         size = os.stat(path).st_size
     except (OSError, TypeError, ValueError):
-        return None
+        raise Unclean from None
     if not size or size > max_bytes:
-        return None
+        raise Unclean
     from ...io.jsonl import open_regular
 
     try:  # not counted as it is read: the progress line hears of it when it is done
         with open_regular(path, max_bytes) as handle:
             data = handle.read()
     except (OSError, ValueError):
-        return None  # the line reader names the problem
+        raise Unclean from None  # the line reader names the problem
     if len(data) > max_bytes:
-        return None
+        raise Unclean
     comments, start = 0, 0
     while data.startswith(b"#", start):  # comment lines opening the file
         end = data.find(b"\n", start)
@@ -126,12 +137,14 @@ def _plain_data(path, max_bytes):
         comments, start = comments + 1, end + 1
     data = data[start:] if start else data  # one copy, not one per comment line
     separator = _plain_layout(data)
-    return None if separator is None else (data, comments, separator)
+    if separator is None:
+        raise Unclean
+    return data, comments, separator
 
 
 def _table(data, separator, names, included):
     """The ``included`` columns of a file of plain fields named ``names``, as strings (a
-    pyarrow table), or ``None`` when a line does not hold exactly those fields."""
+    pyarrow table); :class:`Unclean` when a line does not hold exactly those fields."""
     import pyarrow as pa
     from pyarrow import csv
 
@@ -147,23 +160,24 @@ def _table(data, separator, names, included):
                 include_columns=included, strings_can_be_null=False,
                 quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    return table if table.num_rows else None
+        raise Unclean from None
+    if not table.num_rows:
+        raise Unclean
+    return table
 
 
 def _columns(data, separator):
-    """``(qids, docnos, scores, tags)``: pyarrow arrays and the scores as float64, or
-    ``None`` when the file does not parse as six plain fields a line."""
+    """``(qids, docnos, scores, tags)``: pyarrow arrays and the scores as float64
+    (:class:`Unclean` when the file does not parse as six plain fields a line)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     table = _table(data, separator, _COLUMNS, ["qid", "docno", "score", "tag"])
-    if table is None:
-        return None
     try:
         scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None  # a score that is not a plain decimal (0x10, 1_0, high): line by line
+        # a score that is not a plain decimal (0x10, 1_0, high): line by line
+        raise Unclean("trec.score") from None
     return (table.column("qid").combine_chunks(), table.column("docno").combine_chunks(),
             numbers(scores, np.float64), table.column("tag").combine_chunks())
 
@@ -177,28 +191,26 @@ def _encoded(column):
     return numbers(encoded.indices), encoded.dictionary
 
 
-def _all_ids(values, names):
-    """True when every one of ``names`` (the ``str`` values of the pyarrow array
-    ``values``) is an ID under the open rules and none starts with ``#``."""
+def _screen_ids(values, names):
+    """Screen ``names`` (the ``str`` values of the pyarrow array ``values``): each an ID under
+    the open rules; one starting with ``#`` (a comment line inside the file) is a layout the
+    line reader reads."""
     import pyarrow.compute as pc
 
     if flags(pc.starts_with(values, "#")).any():
-        return False
-    return all(map(OPEN.fullmatch, names))  # a match is true, None is not
+        raise Unclean
+    screen(all(map(OPEN.fullmatch, names)), "trec.id")  # a match is true, None is not
 
 
 def _rankings(reader, path, comments, qids, docnos, scores, tags):
-    if np.isnan(scores).any():
-        return None
+    screen(not np.isnan(scores).any(), "trec.score")
     q_codes, q_values = _encoded(qids)
     t_codes, t_values = _encoded(tags)
     d_codes, d_values = _encoded(docnos)
     q_names, t_names, d_names = q_values.to_pylist(), t_values.to_pylist(), d_values.to_pylist()
-    if not (_all_ids(q_values, q_names) and _all_ids(t_values, t_names)
-            and _all_ids(d_values, d_names)):
-        return None
-    if any(tag in reader.origin for tag in t_names):
-        return None
+    for values, names in ((q_values, q_names), (t_values, t_names), (d_values, d_names)):
+        _screen_ids(values, names)
+    screen(not any(tag in reader.origin for tag in t_names), "trec.tag_once")
     with np.errstate(over="ignore"):
         stored = scores.astype(np.float32)  # as trec_eval stores a score: a C float
     rows = len(stored)
@@ -218,23 +230,21 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     kept_names = [name in reader.keep for name in q_names]
     kept = np.array(kept_names, dtype=bool)[group_qids] if len(group_qids) else \
         np.zeros(0, dtype=bool)
-    if (lengths[kept] > reader.max_ids).any():
-        return None
+    screen(not (lengths[kept] > reader.max_ids).any(), "trec.ranking_limit")
     within = np.arange(rows) - np.repeat(starts, full)  # each row's place in its ranking
     positions = order[within < np.repeat(lengths, full)]
     taken = np.repeat(kept, lengths)
     ranked = d_codes[positions]
-    if has_repeats(ranked[taken], lengths[kept]):
-        return None
+    screen(not has_repeats(ranked[taken], lengths[kept]), "trec.ranked_once")
     first_rows = np.full(len(t_names), rows)
     np.minimum.at(first_rows, t_codes, np.arange(rows))
     origin = {name: (path, comments + row + 1)
               for name, row in zip(t_names, first_rows.tolist())}
     if reader.known_as is not None:  # every line of a kept question, cut or not, as the
         judged_rows = order[np.repeat(kept, full)]  # line reader checks them
-        if not reader.documents.keys() >= set(
-                d_names[code] for code in sorted_set(d_codes[judged_rows]).tolist()):
-            return None
+        screen(reader.documents.keys() >= set(
+            d_names[code] for code in sorted_set(d_codes[judged_rows]).tolist()),
+            "trec.known_corpus")
     shared = _documents(reader, d_codes, d_names, taken, positions)
     rankings = {name: {} for name in t_names}
     unjudged = {name: set() for name in t_names}
