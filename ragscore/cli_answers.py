@@ -12,7 +12,7 @@ SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or para
 
 def _claims(args, out):
     from .io.answers import derived_claims
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
 
     dataset = load_dataset(args.dataset)
     if args.system is not None and args.system not in dataset.systems:
@@ -74,7 +74,7 @@ def queue_text(dataset, *, path=None, kind=None, **options):
 
 
 def _export(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .io.store import write_file_atomically
 
     target = None if args.out is None else output_file("--out", args.out)
@@ -92,7 +92,7 @@ def _export(args, out):
 def _import(args, out):
     import datetime
 
-    from .io.dataset import load_dataset, save_dataset
+    from .folders import load_dataset, save_dataset
     from .io.review_queue import add_judgements, read_decisions
 
     path = Path(args.file)

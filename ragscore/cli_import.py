@@ -9,7 +9,7 @@ def _import(args, out):
     written and what was dropped or filled in."""
     from pathlib import Path
 
-    from .io.dataset import save_dataset
+    from .folders import save_dataset
     from .io.format import NAME_PATTERN
 
     if args.review_out:  # refused before any work when its folder does not exist
@@ -80,7 +80,7 @@ def _write_review_queue(dataset, path):
 
 
 def _export_trec(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .importers import export_trec
 
     written = export_trec(load_dataset(args.dataset), args.out_prefix)

@@ -230,7 +230,9 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     folder = tmp_path / "set"
     (folder).mkdir()
     clean = dataset._replace(runs={"q": {"s": {"retrieved": ("b#1", "a#1", "a#2")}}})
-    ragscore.save_dataset(clean, folder, overwrite=True)
+    from ragscore.io.write import save_dataset as save_jsonl
+
+    save_jsonl(clean, folder, overwrite=True, version=2)  # JSON Lines, edited below
     result = _run("report", str(folder), "--unit", "document", "--k", "1")
     assert result.returncode == 0, result.stderr
     assert "- q s: 0 dropped, 1 collapsed" in result.stdout

@@ -1,11 +1,12 @@
 """The package's layers and the one direction of their imports, read from the source with ast.
 
-    core (standard library only) <- io <- engine <- importers <- tables (pandas) <- render
-    <- workbook <- cli
+    core (standard library only) <- io <- engine <- folders <- importers <- tables (pandas)
+    <- render <- workbook <- cli
 
 io reads and writes files with the standard library (and jsonschema): no numpy, pyarrow or
-duckdb, which belong to the engine's columnar wing; an importer sits above the engine and
-asks it for a column reader.
+duckdb, which belong to the engine's columnar wing; ragscore.folders (load, save, upgrade)
+hands io the engine's Parquet runs codec; an importer sits above the engine and asks it for
+a column reader.
 
 A module may import from its own layer and the layers below it, never from a layer above;
 the core imports nothing outside the standard library; and no module imports, however
@@ -18,19 +19,22 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
-LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.importers",
+LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.folders",
+          "ragscore.importers",
           "ragscore.tables", "ragscore.render", "ragscore.workbook", "ragscore.recording",
           "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
        "ragscore.cli_import", "ragscore.cli_record", "ragscore.cli_release",
        "ragscore.cli_scores", "ragscore.reports", "ragscore.plots", "ragscore.gating",
-       "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers"}
+       "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers",
+       "ragscore.cli_eval"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
     "ragscore.io": {"jsonschema", "referencing"},
     "ragscore.engine": {"numpy", "pyarrow", "duckdb", "dask", "pandas"},
+    "ragscore.folders": set(),
     "ragscore.importers": set(),
     "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},

@@ -37,7 +37,7 @@ ENGINE = Option(("--engine",), {
             "default) or line by line (reference); both give the same dataset"})
 
 
-def _depth(text):
+def depth(text):
     """A ranking depth: a whole number, 1 or more."""
     import argparse
 
@@ -146,7 +146,7 @@ IMPORTERS = {importer.name: importer for importer in (
                     "(scores as C floats, ties by docno descending; see docs/import.md).",
         options=(Option(("--qrels",), {"required": True, "help": "the qrels file"}),
                  RUNS, MISSING_RUN, MIN_RELEVANCE,
-                 Option(("--max-depth",), {"type": _depth, "default": None, "metavar": "N",
+                 Option(("--max-depth",), {"type": depth, "default": None, "metavar": "N",
                                            "help": "keep each ranking's best N documents "
                                                    "(trec_eval -M N)"}),
                  Option(("--order",), {"choices": ("score", "rank"), "default": "score",

@@ -172,9 +172,10 @@ def _mentions(handle, needle):
 
 def folder_has_answers(path, *, max_bytes=None):
     """True when some line of the folder's runs file records ``answer`` without
-    ``claims`` (a byte search, no parsing: the folder is read properly afterwards). Only
-    regular files within ``max_bytes`` are read; anything else is left to the reader, which
-    names the problem."""
+    ``claims`` (a byte search, no parsing: the folder is read properly afterwards); ``None``
+    when the runs are a Parquet file (format version 5), which this layer does not read.
+    Only regular files within ``max_bytes`` are read; anything else is left to the reader,
+    which names the problem."""
     from .jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
@@ -188,6 +189,8 @@ def folder_has_answers(path, *, max_bytes=None):
         name = (index.get("files") or {}).get("runs", "runs.jsonl")
         if type(name) is not str or "/" in name or "\\" in name:
             return False
+        if not name.endswith(".jsonl"):
+            return None  # a Parquet file: the engine reads its columns (see count_folder)
         handle = _open_regular(folder / name, limit)
         if handle is None:
             return False

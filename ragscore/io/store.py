@@ -1,7 +1,10 @@
 """Dataset folders as consistent snapshots: content-addressed files under one atomic index.
 
-A saved folder (format version 2) holds the data files under names that include a hash of
-their content (``corpus.<hash>.jsonl``) and one small index, ``dataset.json``, naming them.
+A saved folder (format version 2 and later) holds the data files under names that include a
+hash of their content (``corpus.<hash>.jsonl``, in version 5 ``runs.<hash>.parquet``) and
+one small index, ``dataset.json``, naming them. Which files a version holds, and in which
+encoding, is :data:`LAYOUTS` (the one place to add a file kind); this module moves bytes and
+never reads inside a data file.
 A save writes new content files beside the old ones, then replaces the index in a single
 ``os.replace``, then removes the files no index names any more. So:
 
@@ -30,9 +33,21 @@ FORMAT = "ragscore-dataset"
 INDEX = "dataset.json"
 LOCK = ".ragscore.lock"
 KINDS = ("corpus", "cases", "runs")
+#: The data files of each format version: kind to the suffix of its encoding (JSON Lines, or
+#: Parquet for the runs of version 5), in the order they are read.
+LAYOUTS = {1: dict.fromkeys(KINDS, ".jsonl"), 2: dict.fromkeys(KINDS, ".jsonl"),
+           3: dict.fromkeys(KINDS, ".jsonl"), 4: dict.fromkeys(KINDS, ".jsonl"),
+           5: {"corpus": ".jsonl", "cases": ".jsonl", "runs": ".parquet"}}
 #: Files of format version 1, named without a hash.
 PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
-CONTENT_NAME = re.compile(r"(corpus|cases|runs)\.[0-9a-f]{16}\.jsonl")
+CONTENT_NAME = re.compile(r"([a-z]+)\.[0-9a-f]{16}(\.jsonl|\.parquet)")
+
+
+def layout_of(index):
+    """``{kind: suffix}`` of the data files an index's version holds (versions 1 to 4 for an
+    index whose version is not one: its checks name the problem)."""
+    version = index.get("version") if type(index) is dict else None
+    return LAYOUTS.get(version, LAYOUTS[1]) if type(version) is int else LAYOUTS[1]
 TEMPORARY = ".ragscore-tmp-"
 RETRIES = 50
 
@@ -57,14 +72,14 @@ def snapshot(folder, max_bytes):
         names = _names(index, folder)
         opened = {}
         try:
-            for kind in KINDS:
+            for kind in names:
                 path = folder / names[kind]
                 opened[kind] = (path, open_regular(path, max_bytes))
         except FileNotFoundError:
             for _, handle in opened.values():
                 handle.close()
             if index.get("version") == 1 or attempt == RETRIES - 1:
-                missing = next(kind for kind in KINDS if kind not in opened)
+                missing = next(kind for kind in names if kind not in opened)
                 raise DatasetFileError(f"{where(folder / names[missing])}: cannot be read "
                                        "(No such file or directory)") from None
             time.sleep(0.001 * (attempt + 1))
@@ -77,23 +92,31 @@ def snapshot(folder, max_bytes):
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def content_name(kind, digest):
+def content_name(kind, digest, suffix=".jsonl"):
     """The name of a data file of ``kind`` whose content hashed to ``digest`` (a SHA-256
-    object): ``{kind}.{its first 16 hex digits}.jsonl``."""
-    return f"{kind}.{digest.hexdigest()[:16]}.jsonl"
+    object): ``{kind}.{its first 16 hex digits}{suffix}``."""
+    return f"{kind}.{digest.hexdigest()[:16]}{suffix}"
 
 
 def _names(index, folder):
-    """The data file names an index points to (version 1: the plain names)."""
+    """The data file names an index points to (version 1: the plain names), by kind in the
+    order of its version's layout."""
     files = index.get("files")
     if index.get("version") == 1 or files is None:
         return PLAIN_NAMES
-    if type(files) is not dict or set(files) != set(KINDS) or not all(
-            type(name) is str and CONTENT_NAME.fullmatch(name) for name in files.values()):
-        raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name "
-                               f"{', '.join(KINDS)} as content-addressed .jsonl files; "
-                               f"got {files!r:.200}")
-    return files
+    layout = layout_of(index)
+    if type(files) is not dict or set(files) != set(layout) or not all(
+            type(files[kind]) is str and _fits(files[kind], kind, suffix)
+            for kind, suffix in layout.items()):
+        named = ", ".join(f"{kind} ({suffix})" for kind, suffix in layout.items())
+        raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name {named} as "
+                               f"content-addressed files; got {files!r:.200}")
+    return {kind: files[kind] for kind in layout}
+
+
+def _fits(name, kind, suffix):
+    found = CONTENT_NAME.fullmatch(name)
+    return found is not None and found.group(1) == kind and found.group(2) == suffix
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -143,9 +166,9 @@ def _write_file(folder, name, data):
     os.replace(scratch, folder / name)
 
 
-def _write_content(folder, kind, chunks):
-    """Stream ``chunks`` (bytes) into a temporary file, hashing as it goes, then give it its
-    content name (or drop it when that content is already there); return the name."""
+def _write_content(folder, kind, chunks, suffix=".jsonl"):
+    """Stream ``chunks`` (bytes-like) into a temporary file, hashing as it goes, then give it
+    its content name (or drop it when that content is already there); return the name."""
     scratch = folder / f"{TEMPORARY}{os.getpid()}-{kind}"
     digest = hashlib.sha256()
     with open(scratch, "wb") as handle:
@@ -154,7 +177,7 @@ def _write_content(folder, kind, chunks):
             handle.write(chunk)
         handle.flush()
         os.fsync(handle.fileno())
-    name = content_name(kind, digest)
+    name = content_name(kind, digest, suffix)
     if (folder / name).exists():
         os.unlink(scratch)
     else:
@@ -173,10 +196,12 @@ def _sync_folder(folder):
 def _write_version(folder, files, index):
     """Content files, then the index (the single switch), then the old files removed.
 
-    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call."""
+    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call; each file takes the
+    suffix its kind has in the index's version (:data:`LAYOUTS`)."""
     names = {}
+    layout = layout_of(index)
     for kind, chunks in files().items():
-        names[kind] = _write_content(folder, kind, chunks)
+        names[kind] = _write_content(folder, kind, chunks, layout[kind])
         _step(f"wrote {kind}")
     _sync_folder(folder)
     index = dict(index, files=names)

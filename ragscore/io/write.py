@@ -7,9 +7,11 @@ check_dataset`) before anything is written.
 """
 import json
 
+from ..core.rules import InvalidInputError
+
 from .check import check_dataset
-from .format import dataset_index, dataset_records
-from .store import write_dataset_folder
+from .format import VERSION, dataset_index, dataset_records
+from .store import LAYOUTS, write_dataset_folder
 
 __all__ = ["dataset_chunks", "dataset_files", "save_dataset"]
 
@@ -40,15 +42,30 @@ def dataset_files(dataset):
     return {kind: b"".join(chunks) for kind, chunks in dataset_chunks(dataset).items()}
 
 
-def save_dataset(dataset, path, *, overwrite=False):
-    """Write ``dataset`` as a dataset folder at ``path`` (format version 2); return the path.
+def save_dataset(dataset, path, *, overwrite=False, codec=None, version=VERSION):
+    """Write ``dataset`` as a dataset folder at ``path`` in format ``version`` (5 unless
+    told); return the path.
 
     The dataset is validated before anything is written (:func:`check_dataset`). The write
     is atomic (see :mod:`ragscore.io.store`): a reader never sees half a dataset, a failed
     or killed save leaves the old version intact, and ``overwrite=True`` replaces only a
     ragscore dataset. Nothing in the folder says it was checked: every reading checks it
-    again.
+    again. Version 5 keeps the runs in Parquet, written by ``codec`` (the engine's Parquet
+    runs codec, which :func:`ragscore.folders.save_dataset` passes); an older ``version``
+    (2 to 4, where it can say everything the dataset holds) writes every file in JSON Lines.
     """
     check_dataset(dataset)
-    return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
-                                overwrite=overwrite)
+    index = dataset_index(dataset, version)
+    parquet = LAYOUTS[version]["runs"] != ".jsonl"
+    if parquet and codec is None:
+        raise InvalidInputError(f"format version {version} keeps its runs in Parquet: save "
+                                "with ragscore.save_dataset (ragscore.folders), which writes "
+                                "Parquet with pyarrow")
+
+    def files():
+        chunks = dataset_chunks(dataset)
+        if parquet:
+            chunks["runs"] = codec.chunks(dataset)
+        return chunks
+
+    return write_dataset_folder(files, index, path, overwrite=overwrite)

@@ -35,7 +35,7 @@ class RecordingInterrupted(KeyboardInterrupt):
 
 
 def _load(dataset):
-    from ..io.dataset import load_dataset
+    from ..folders import load_dataset
 
     return (load_dataset(dataset), Path(dataset)) if isinstance(dataset, (str, Path)) else \
         (dataset, None)
@@ -143,7 +143,7 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
                          manifest, {**(recorder or {}), "rate": rate})
     failed = recorded.manifests[system]["recorder"]["failed"]
     if out is not None:
-        from ..io.write import save_dataset
+        from ..folders import save_dataset
 
         # the folder read, or one this recording wrote before a resume, is replaced
         same = folder is not None and out.resolve() == folder.resolve()

@@ -39,7 +39,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
     """
     import ipywidgets as widgets
 
-    from ..io.dataset import save_dataset
+    from ..folders import save_dataset
     from ..io.judgements import check_judgement
     from ..io.review_queue import add_judgements, review_queue
     from .explore import LIVE_STYLE

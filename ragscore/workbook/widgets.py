@@ -326,7 +326,8 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     """
     import ipywidgets as widgets
 
-    from ..io.dataset import DatasetFileError, save_dataset
+    from ..io.dataset import DatasetFileError
+    from ..folders import save_dataset
     from .review import CLAIM_DECISIONS, claim_review_rows, disagreements, judgement_of, \
         record_judgement, review_html, trials_of
 

@@ -10,7 +10,8 @@ from ragscore.core.aggregate import aggregates
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.engine.partitions import aggregate_partitions, partition_summaries, score_dask
-from ragscore.io.dataset import Dataset, load_dataset
+from ragscore.io.dataset import Dataset
+from ragscore.folders import load_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = tuple(REGISTRY)

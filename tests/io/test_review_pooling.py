@@ -8,7 +8,7 @@ import pytest
 from ragscore import InvalidInputError
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 from ragscore.importers import import_log
 from ragscore.io.review_queue import add_judgements, read_decisions, review_queue
 

@@ -236,9 +236,10 @@ def encode(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
     reference reader (:func:`~ragscore.io.read.read_prepared`), every rule applied as it
     reads."""
     from ...io.read import read_prepared
+    from ..parquet import CODEC
 
     index, counter, cases, labels, grouped = read_prepared(path, unit=unit, dedupe=dedupe,
-                                                          max_bytes=max_bytes)
+                                                          max_bytes=max_bytes, codec=CODEC)
     builder = _builder(counter)
     for case_name, per_case in grouped.items():
         case = builder.case(case_name, labels[case_name])

@@ -53,14 +53,17 @@ def screened_batch(path, *, unit="chunk", dedupe=False, max_bytes):
     takes)."""
     if unit != "chunk" or dedupe:
         raise Unclean
+    from ..parquet import CODEC
+
     try:
-        folder, index, opened, reader, minimum = open_version(path, max_bytes)
+        folder, index, opened, reader, minimum = open_version(path, max_bytes, CODEC)
     except (OSError, ValueError):
         raise Unclean from None  # the record reader names the problem
     with contextlib.ExitStack() as stack:
         try:
             if reader.version == 3:
                 raise Unclean
+            parquet = reader.layout["runs"] == ".parquet"
             paths = {kind: str(opened[kind][0]) for kind in opened}
             data = {kind: _mapped(opened[kind][1], stack) for kind in opened}
             if any(len(raw) > max_bytes for raw in data.values()):
@@ -70,7 +73,8 @@ def screened_batch(path, *, unit="chunk", dedupe=False, max_bytes):
         finally:
             close_all(opened)
         return _read(paths, data, rules=reader.rules, minimum=minimum,
-                     notes=tuple(index.get("notes", ())), version=reader.version)
+                     notes=tuple(index.get("notes", ())), version=reader.version,
+                     parquet=parquet)
 
 
 def _mapped(handle, stack):
@@ -91,10 +95,11 @@ def _close(mapped):
         pass
 
 
-def _read(paths, data, *, rules, minimum, notes, version):
+def _read(paths, data, *, rules, minimum, notes, version, parquet=False):
     import duckdb
 
-    for raw in data.values():
+    texts = [raw for kind, raw in data.items() if not (parquet and kind == "runs")]
+    for raw in texts:
         if raw[:3] == b"\xef\xbb\xbf" or (byte_counts(raw, b"\\")[0]
                                            and raw.find(b"\\u") >= 0):
             raise Unclean
@@ -107,14 +112,36 @@ def _read(paths, data, *, rules, minimum, notes, version):
             ", CASE WHEN json_type(relevant) = 'ARRAY' THEN relevant::VARCHAR[] END AS listed"
             ", CASE WHEN json_type(relevant) = 'OBJECT' THEN relevant::MAP(VARCHAR, JSON) END"
             " AS graded"), keep=("id", "question", "support"))
-        runs = _table(connection, paths["runs"], _RUN_COLUMNS)
+        runs = None if parquet else _table(connection, paths["runs"], _RUN_COLUMNS)
     except duckdb.Error:  # not JSON, or not of the types the columns name
         raise Unclean("record.shape") from None
     finally:
         connection.close()
     ids = check_corpus(corpus, data["corpus"], rules, version)
     labels = check_cases(cases, data["cases"], rules, minimum, ids)
+    if parquet:
+        runs = _Columns(_parquet_runs(paths["runs"], data["runs"], ids))
+        return check_runs(runs, None, rules, ids, labels, notes)
     return check_runs(runs, data["runs"], rules, ids, labels, notes)
+
+
+def _parquet_runs(path, data, ids):
+    """The runs table of a version 5 folder, when it holds only what the bulk reader reads
+    (rankings and claims): its checks (:func:`~ragscore.engine.parquet.table_of`)
+    passed, a ``claims`` column of nulls where it has none."""
+    import pyarrow as pa
+
+    from ..parquet import claims_type, table_of
+
+    try:
+        table = table_of(path, data, ids.to_pylist())
+    except ValueError:
+        raise Unclean from None  # the record reader names the problem
+    if not set(table.column_names) <= set(_RUN_COLUMNS):
+        raise Unclean  # run records (trials, answers, ...): read record by record
+    if "claims" not in table.column_names:
+        table = table.append_column("claims", pa.nulls(table.num_rows, claims_type()))
+    return table
 
 
 def _table(connection, path, columns, *, extra="", keep=None):

@@ -287,6 +287,8 @@ def _codes(ids, values):
 
 
 def check_runs(table, raw, rules, ids, labels, notes):
+    """The :class:`Batch` of the runs ``table`` (its JSON text ``raw``; ``None`` for a
+    Parquet file, whose rankings are coded by corpus position), every rule screened."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -306,9 +308,15 @@ def check_runs(table, raw, rules, ids, labels, notes):
     screen(retrieved.null_count == 0, "record.shape")
     lengths = _lengths(retrieved)
     screen((lengths <= rules.max_ids).all(), "ids.limit")
-    flat = retrieved.flatten() if len(retrieved) else empty(pa.string())
+    flat = retrieved.flatten() if len(retrieved) else empty(
+        pa.string() if raw is not None else pa.int32())
     screen(flat.null_count == 0, "ids.valid")
-    retrieved_doc = _codes(ids, flat)
+    if raw is None:  # the rankings of a Parquet file, coded by corpus position already
+        retrieved_doc = numbers(flat)
+        screen(not len(retrieved_doc) or 0 <= retrieved_doc.min() and
+               retrieved_doc.max() < len(ids), "ids.in_corpus")
+    else:
+        retrieved_doc = _codes(ids, flat)
     screen(not has_repeats(retrieved_doc, lengths), "ids.unique")
 
     claims = table.column("claims")
@@ -353,8 +361,9 @@ def check_runs(table, raw, rules, ids, labels, notes):
     commas = (rows * 2 + int(assessed.sum()) + np.maximum(lengths - 1, 0).sum()
               + np.maximum(claim_lengths - 1, 0).sum() + claims_made
               + np.maximum(citation_lengths - 1, 0).sum())
-    _counts_match(raw, strings, keys, int(commas),
-                  [cases, systems, flat, claim_names, cited])
+    if raw is not None:  # the JSON text accounts for every value read from it
+        _counts_match(raw, strings, keys, int(commas),
+                      [cases, systems, flat, claim_names, cited])
 
     # the expected claim each generated claim names: (case, claim name) -> label
     claim_label = np.full(claims_made, -1, dtype=np.int64)

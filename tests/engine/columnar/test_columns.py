@@ -18,15 +18,17 @@ import ragscore
 from ragscore import InvalidInputError
 from ragscore.engine import count_folder
 from ragscore.engine.columnar.reader import read_batch
+from ragscore.io.write import save_dataset as save_jsonl
 
 from tests.engine.test_equivalence import assert_same  # noqa: E402  (one definition of "same")
 
 
 def _folder(tmp_path, *, ids="course"):
+    """The course as a version 2 folder (every file JSON Lines, as the edits below need)."""
     course = ragscore.load_course()
     if ids == "open":
         course = course._replace(ids="open")
-    return ragscore.save_dataset(course, tmp_path / "data")
+    return save_jsonl(course, tmp_path / "data", version=2)
 
 
 def _file(folder, kind):
@@ -127,7 +129,7 @@ def test_open_rules_and_graded_labels_are_read_in_bulk(tmp_path):
               "q2": {"s": {"retrieved": ("d2",), "claims": (("c", ("d2",)),)},
                      "t": {"retrieved": (), "claims": ()}}},
         ids="open", min_relevance=2)
-    folder = ragscore.save_dataset(dataset, tmp_path / "open")
+    folder = save_jsonl(dataset, tmp_path / "open", version=2)
     assert read_batch(folder, max_bytes=1 << 30) is not None
     assert _same_either_way(folder) == "counts"
 

@@ -17,6 +17,7 @@ from ragscore.core.record_rules import FOLDER_RULES, RECORD_RULES, TREC_RULES
 from ragscore.engine.columnar import screens, trec
 from ragscore.engine.columnar.reader import screened_batch
 from ragscore.importers.trec import RunReader, is_grade, read_qrels
+from ragscore.io.write import save_dataset as save_jsonl
 
 COLUMNAR = Path(screens.__file__).parent
 SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py"]
@@ -133,7 +134,7 @@ def test_every_rule_has_a_screen_and_an_example():
 
 def _broken_folder(tmp_path, ids, kind, old, new):
     course = ragscore.load_course()
-    folder = ragscore.save_dataset(course._replace(ids=ids), tmp_path / "data")
+    folder = save_jsonl(course._replace(ids=ids), tmp_path / "data", version=2)
     index = json.loads((folder / "dataset.json").read_text())
     path = folder / index["files"][kind]
     text = path.read_text(encoding="utf-8")
