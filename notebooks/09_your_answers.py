@@ -9,8 +9,10 @@
 # - how an answer is cut into claims, and what each claim's markers resolve to;
 # - why a marker that points nowhere is a finding, never silently dropped;
 # - why an answer nobody has reviewed is n/a ("not assessed"), not 0;
-# - how a review queue walks each sentence once, and how its judgements are reused by later
-#   runs, so a changed answer only queues its new sentences.
+# - how a review queue first has a person judge a pool of passages for relevance, then each
+#   sentence once, and what each decision button records;
+# - how judgements are reused by later runs, so a changed answer only queues its new
+#   sentences.
 #
 # The data: `fixtures/answers/` holds the course's four questions and labels with twelve
 # answers by three invented systems: `draft` (numbered markers), `careful` (footnotes and
@@ -31,7 +33,8 @@ import ragscore
 from ragscore.cli import capture
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
-from ragscore.io.review_queue import add_judgements, read_decisions, review_queue
+from ragscore.io.queue_file import add_judgements, read_decisions
+from ragscore.io.review_queue import review_queue
 from ragscore.reports import question_table
 from ragscore.workbook.answer_review import answer_queue_editor
 from ragscore.workbook.exercises import check
@@ -113,25 +116,49 @@ CommandOutput("\n".join(note for note in counted.notes if note.startswith("syste
 # the mean says how many it left out.
 
 # %% [markdown]
-# ## Step 4: the review queue
-# The **review queue** lists each claim awaiting a decision once per question and sentence,
-# with its cited passages and the question's expected claims. `draft` and `careful` both
-# write "The release window starts on Monday" for the launch question: one entry.
+# ## Step 4: the review queue, a pool first
+# A **label** is a person's judgement about the test set, never about the answer being
+# scored. So the **review queue** starts with the passages: the **pool** is the union of
+# every system's top 10 for each question, less the passages its labels already grade. Here
+# the course's lists name only the relevant notes, so nobody ever judged `archive` for
+# three questions, or `launch` for the region question. A person grades each one for its
+# question alone, seeing no answer:
 
 # %%
 queue = review_queue(answers)
+Table([{"case": row["case"], "passage": row["doc"], "text": row["passage"]}
+       for row in queue if row["kind"] == "relevance"])
+
+# %% [markdown]
+# Then the claims: each once per question, sentence and cited passages, with the text of
+# what it cites and the question's expected claims. `draft` and `careful` both write "The
+# release window starts on Monday [1]" citing `launch` for the launch question: one entry.
+# (A question whose labels did not say whether the corpus answers it would sit between
+# the two: answerable, unanswerable or unsure. Every question here is labelled.)
+
+# %%
 Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
         "cites": ", ".join(row["citations"]) or "nothing",
         "expected claims": ", ".join(row["expected"]) or "none (unanswerable)"}
-       for row in queue])
+       for row in queue if row["kind"] == "support"])
 
 # %% [markdown]
-# In the panel below (`draft`'s claims), each button records one decision for the claim shown:
-# `supported: NAME` when it states expected claim NAME (the strict rule then checks its
-# citations), `unsupported`, or `not a claim` (a greeting, an abstention). Try a few: the
-# panel moves on. It is not saved anywhere unless it is given a folder (`path=`). From the
-# command line the same queue is `ragscore review export DIR --out queue.csv`, filled in a
-# spreadsheet and read back by `ragscore review import DIR queue.csv`.
+# The panel below walks `draft`'s queue in that order: its pooled passages, then its claims.
+# A passage gets a grade: `0 not relevant`, `1 relevant` or `2 highly relevant`. A claim's
+# buttons say two different things, and keep them apart:
+# - **supported** means the passages it cites back the sentence up;
+# - **states NAME** says which expected claim the sentence makes, for coverage. It is not
+#   a verdict: the strict rule of chapter 3 then checks the citations against the sources
+#   labelled for NAME, and may still count it unsupported;
+# - **supported, states none**: its passages back it up, but it makes no expected claim of
+#   the question. It is an extra claim: the strict rule counts it unsupported, so it lowers
+#   support and adds no coverage;
+# - **unsupported**, and **not a claim** (a greeting, an abstention) left out.
+#
+# Try a few: the panel moves on. It is not saved anywhere unless it is given a folder
+# (`path=`). From the command line the same queue is `ragscore review export DIR --out
+# queue.csv`, filled in a spreadsheet and read back by `ragscore review import DIR
+# queue.csv`.
 
 # %%
 editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04")
@@ -139,18 +166,25 @@ show(editor)
 
 # %% [markdown]
 # ## Step 5: support and coverage appear
-# This page applies the frozen decisions instead of your clicks. `read_decisions` checks
-# every row (a bad one is refused with its line and field) and `add_judgements` stores them
-# in the cases' reviews:
+# This page applies the frozen decisions instead of your clicks: the five pooled passages
+# graded 0 (an old planning note answers none of these questions, and `launch` says nothing
+# of backups), then every claim. `read_decisions` checks every row against the queue (a bad
+# one is refused with its line and field) and `add_judgements` adds them to the test set's
+# judgements:
 
 # %%
 found = read_decisions(DECISIONS.read_text(encoding="utf-8"), answers, kind="csv")
 reviewed = add_judgements(answers, found)
-Table(table_rows(question_table(reviewed, k=K, metrics=("precision",) + ANSWER_METRICS)))
+Table(table_rows(question_table(reviewed, k=K,
+                                metrics=("precision", "judged") + ANSWER_METRICS)))
 
 # %% [markdown]
-# The reviewer judged every factual sentence but two as stating an expected claim. The strict
-# rule then decides, as in chapter 3:
+# P@2 is what it was: a passage nobody judged already counted as not relevant. What changed
+# is that we now know it: `Judged@2`, the share of the top 2 someone judged, is 1.00
+# everywhere (before the review, `archive` was unjudged wherever it was retrieved).
+#
+# The reviewer judged every factual sentence but two as supported, stating an expected
+# claim. The strict rule then decides, as in chapter 3:
 # - `careful` scores 1.00 everywhere: each sentence cites exactly the labelled passage.
 # - `draft`'s "Then run the smoke test" states `smoke`, but its `[3]` resolved to nothing.
 #   A claim citing nothing is unsupported, so rollback's support is 1 of 2.
@@ -163,10 +197,11 @@ Table(table_rows(question_table(reviewed, k=K, metrics=("precision",) + ANSWER_M
 
 # %% [markdown]
 # ## Step 6: a changed answer queues only its new sentence
-# Judgements are stored under the question and the claim's **normalised text**: markers
-# removed, case and spacing folded, surrounding punctuation stripped. So the same sentence in
-# a later run, of any system, reuses its decision. Here `draft` is re-run and its launch
-# answer changes its second sentence:
+# A claim's judgement is keyed by its case, its **normalised text** (markers removed, case
+# and spacing folded, surrounding punctuation stripped) and the passages it cites. So the
+# same sentence citing the same passage in a later run, of any system, reuses its decision;
+# another question, even one asking the same thing, never does. Here `draft` is re-run and
+# its launch answer changes its second sentence:
 
 # %%
 runs = {case: dict(per_case) for case, per_case in reviewed.runs.items()}
@@ -174,12 +209,13 @@ runs["launch"]["draft"] = {
     "retrieved": ("launch", "archive"),
     "answer": "The release window starts on MONDAY [1]. It closes on Friday [2]."}
 rerun = reviewed._replace(runs=runs)
-Table([{"case": row["case"], "claim": row["claim"]} for row in review_queue(rerun)])
+Table([{"case": row["case"], "claim": row["claim"]} for row in review_queue(rerun)
+       if row["kind"] == "support"])
 
 # %% [markdown]
 # Only "It closes on Friday [2]." waits: "starts on MONDAY [1]" normalises to the sentence
-# already judged. Until the new sentence is reviewed, that one answer is n/a again, and the
-# reason says how many claims wait:
+# already judged, and cites the same passage. Until the new sentence is reviewed, that one
+# answer is n/a again, and the reason says how many claims wait:
 
 # %%
 again = count_dataset(rerun)
@@ -194,8 +230,9 @@ print(f"support: {'n/a' if value is None else value}, "
 #   the delivered context (else the retrieved ranking) and its findings listed.
 # - A claim nobody has judged makes its answer's support and coverage n/a, with the number of
 #   claims awaiting review as the reason.
-# - A person decides once per question and sentence; the strict citation rule decides
-#   support from the decision and the citations.
+# - A person judges a pool of every system's top passages for relevance, then each claim
+#   once per question, sentence and cited passages; "states NAME" names the expected claim,
+#   and the strict citation rule decides support from it and the citations.
 # - A later run reuses every judgement whose sentence it repeats: only new sentences queue.
 # - From the command line: `ragscore import log answers.jsonl --system mine --out DIR
 #   --review-out queue.csv`, fill in `queue.csv`, `ragscore review import DIR queue.csv`,
@@ -206,8 +243,8 @@ print(f"support: {'n/a' if value is None else value}, "
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
 # you may type a fraction such as `1/4`.
 #
-# 1. The twelve answers hold 15 claims. How many entries did the review queue of step 4
-#    hold? (a count)
+# 1. The twelve answers hold 15 claims. How many claim entries did the review queue of
+#    step 4 hold? (a count)
 
 # %% tags=["exercise"]
 answer = None

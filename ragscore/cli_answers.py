@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .cli_common import OK, dataset_argument, output_file
 from .core.rules import InvalidInputError, show
+from .io.review_queue import POOL_DEPTH
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
 
@@ -66,52 +67,94 @@ def queue_text(dataset, *, path=None, kind=None, **options):
     """``(rows, text)``: the review queue of ``dataset`` (``options``: those of
     :func:`~ragscore.io.review_queue.review_queue`) written as ``kind``, by default CSV for a
     ``path`` ending in ``.csv``, else JSON Lines."""
-    from .io.review_queue import review_queue, write_queue
+    from .io.review_queue import review_queue
+    from .render.queue import write_queue
 
     rows = review_queue(dataset, **options)
     kind = kind or ("csv" if path and str(path).lower().endswith(".csv") else "jsonl")
     return rows, write_queue(rows, kind=kind)
 
 
+def queue_summary(rows):
+    """What a queue holds, in words: ``12 items await review (4 passages, 2 questions, 6
+    claims)``.
+
+    >>> queue_summary([{"kind": "support"}, {"kind": "relevance"}])
+    '2 items await review (1 passage, 0 questions, 1 claim)'
+    """
+    counts = {kind: sum(1 for row in rows if row["kind"] == kind)
+              for kind in ("relevance", "answerability", "support")}
+    parts = [f"{counts['relevance']} passage{'s' * (counts['relevance'] != 1)}",
+             f"{counts['answerability']} question{'s' * (counts['answerability'] != 1)}",
+             f"{counts['support']} claim{'s' * (counts['support'] != 1)}"]
+    noun = "item awaits" if len(rows) == 1 else "items await"
+    return f"{len(rows)} {noun} review ({', '.join(parts)})"
+
+
 def _export(args, out):
     from .folders import load_dataset
     from .io.store import write_file_atomically
 
-    target = None if args.out is None else output_file("--out", args.out)
+    target = None if args.out is None else output_file("--out", args.out,
+                                                       inputs=(args.dataset,))
     rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
-                            system=args.system, split=args.split, pattern=args.pattern)
+                            system=args.system, split=args.split, pattern=args.pattern,
+                            pool_depth=args.pool_depth, reviewer=args.reviewer)
     if target is None:
         out.write(text)
     else:
         write_file_atomically(target, [text])
-        noun = "claim awaits" if len(rows) == 1 else "claims await"
-        out.write(f"wrote {args.out}: {len(rows)} {noun} review\n")
+        out.write(f"wrote {args.out}: {queue_summary(rows)}\n")
     return OK
 
 
 def _import(args, out):
     import datetime
 
-    from .folders import load_dataset, save_dataset
-    from .io.review_queue import add_judgements, read_decisions
+    from .folders import update_dataset
+    from .io.jsonl import read_text
+    from .io.queue_file import add_judgements, read_decisions
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{path}: not UTF-8 text") from None
-    dataset = load_dataset(args.dataset)
+    text = read_text(path)  # a regular file within the limit: never a FIFO or /dev/zero
     date = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    try:
-        found = read_decisions(text, dataset, kind=kind, reviewer=args.reviewer, date=date)
-    except InvalidInputError as error:
-        raise InvalidInputError(f"{path}, {error}") from None
-    added = sum(len(records) for records in found.values())
-    if added:
-        save_dataset(add_judgements(dataset, found), args.dataset, overwrite=True)
-    out.write(f"{args.dataset}: {added} judgements added\n")
+    found = {}
+
+    def add(dataset):  # under the folder's lock, against the folder as it is now
+        try:
+            decisions = read_decisions(text, dataset, kind=kind, reviewer=args.reviewer,
+                                       date=date, split=args.split, pattern=args.pattern)
+        except InvalidInputError as error:
+            raise InvalidInputError(f"{path}, {error}") from None
+        found["decisions"] = decisions
+        if not decisions.records:
+            return None
+        return add_judgements(dataset, decisions)
+
+    update_dataset(args.dataset, add)
+    decisions = found["decisions"]
+    noun = "judgement" if decisions.added == 1 else "judgements"
+    line = f"{args.dataset}: {decisions.added} {noun} added"
+    if decisions.replaced:
+        line += (f" ({decisions.replaced} replace{'s' * (decisions.replaced == 1)} the same "
+                 "reviewer's earlier decision, kept in the history)")
+    if decisions.unchanged:
+        line += f"; {decisions.unchanged} already recorded, unchanged"
+    if decisions.open:
+        line += f"; {decisions.open} left to review"
+    out.write(line + "\n")
     return OK
+
+
+def _depth(text):
+    """A pool depth: a whole number 0 or above."""
+    import argparse
+
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"--pool-depth must be a whole number 0 or above; "
+                                         f"got {text!r}")
+    return int(text)
 
 
 def _common(parser):
@@ -137,15 +180,24 @@ def add_answer_commands(commands):
     claims.set_defaults(handler=_claims)
 
     review = commands.add_parser(
-        "review", help="export the claims awaiting review, or import decisions",
-        description="The review queue of answer claims (see docs/answers.md).")
+        "review", help="export what awaits review (pool, questions, claims), or import "
+                       "decisions",
+        description="The review queue: passages pooled from every system's top N for "
+                    "relevance, questions for answerability, answer claims for support "
+                    "(see docs/answers.md and docs/labels.md).")
     verbs = review.add_subparsers(dest="verb", required=True, metavar="VERB")
-    export = verbs.add_parser("export", help="write the claims awaiting review (JSONL or CSV)")
+    export = verbs.add_parser("export", help="write what awaits review (JSONL or CSV)")
     dataset_argument(export)
     export.add_argument("--system", default=None, help="only this system's answers")
     export.add_argument("--out", default=None, help="the file to write (default: stdout)")
     export.add_argument("--format", choices=("jsonl", "csv"), default=None,
                         help="default: csv for an --out ending in .csv, else jsonl")
+    export.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
+                        help="offer the union of every system's top N passages per question "
+                             f"for relevance, as TREC pools (default {POOL_DEPTH}; 0: none)")
+    export.add_argument("--reviewer", default=None,
+                        help="leave out only what this reviewer judged (a second reviewer "
+                             "judges items others did: agreement is then measured)")
     _common(export)
     export.set_defaults(handler=_export)
     importing = verbs.add_parser("import", help="read decisions back into the dataset")
@@ -155,4 +207,5 @@ def add_answer_commands(commands):
                            help="the reviewer's name for rows that leave it empty")
     importing.add_argument("--date", default=None,
                            help="YYYY-MM-DD for rows that leave it empty (default: today, UTC)")
+    _common(importing)
     importing.set_defaults(handler=_import)

@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from .cli_common import OK, Escaping, notes_out, shortened_note, terminal_safe
-from .core.measures import parse_measures
+from .core.measures import at_cutoffs, parse_measures
 from .core.rules import InvalidInputError, show
 
 #: The measures ``--trec-eval`` prints when ``--measures`` is not given.
@@ -84,9 +84,12 @@ def measures_report(args, counted, out, *, default_k, rows=True):
         raw.write("".join("\t".join(map(terminal_safe, line.split("\t"))) + "\n"
                           for line in trec_eval_text(scored, rows=rows).splitlines()))
         return OK
-    if counted.notes:
+    from .core.aggregate import label_notes
+
+    notes = counted.notes + tuple(label_notes(counted, default_k))
+    if notes:
         Escaping(sys.stderr).write("".join(f"ragscore: note: {shortened_note(note)}\n"
-                                            for note in counted.notes))
+                                            for note in notes))
     if args.na_as_zero:
         sys.stderr.write("ragscore: note: retrieval measures with nothing relevant are "
                          "counted as 0 (trec_eval's convention)\n")
@@ -110,7 +113,7 @@ def measure_columns(counted, text, *, default_k, na_as_zero=False):
     from .core.metrics import REGISTRY
 
     chosen, columns = [], {}
-    for measure in parse_measures(text):
+    for measure in at_cutoffs(parse_measures(text), default=default_k):
         metric = REGISTRY[measure.metric]
         k = measure.cutoff(uncut=counted.rules.max_k, default=default_k)
         chosen.append(metric._replace(name=measure.label, label=measure.label))

@@ -7,10 +7,11 @@ from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_arg
                          notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
 from .cli_measures import (add_measure_options, add_report_options, digits_option,
                            measures_option)
+from .core.aggregate import label_notes
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
-from .render.escape import text as one_line
+from .render.escape import markdown_cell, text as one_line
 from .render.text import aligned_lines, format_value, text_table
 
 
@@ -84,6 +85,8 @@ def _report(args, out):
 
             frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
                                       na_as_zero=args.na_as_zero)
+        Escaping(sys.stderr).write("".join(f"ragscore: note: {note}\n"
+                                            for note in label_notes(counted, k)))
         out.write(render_frame(frame, fmt=args.format, digits=args.digits))
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build
@@ -102,12 +105,14 @@ def _report(args, out):
 
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
         text = render(table, k=k, fmt=args.format, digits=args.digits)
-    if counted.notes and args.format in ("text", "markdown"):
-        out.write("".join(f"Note: {one_line(shortened_note(note))}\n" for note in counted.notes)
+    prose = markdown_cell if args.format == "markdown" else one_line  # names shown as typed
+    notes = counted.notes + tuple(label_notes(counted, k))
+    if notes and args.format in ("text", "markdown"):
+        out.write("".join(f"Note: {prose(shortened_note(note))}\n" for note in notes)
                   + "\n")
-    elif counted.notes:
+    elif notes:
         Escaping(sys.stderr).write("".join(f"ragscore: note: {shortened_note(note)}\n"
-                                            for note in counted.notes))
+                                            for note in notes))
     if args.na_as_zero and args.format in ("text", "markdown"):
         out.write("Note: --na-as-zero: a retrieval metric with nothing relevant counts 0, as "
                   "in trec_eval's means; ragscore's default leaves n/a out.\n\n")
@@ -134,6 +139,9 @@ def _report(args, out):
                           "collapsed into their documents):"]
             lines += [f"- {case} {system}: {dropped} dropped, {collapsed} collapsed"
                       for case, system, dropped, collapsed in removed]
+        if args.format == "markdown":  # a name from the data never becomes a link or HTML
+            lines = [f"- {prose(line[2:])}" if line.startswith("- ") else prose(line)
+                     for line in lines]
         out.write("\n".join(lines) + "\n")
     notes_out(counted, Escaping(sys.stderr))
     return OK
@@ -187,6 +195,9 @@ def _compare(args, out):
             sys.stderr.write(f"ragscore: warning: {warning}\n")
         else:
             out.write(f"WARNING: {warning}\n")
+    notes = label_notes(counted, k, systems={args.baseline, args.candidate})
+    if args.format != "text":  # said first, out of band; text says them after the table
+        Escaping(sys.stderr).write("".join(f"ragscore: note: {note}\n" for note in notes))
     if args.na_as_zero:
         sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
                          "relevant count 0 on both sides (trec_eval's convention)\n")
@@ -250,6 +261,8 @@ def _compare(args, out):
                                                  confidence=args.confidence, seed=args.seed,
                                                  resamples=RESAMPLES, digits=args.digits)
                   + "\n" + rows)
+    if args.format == "text" and notes:
+        out.write("".join(f"Note: {one_line(note)}\n" for note in notes))
     notes_out(counted, Escaping(sys.stderr))
     return OK
 
@@ -259,14 +272,21 @@ def _audit(args, out):
     from .render.audit import audit_json, render_audit
     from .tables.audit import audit
 
-    from .io.answers import derive_dataset
+    from .io.answers import derive_dataset, labelled
 
-    dataset = derive_dataset(load_dataset(args.dataset))
+    loaded = load_dataset(args.dataset)
+    dataset = derive_dataset(loaded)
     k = cutoff(args.k, dataset.rules)
     result = audit(dataset, k=k)
     render = audit_json if args.format == "json" else render_audit
     out.write(render(result, name=dataset.name))
-    if args.format != "json" and any(case.get("reviews") for case in dataset.cases.values()):
+    if args.format != "json" and dataset.judgements:
+        from .render.audit import judgement_lines
+
+        out.write("\n" + "\n".join(judgement_lines(dataset.judgements,
+                                                   stale=labelled(loaded).stale)) + "\n")
+    if args.format != "json" and (dataset.judgements or any(
+            case.get("reviews") for case in dataset.cases.values())):
         from .render.formats import render_frame
         from .tables.reviews import agreement_table
 
@@ -291,6 +311,7 @@ def _sweep(args, out):
                      *(format_value(value, digits=args.digits) for value in values)])
     lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
              "its share of yes over its own questions.", *aligned_lines(rows, right_from=1)]
+    lines += [f"Note: {one_line(note)}" for note in label_notes(counted, max_k)]
     out.write("\n".join(lines) + "\n")
     return OK
 

@@ -14,6 +14,8 @@ def _html(args, out):
     from .folders import load_dataset
     from .tables.share import review_data
 
+    target = None if args.out is None else output_file(
+        "--out", args.out, inputs=(args.dataset, args.policy))
     dataset = load_dataset(args.dataset)
     if not dataset.runs:
         raise InvalidInputError(f"{args.dataset} has no recorded runs: nothing to report")
@@ -44,12 +46,12 @@ def _html(args, out):
         from .render.share_html import render_html
 
         text = render_html(data)
-    if args.out is None:
+    if target is None:
         out.write(text)
         return OK
     from .io.store import write_file_atomically
 
-    write_file_atomically(output_file("--out", args.out), [text])
+    write_file_atomically(target, [text])
     import sys
 
     sys.stderr.write(f"ragscore: wrote {args.format} report of {len(data['questions'])} "

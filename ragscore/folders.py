@@ -14,7 +14,8 @@ every version and write version 5, and io itself never imports an array library.
 """
 from .io.jsonl import MAX_FILE_BYTES
 
-__all__ = ["load_dataset", "save_dataset", "upgrade_folder", "validate_folder"]
+__all__ = ["load_dataset", "save_dataset", "update_dataset", "upgrade_folder",
+           "validate_folder"]
 
 
 def _codec():
@@ -42,17 +43,68 @@ def save_dataset(dataset, path, *, overwrite=False):
     return write(dataset, path, overwrite=overwrite, codec=_codec())
 
 
+def update_dataset(path, change):
+    """Read the dataset folder at ``path``, apply ``change`` and save what it returns, all
+    under the folder's lock: two commands that change one folder take turns and neither loses
+    the other's work (see :func:`ragscore.io.write.update_dataset`). ``change(dataset)``
+    returns the new dataset, or ``None`` to write nothing. Returns what ``change`` returned."""
+    from .io.write import update_dataset as update
+
+    return update(path, change, codec=_codec())
+
+
 def upgrade_folder(path, *, max_bytes=MAX_FILE_BYTES):
     """Rewrite the dataset folder at ``path`` in format version 5, in place (read and checked
-    as any reading checks it, then saved atomically: a reader sees the old version or the
-    new one). Returns ``(version before, version after)``."""
-    from .io.read import open_version, close_all
+    as any reading checks it, then saved atomically: a reader sees the old version or the new
+    one). What is saved is the folder as it is under its lock: a save by another command
+    between the read and the write is read again, never lost; a broken folder is left as it
+    is. Version 4 judgements of answer claims become version 5 support judgements
+    (:func:`ragscore.io.judgements.upgrade_reviews`); one whose claim no run makes any more
+    stays in its case's reviews, as version 5 can hold it, so nothing a reviewer did is lost.
+    Returns ``(version before, version after)``."""
+    from .io.store import folder_lock
+
+    index = _index(path, max_bytes)
+    dataset = load_dataset(path, max_bytes=max_bytes)
+    with folder_lock(path):
+        now = _index(path, max_bytes)
+        if now != index:  # saved meanwhile: the version now under the lock is the one
+            index, dataset = now, load_dataset(path, max_bytes=max_bytes)
+        save_dataset(_reviews_upgraded(dataset), path, overwrite=True)
+    return index["version"], 5
+
+
+def _index(path, max_bytes):
+    """The checked index of the folder at ``path`` as it is now."""
+    from .io.read import close_all, open_version
 
     _, index, opened, _, _ = open_version(path, max_bytes, _codec())
     close_all(opened)
-    before = index["version"]
-    save_dataset(load_dataset(path, max_bytes=max_bytes), path, overwrite=True)
-    return before, 5
+    return index
+
+
+def _reviews_upgraded(dataset):
+    """``dataset`` with its version 4 judgements (text reviews in its cases) made version 5
+    judgements where some run of their case still makes the claim; the others kept."""
+    from .io.answers import claims_by_case
+    from .io.format import uses_version_4
+    from .io.judgements import upgrade_reviews
+
+    if not uses_version_4(dataset):
+        return dataset
+    claims_of = claims_by_case(dataset)
+    upgraded, records, dropped = upgrade_reviews(dataset, claims_of)
+    cases = upgraded.cases
+    if dropped:
+        cases = dict(cases)
+        for name, case in dataset.cases.items():
+            made = {text for text, _, _ in claims_of(name)}
+            kept = tuple(review for review in case.get("reviews") or ()
+                         if "text" in review and review["text"] not in made)
+            if kept:
+                cases[name] = dict(cases[name],
+                                   reviews=tuple(cases[name].get("reviews", ())) + kept)
+    return upgraded._replace(cases=cases, judgements=records + tuple(dataset.judgements))
 
 
 def validate_folder(path, *, max_bytes=None):

@@ -14,8 +14,6 @@ chapter's outputs do not depend on clicks.
 The output is deterministic: same data, same bytes.
 """
 import argparse
-import csv
-import io
 import sys
 from pathlib import Path
 
@@ -24,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from ragscore.io.course import load_course  # noqa: E402
 from ragscore.io.write import save_dataset  # noqa: E402  (a version 3 fixture, JSON Lines)
-from ragscore.io.review_queue import COLUMNS, review_queue  # noqa: E402
+from ragscore.io.review_queue import review_queue  # noqa: E402
+from ragscore.render.queue import write_queue  # noqa: E402
 
 OUT = ROOT / "fixtures" / "answers"
 DECISIONS = ROOT / "fixtures" / "answers-decisions.csv"
@@ -61,6 +60,10 @@ ANSWERS = (
      "No answer found."),
 )
 
+#: The reviewer's grade for each pooled passage the course's lists leave out: (case, ID)
+POOLED = {("launch", "archive"): 0, ("rollback", "archive"): 0, ("owner", "archive"): 0,
+          ("region", "archive"): 0, ("region", "launch"): 0}
+
 #: The reviewer's decision per claim (its normalised text): (decision, expected claim stated)
 JUDGED = {
     "the release window starts on monday": ("supported", "monday"),
@@ -93,21 +96,24 @@ def dataset():
 
 
 def decisions_csv(answers):
-    """The review queue of ``answers`` with every decision filled in, as CSV text."""
+    """The review queue of ``answers`` with every decision filled in, as CSV text (what a
+    reviewer saves from ``ragscore review export --out queue.csv``)."""
+    from ragscore.core.answers import normalise
+
     rows = review_queue(answers)
-    missing = [row["key"] for row in rows if row["key"] not in JUDGED]
-    if missing or len(rows) != len(JUDGED):
-        raise SystemExit(f"the queue and JUDGED differ: {missing or sorted(JUDGED)}")
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    claims = {normalise(row["claim"]) for row in rows if row["kind"] == "support"}
+    pooled = {(row["case"], row["doc"]) for row in rows if row["kind"] == "relevance"}
+    if claims != set(JUDGED) or pooled != set(POOLED) or len(rows) != len(JUDGED) + len(
+            POOLED):
+        raise SystemExit(f"the queue and JUDGED/POOLED differ: {sorted(claims ^ set(JUDGED))} "
+                         f"{sorted(pooled ^ set(POOLED))}")
     for row in rows:
-        decision, states = JUDGED[row["key"]]
-        writer.writerow({**{name: row[name] for name in ("case", "question", "key", "claim")},
-                         "citations": "", "passages": "", "findings": "", "expected": "",
-                         "decision": decision, "states": states, "sources": "[]",
-                         "reviewer": REVIEWER, "date": DATE, "note": ""})
-    return buffer.getvalue()
+        if row["kind"] == "relevance":
+            row["decision"] = POOLED[row["case"], row["doc"]]
+        else:
+            row["decision"], row["states"] = JUDGED[normalise(row["claim"])]
+        row.update(reviewer=REVIEWER, date=DATE)
+    return write_queue(rows, kind="csv")
 
 
 def main(argv=None):

@@ -12,8 +12,10 @@ how many questions it used and how many it left out as n/a.
 A question with repeated trials is one question: its value is its trials' combined value
 (:mod:`ragscore.core.trials`); pooled sums take every trial's numerator and denominator.
 
-Answerable questions (something labelled relevant or some claim expected) and unanswerable
-ones are separate slices: an abstention is never counted as a retrieval success.
+Answerable questions (something labelled relevant or some claim expected, or judged
+answerable) and unanswerable ones are separate slices: an abstention is never counted as a
+retrieval success. A question nobody has labelled yet sits with the answerable ones, its
+values that need labels n/a ("not labelled yet").
 
 The functions read a *view* of counted runs: any object with the methods ``values(metric,
 k)``, ``pooled_parts(metric, k)``, ``reasons(metric, k)``, ``answerable()`` and
@@ -38,12 +40,19 @@ class Aggregate(namedtuple("Aggregate", "metric slice method value numerator den
 
 
 def is_answerable(counts):
-    """True when something is labelled relevant or some claim is expected.
+    """True when something is labelled relevant or some claim is expected, when a reviewer
+    judged the question answerable, or when nobody has labelled it yet (a question not
+    labelled is never counted unanswerable: its values that need labels are n/a, "not
+    labelled yet"); False when it is labelled unanswerable.
 
     >>> from ragscore.core.counts import count
     >>> is_answerable(count(set(), {}, ("archive",), ()))
     False
+    >>> is_answerable(count(set(), None, ("archive",), None, answerability=-1))
+    True
     """
+    if counts.answerability is not None:
+        return counts.answerability != 0
     return bool(counts.n_relevant or counts.n_expected)
 
 
@@ -169,8 +178,8 @@ def pooled_of(metric, summary, *, slice_name):
         value=numerator / denominator if denominator else None, numerator=numerator,
         denominator=denominator, used=summary.questions, left_out=0,
         description=(f"{numerator} {rule.numerator_name} of {denominator} "
-                     f"{rule.denominator_name}, summed over {summary.questions} {slice_name} "
-                     "questions"))
+                     f"{rule.denominator_name}, summed over {summary.questions} "
+                     f"{'' if slice_name == ALL else slice_name + ' '}questions"))
 
 
 def count_yes(metric, view, *, k, slice_name):
@@ -287,3 +296,41 @@ def sweep_means(view, *, max_k, metrics, na_as_zero=False):
             row[metric.name] = sum(defined) / len(defined) if defined else None
         table.append(row)
     return table
+
+
+def label_notes(view, k, *, systems=None):
+    """The sentences every output printing an aggregate repeats about the labels, per
+    system (each of ``systems``, else all): how many of its questions nobody has labelled
+    yet, and how many passages in its top ``k`` nobody judged (they count as not relevant,
+    as in trec_eval). Nothing to say, no sentence.
+
+    >>> from ragscore.core.counts import count
+    >>> from ragscore.engine.reference import ReferenceCounted
+    >>> rows = ReferenceCounted([("q1", "A"), ("q2", "A")], [
+    ...     count({"a"}, None, ("a", "b"), None, judged={"a"}, answerability=1),
+    ...     count(set(), None, ("c",), None, judged=set(), answerability=-1)])
+    >>> label_notes(rows, 2)
+    ['system A: 1 of 2 questions not labelled yet (values that need labels are n/a)', 'system A: 2 of 3 passages in the top 2 unjudged (counted as not relevant, as trec_eval does)']
+    """
+    from .metrics import REGISTRY
+
+    judged, returned = view.pooled_parts(REGISTRY["judged"], k)
+    found = {}
+    for (_, system), state, seen, shown in zip(view.keys, view.labelling(), judged, returned):
+        if systems is None or system in systems:
+            totals = found.setdefault(system, [0, 0, 0, 0])
+            totals[0] += state == -1
+            totals[1] += 1
+            totals[2] += shown - seen
+            totals[3] += shown
+    notes = []
+    for system, (unlabelled, questions, unjudged, passages) in found.items():
+        if unlabelled:
+            notes.append(f"system {system}: {unlabelled} of {questions} question"
+                         f"{'s' * (questions != 1)} not labelled yet (values that need "
+                         "labels are n/a)")
+        if unjudged:
+            notes.append(f"system {system}: {unjudged} of {passages} passage"
+                         f"{'s' * (passages != 1)} in the top {k} unjudged (counted as not "
+                         "relevant, as trec_eval does)")
+    return notes

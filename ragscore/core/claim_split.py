@@ -9,7 +9,8 @@ span or in the text between spans (whitespace, footnote definition lines).
 A sentence ends at ``.``, ``!``, ``?`` (or ``。！？``) followed by whitespace or the end, and at a
 blank line or the start of a list item; markers right after the stop (``... Monday. [1]``)
 belong to the sentence they follow. These do **not** end a sentence: an abbreviation
-(``e.g.``, ``Dr.``, a single capital initial, see :data:`ABBREVIATIONS`), a decimal
+(``e.g.``, ``Dr.``, a single capital initial, letters and dots such as ``A.D.``, ``H.H.``
+or ``M.P.``, see :data:`ABBREVIATIONS`), a decimal
 (``3.5``), a URL (``https://x.org/a.b``), a list number at the start of a line (``1. ``), a
 stop inside a code span or fenced code block, or inside a marker.
 """
@@ -36,6 +37,7 @@ _BLANK = re.compile(r"\n[ \t\r\f\v]*\n")
 _LIST_ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t])")
 _NEWLINE = re.compile(r"\n")
 _WORD_BEFORE = re.compile(r"[A-Za-z.]{1,12}$")
+_INITIALS = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")  # "A.D", "H.H", "M.P" before the dot
 _CLOSERS = "\"')]\u201d\u2019\u300d"
 
 
@@ -64,7 +66,8 @@ def _is_abbreviation(text, stop, newlines):
     before = _WORD_BEFORE.search(text, max(0, stop - 12), stop)
     if before:
         word = before.group(0).lstrip(".")
-        if word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isupper()):
+        if word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isupper()) \
+                or _INITIALS.fullmatch(word):
             return True
     at = bisect_left(newlines, stop)
     line_start = newlines[at - 1] + 1 if at else 0
@@ -158,6 +161,10 @@ def split_claims(answer, *, split="sentence", context=(), source="retrieved", kn
             continue
         start = low + (len(piece) - len(piece.lstrip()))
         end = start + len(stripped)
+        if claims and not any(ch.isalnum() for ch in stripped) and not any(
+                start <= m.start < end for m in markers):  # a stray "." joins its sentence
+            start = claims.pop().span[0]
+            stripped = answer[start:end]
         first = bisect_left(marker_starts, start)
         last = bisect_left(marker_starts, end)
         own = [m for m in markers[first:last] if m.end <= end]

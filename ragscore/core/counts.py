@@ -38,7 +38,9 @@ class CountField(namedtuple("CountField", "name shape dtype default columns pres
     list per case, as laid out: ``columns[0]`` names each item's case). ``dtype``: the numpy
     type of the values. ``default``: the field's default in :class:`Counts`
     (:data:`REQUIRED`: none). ``present``: the per-row flag column that is false where the
-    count is ``None``; ``None`` when it always holds a value. ``batch``: the batch carries
+    count is ``None`` (its value columns may still hold what the engine reads there:
+    ``answerability`` holds every question's state, stated or implied by its labels);
+    ``None`` when it always holds a value. ``batch``: the batch carries
     the count per row as it is, counted as the batch is built (else a kernel counts it).
     """
 
@@ -65,6 +67,10 @@ COUNT_FIELDS = (
     CountField("answer_match", ROW, "int64", None,
                ("exact", "common_tokens", "answer_tokens", "reference_tokens"),
                present="referenced", batch=True),
+    CountField("judged_ranks", FLAT, "int64", None, ("judged_row", "judged_rank"),
+               present="pooled"),
+    CountField("n_judged", ROW, "int64", None, ("n_judged",), present="pooled"),
+    CountField("answerability", ROW, "int64", None, ("answerability",), present="stated"),
 )
 
 
@@ -100,6 +106,12 @@ class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
     ``answer_match``: ``None`` unless the run recorded answer text and its case carries a
     reference answer, else ``(exact, common, answer_tokens, reference_tokens)`` as
     :func:`ragscore.core.reference_answers.answer_match` gives it (SQuAD 2.0's comparison).
+    ``judged_ranks``: the 1-based ranks of the retrieved IDs whose relevance is judged (at any
+    grade), ascending, and ``n_judged`` how many IDs are judged for the question; both
+    ``None`` when every passage is judged (course rules).
+    ``answerability``: 1 answerable, 0 unanswerable, -1 not labelled yet where the labels
+    alone do not say it (a reviewer's decision, or nothing labelled); ``None``: answerable
+    exactly when something is relevant or expected.
     """
 
     __slots__ = ()
@@ -232,6 +244,18 @@ class At:
         return 0 if span is None else span[1]
 
     @property
+    def judged(self):
+        """Retrieved IDs within the top k whose relevance is judged (every one of them when
+        every passage is judged)."""
+        ranks = self.counts.judged_ranks
+        return self.returned if ranks is None else bisect_right(ranks, self.k)
+
+    @property
+    def any_judged(self):
+        """True when some passage's relevance is judged for the question."""
+        return self.counts.judged_ranks is None or self.counts.n_judged > 0
+
+    @property
     def referenced(self):
         """True when the answer text can be compared with a reference answer (both were
         recorded)."""
@@ -325,7 +349,7 @@ _new = tuple.__new__
 
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
-          answer=None, references=None):
+          answer=None, references=None, judged=None, answerability=None, vouched=()):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -336,27 +360,39 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     exposure is counted). ``superseded``: chunks of outdated versions (a claim supported
     only by them is stale). ``answer``: the run's answer text and ``references``: the
     case's reference answers (a tuple; empty: unanswerable), each ``None`` when not recorded.
+    ``judged``: the IDs whose relevance is judged (``None``: every ID). ``answerability``: 1,
+    0 or -1 (see :class:`Counts`). ``vouched``: claims a reviewer judged supported by the
+    passages they cite, on a question without expected claims: each is supported from the
+    k at which every citation is visible (none on the losing side of a conflict).
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
     ((1,), 2, (1,), 1, 2, 1)
     """
-    rank_of = None
+    rank_of = judged_at = None
+    if judged is not None and (grades is None or judged.issuperset(grades)) \
+            and judged != relevant:  # the judged IDs ranked once (graded: the map's IDs)
+        judged_at = ranks_of(judged, retrieved)
     if grades is not None:  # every ID graded above 0 ranked once, the relevant among them
         positive = {doc for doc, grade in grades.items() if grade > 0}
-        graded = ranks_of(positive, retrieved)
+        graded = ranks_of(positive, retrieved) if judged_at is None else {
+            doc: rank for doc, rank in judged_at.items() if doc in positive}
         if positive.issuperset(relevant):  # always, when relevant means a grade of at least 1
             rank_of = {doc: rank for doc, rank in graded.items() if doc in relevant}
     if rank_of is None:
         rank_of = ranks_of(relevant, retrieved)
     visible = rank_of if delivered is None else dict.fromkeys(relevant.intersection(delivered), 1)
     cutoffs, stale_cutoffs = [], []
-    if claims and support:
+    if claims and (support or vouched):
+        expected = support or {}
+        seen = _every_rank(retrieved, delivered) if vouched else None
         for claim, citations in claims:
-            labelled = support.get(claim)
+            labelled, view = expected.get(claim), visible
+            if labelled is None and claim in vouched:
+                labelled, view = frozenset(citations), seen
             if labelled is not None:
                 cutoff = claim_cutoff(citations, labelled - losers if losers else labelled,
-                                      visible)
+                                      view)
                 if cutoff is None:
                     continue
                 if superseded and superseded.issuperset(citations):
@@ -381,6 +417,12 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     if grades is not None:
         gains = tuple((rank, grades[doc]) for doc, rank in graded.items())
         ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
+    if answerability == (1 if relevant or support else 0):
+        answerability = None  # what the labels imply: stored only where it says more
+    judged_ranks = None
+    if judged is not None:
+        judged_ranks = tuple((rank_of if judged == relevant else judged_at if judged_at
+                              is not None else ranks_of(judged, retrieved)).values())
     return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
                          None if claims is None else len(claims),
                          None if support is None else len(support), len(retrieved),
@@ -388,7 +430,19 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                          None if delivered is None else delivered_span(delivered, retrieved),
                          exposed, tuple(stale_cutoffs),
                          None if answer is None or references is None
-                         else tuple(answer_match(answer, references))))
+                         else tuple(answer_match(answer, references)),
+                         judged_ranks, None if judged is None else len(judged), answerability))
+
+
+def _every_rank(retrieved, delivered):
+    """``{ID: the rank from which it is visible}``: its first rank in the ranking, or 1 for
+    every delivered ID when the delivered context was recorded."""
+    if delivered is not None:
+        return dict.fromkeys(delivered, 1)
+    first = {}
+    for rank, doc in enumerate(retrieved, 1):
+        first.setdefault(doc, rank)
+    return first
 
 
 def retrieval_counts(ranked, relevant):

@@ -4,7 +4,11 @@ A case may carry ``reviews`` (format version 3): records ``{"reviewer", "doc", "
 "note"}`` judging whether a document is relevant to the question, or ``{"reviewer",
 "system", "claim", "decision", "note"}`` judging whether a system's claim is supported. An
 **item** is what is judged, keyed as ``(case, ("doc", doc))`` or
-``(case, ("claim", system, claim))``.
+``(case, ("claim", system, claim))``. A version 5 judgement (:mod:`ragscore.core.labels`,
+passed as ``judgements``) is the item ``(case, (kind, key))``, each reviewer's current
+decision read: a relevance grade above 0, ``supported`` and ``answerable`` positive; grade 0
+or below, ``unsupported``, ``not a claim`` and ``unanswerable`` negative; ``unsure`` is left
+out of agreement.
 
 - :func:`review_items`: per item, each reviewer's decision;
 - :func:`disputed`: the items with two different decisions, and the cases holding one. A
@@ -20,10 +24,13 @@ from collections import namedtuple
 from fractions import Fraction
 from itertools import combinations
 
+from .labels import JUDGE_PREFIX, KINDS, current
 from .rules import InvalidInputError
 
-POSITIVE = frozenset({"relevant", "supported"})
-NEGATIVE = frozenset({"not relevant", "unsupported", "not a claim"})
+POSITIVE = frozenset({"relevant", "supported", "answerable"})
+NEGATIVE = frozenset({"not relevant", "unsupported", "not a claim", "unanswerable"})
+#: Decisions no yes/no agreement can count.
+UNCOUNTED = frozenset({"unsure"})
 
 NO_SHARED_ITEMS = "no item judged by both"
 ONE_CATEGORY = ("chance agreement is 1: both reviewers gave every shared item the same one "
@@ -62,13 +69,19 @@ def item_of(case_name, review):
     return case_name, ("claim", review["system"], review["claim"])
 
 
-def _records(cases):
+def _records(cases, judgements=()):
     for case_name, case in cases.items():
         for review in case.get("reviews", ()):
             yield item_of(case_name, review), review
+    for (kind, case_name, key), by_reviewer in current(judgements).items.items():
+        for record in by_reviewer.values():
+            decision = record["decision"]
+            if kind == "relevance":
+                decision = "relevant" if decision > 0 else "not relevant"
+            yield (case_name, (kind, key)), dict(record, decision=decision)
 
 
-def review_items(cases):
+def review_items(cases, judgements=()):
     """``{item: {reviewer: decision}}``: every reviewed item of ``cases`` (a dataset's
     ``cases``), in order of first review, its reviewers in order of first judgement.
 
@@ -82,12 +95,12 @@ def review_items(cases):
     {('launch', ('doc', 'launch')): {'ana': 'relevant', 'ben': 'not relevant'}}
     """
     items = {}
-    for item, review in _records(cases):
+    for item, review in _records(cases, judgements):
         items.setdefault(item, {})[review["reviewer"]] = review["decision"]
     return items
 
 
-def disputed(cases):
+def disputed(cases, judgements=()):
     """The items given two different decisions (by two reviewers, or by one reviewer in two
     records), and the cases that hold any. Nothing is resolved: a disputed item stays
     disputed whatever the number of reviewers on each side.
@@ -100,9 +113,11 @@ def disputed(cases):
     ('launch',)
     """
     decisions = {}
-    for item, review in _records(cases):
+    for item, review in _records(cases, judgements):
+        if item[1][0] in KINDS and review["reviewer"].startswith(JUDGE_PREFIX):
+            continue  # a machine's draft disagreeing is agreement to report, not a dispute
         decisions.setdefault(item, set()).add(review["decision"])
-    judged = review_items(cases)
+    judged = review_items(cases, judgements)
     items = {item: judged[item] for item, seen in decisions.items() if len(seen) > 1}
     held = {case_name for case_name, _ in items}
     return Disputes(items=items, cases=tuple(name for name in cases if name in held))
@@ -156,7 +171,7 @@ def kappa_of(pairs):
     return po, pe, (po - pe) / (1 - pe), ""
 
 
-def agreement(cases):
+def agreement(cases, judgements=()):
     """One :class:`Agreement` per pair of reviewers (names sorted; pairs in sorted order),
     over the items both judged, decisions read as positive or negative (see
     :func:`is_positive`): percent agreement ``po``, chance agreement ``pe`` and Cohen's
@@ -172,12 +187,13 @@ def agreement(cases):
     >>> found.first, found.second, found.items, found.agreed, str(found.po), str(found.kappa)
     ('ana', 'ben', 2, 1, '1/2', '0')
     """
-    items = review_items(cases)
+    items = review_items(cases, judgements)
     reviewers = sorted({reviewer for judged in items.values() for reviewer in judged})
     rows = []
     for first, second in combinations(reviewers, 2):
         pairs = [(is_positive(judged[first]), is_positive(judged[second]))
-                 for judged in items.values() if first in judged and second in judged]
+                 for judged in items.values() if first in judged and second in judged
+                 and judged[first] not in UNCOUNTED and judged[second] not in UNCOUNTED]
         po, pe, kappa, reason = kappa_of(pairs)
         rows.append(Agreement(first=first, second=second, items=len(pairs),
                               agreed=sum(1 for a, b in pairs if a == b), po=po, pe=pe,

@@ -118,7 +118,8 @@ class Counter:
                      collapsed=prepared.collapsed, delivered=prepared.delivered,
                      losers=labels.losers, restricted=prepared.restricted,
                      superseded=self.superseded, answer=prepared.answer,
-                     references=labels.reference)
+                     references=labels.reference, judged=labels.judged,
+                     answerability=labels.answerability, vouched=prepared.vouched)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -143,17 +144,31 @@ class Counter:
             if delivered is not None:
                 delivered = project_ranking(delivered, self.sources)[0]
         answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
-        return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer)
+        vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
+        return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
+                        vouched)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer", defaults=(None,))):
+                                      "answer vouched", defaults=(None, ()))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
-    delivered context (``None``: not recorded), the caller's restricted chunks and the
-    answer text (``None``: not recorded)."""
+    delivered context (``None``: not recorded), the caller's restricted chunks, the answer
+    text (``None``: not recorded) and the claims a reviewer vouched for (a frozenset)."""
 
     __slots__ = ()
+
+
+def _vouched(run, claims):
+    """The frozenset of ``run["vouched"]``: claims of the run (derived from its answer text)
+    that a reviewer judged supported by the passages they cite, on a question without
+    expected claims (:mod:`ragscore.io.answers`)."""
+    vouched = run["vouched"]
+    names = {claim for claim, _ in claims or ()}
+    if type(vouched) not in (tuple, list, frozenset) or not all(
+            type(claim) is str and claim in names for claim in vouched):
+        fail("run['vouched']", "claim IDs of the run's claims", vouched)
+    return frozenset(vouched)
 
 
 def _copied(value):

@@ -17,6 +17,7 @@ The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragsco
 """
 from collections import namedtuple
 
+from .claim_split import MAX_ANSWER
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
 __all__ = ["InvalidInputError", "Labels", "Validated", "check_document", "check_k", "ids",
@@ -118,8 +119,9 @@ def _explain_within(value, field, allowed, expected, rules):
     fail(f"{field}[{outside}]", expected, value[outside])  # ... so a member is outside
 
 
-class Labels(namedtuple("Labels", "relevant support grades losers callers reference",
-                        defaults=(frozenset(), None, None))):
+class Labels(namedtuple("Labels", "relevant support grades losers callers reference "
+                                  "answerability judged",
+                        defaults=(frozenset(), None, None, None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -130,9 +132,38 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers refere
     ``callers``: the asking caller's access groups (case ``caller_groups``), or ``None``.
     ``reference``: the case's reference answers (a tuple of str; empty: unanswerable), or
     ``None`` when it carries none.
+    ``answerability``: 1 answerable, 0 unanswerable, -1 not labelled yet
+    (:func:`answerability_of`); ``None`` where it was not worked out (read from the counts).
+    ``judged``: the IDs whose relevance is judged (any grade), or ``None`` when every passage
+    is (course rules: a case's list is its complete labelling).
     """
 
     __slots__ = ()
+
+
+#: What a case may say of its answerability when its labels do not (a reviewer's decision).
+ANSWERABILITY = ("answerable", "unanswerable")
+
+
+def answerability_of(case, relevant, support, grades):
+    """1 (answerable), 0 (unanswerable) or -1 (not labelled yet) for a case's validated
+    labels, in this order: something relevant or some claim expected: 1; a reviewer's
+    decision (``case["answerability"]``): 1 or 0; labels that say so (``support`` given, or
+    passages graded and none relevant): 0; nothing at all: -1, never unanswerable.
+
+    >>> answerability_of({}, set(), None, None), answerability_of({}, set(), {}, None)
+    (-1, 0)
+    >>> answerability_of({"answerability": "answerable"}, set(), None, None)
+    1
+    """
+    if relevant or support:
+        return 1
+    decided = case.get("answerability") if type(case) is dict else None
+    if decided is not None:
+        if decided not in ANSWERABILITY:
+            fail("case['answerability']", f"one of {', '.join(ANSWERABILITY)}", decided)
+        return 1 if decided == "answerable" else 0
+    return 0 if support is not None or grades else -1
 
 
 def validate_case(case, known, *, rules=COURSE):
@@ -191,7 +222,9 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
                 _explain_within(listed, "case['relevant']", known, "an ID in the corpus",
                                 rules)
         if rules.open_labels and "support" not in case:
-            return Labels(relevant, None, grades)
+            return Labels(relevant, None, grades,
+                          answerability=answerability_of(case, relevant, None, grades),
+                          judged=frozenset(listed))
         labels = _get(case, "support", "case")
     if type(labels) is not dict:
         fail("case['support']", "a dict of claim ID to source IDs", labels)
@@ -210,7 +243,9 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
     if bool(judged) != bool(support):
         fail("case", "labelled consistently: 'relevant' empty exactly when 'support' is",
              {"relevant": case["relevant"], "support": labels})
-    return Labels(relevant, support, grades)
+    return Labels(relevant, support, grades,
+                  answerability=answerability_of(case, relevant, support, grades),
+                  judged=frozenset(case["relevant"]) if rules.open_labels else None)
 
 
 def _groups(value, field):
@@ -293,7 +328,8 @@ def validate_run(run, known, *, rules=COURSE):
         if visible is None:
             _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
         if rules.open_labels and "claims" not in run:
-            return retrieved, None  # the answer stage was not recorded
+            _check_answer_to_split(run.get("answer"))
+            return retrieved, None  # the answer stage was not recorded (or only its text)
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > rules.max_claims:
         fail("run['claims']", f"a tuple of at most {rules.max_claims} (claim, citations) pairs",
@@ -312,6 +348,15 @@ def validate_run(run, known, *, rules=COURSE):
                 and _members_within(citations, known, limit) is None:
             _check_id_list(citations, f"run['claims'][{position}][1]", rules)
     return retrieved, claims
+
+
+def _check_answer_to_split(answer):
+    """An answer recorded without its claims is split into claims later: refuse one the
+    splitter would refuse, here, before it is saved (not in every report after)."""
+    if type(answer) is str and len(answer) > MAX_ANSWER:
+        raise InvalidInputError(f"run['answer'] has {len(answer):,} characters; an answer "
+                                f"split into claims has at most {MAX_ANSWER:,} (record its "
+                                "claims, or shorten it)")
 
 
 def _explain_claim(pair, position, rules):

@@ -64,10 +64,11 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     :class:`~ragscore.engine.counted.Counted` is returned as it is."""
     if isinstance(dataset, Counted):
         return dataset
-    from ..io.answers import derive_with_waiting, has_answer_only
+    from ..io.answers import derive_with_waiting, needs_labels
 
-    waiting = None
-    if has_answer_only(dataset):  # claims derived from answer text, judged or awaiting review
+    waiting, judged = None, False
+    if needs_labels(dataset):  # judgements applied; claims derived from answer text
+        judged = any(record["kind"] == "relevance" for record in dataset.judgements)
         dataset, waiting = derive_with_waiting(dataset)
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
                          rules=getattr(dataset, "rules", COURSE), progress=progress,
@@ -78,6 +79,8 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     notes = getattr(dataset, "notes", ())
     if notes:
         counted = counted.with_notes(notes)
+    if judged:  # reviewers judged pools: Judged@k is worth a column
+        counted = counted.take(range(len(counted)), features=counted.features | {"judgements"})
     return counted.with_waiting(waiting) if waiting else counted
 
 
@@ -90,7 +93,7 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     does, whichever engine reads the folder.
     """
     check_engine(engine)
-    from ..io.answers import folder_has_answers
+    from ..io.answers import folder_needs_labels
     from ..io.jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
@@ -101,12 +104,12 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
                              progress=progress)
         if counted is not None:
             return counted
-    answers = folder_has_answers(path, max_bytes=limit)
-    if answers is None:  # a Parquet runs file: its columns say
+    needed = folder_needs_labels(path, max_bytes=limit)
+    if needed is None:  # a Parquet runs file: its columns say
         from .parquet import has_answer_only
 
-        answers = has_answer_only(path, max_bytes=limit)
-    if answers:  # claims derived from answer text (ragscore.io.answers)
+        needed = has_answer_only(path, max_bytes=limit)
+    if needed:  # judgements to apply, claims derived from answer text (ragscore.io.answers)
         from ..io.read import load_dataset
         from .parquet import CODEC
 
@@ -125,16 +128,17 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
 #: Columns shown by default when the data records what they measure.
 FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
                    ("delivered", "context_differs"), ("references", "exact_match"),
-                   ("references", "token_f1"))
+                   ("references", "token_f1"), ("judgements", "judged"))
 
 
 def default_metrics(counted):
     """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
+    (a retrieval-only test set: nothing assessed or awaiting review, so no column for it;
+    answers awaiting review keep their columns, n/a), plus stale support,
     disclosures and ``context_differs`` when the data records superseded chunks, access
-    groups or delivered contexts, and exact match and token F1 when some answer text met a
-    reference answer."""
+    groups or delivered contexts, exact match and token F1 when some answer text met a
+    reference answer, and Judged@k when reviewers judged passages for relevance."""
     extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
-    if len(counted) and "answers" not in counted.features:
+    if len(counted) and "answers" not in counted.features and not counted.waiting:
         return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
     return CONTRACT + extra

@@ -112,7 +112,13 @@ class Counted:
         raise NotImplementedError
 
     def answerable(self):
-        """For every row: True when something is labelled relevant or some claim expected."""
+        """For every row: False when the question is labelled unanswerable, else True
+        (:func:`~ragscore.core.aggregate.is_answerable`: a question not labelled yet sits
+        with the answerable ones)."""
+        raise NotImplementedError
+
+    def labelling(self):
+        """For every row: 1 answerable, 0 unanswerable, -1 not labelled yet."""
         raise NotImplementedError
 
     def field(self, name):

@@ -47,6 +47,13 @@ class ReferenceCounted(Counted):
     def answerable(self):
         return [is_answerable(first_trial(counts)) for counts in self.counts]
 
+    def labelling(self):
+        found = []
+        for counts in self.counts:
+            state = first_trial(counts).answerability
+            found.append(int(is_answerable(first_trial(counts))) if state is None else state)
+        return found
+
     def field(self, name):
         if name in ("dropped", "collapsed"):
             return [sum(getattr(one, name) for one in _members(counts)) for counts in self.counts]

@@ -1,24 +1,33 @@
-"""Runs that record only their ``answer``: claims derived for a whole dataset.
+"""Reviewers' judgements applied to a dataset, and claims derived for runs that record only
+their ``answer``.
 
-:func:`derive_dataset` gives every run that records ``answer`` and no ``claims`` the pairs
-:func:`ragscore.core.answers.derive_run` derives (or ``None``, not assessed, while any claim
+:func:`labelled` applies the judgements (:mod:`ragscore.core.labels`) a dataset holds:
+relevance grades for the passages its own labels say nothing of, each question's
+answerability, and the support decisions derived claims are looked up in. Only people's
+current judgements count, and only where the content judged is still there (a passage or
+question edited since needs a new judgement). :func:`derive_with_waiting` then gives every
+run that records ``answer`` and no ``claims`` the pairs
+:func:`ragscore.core.answers.derive_run` derives (``None``, not assessed, while any claim
 awaits review) and adds one note per system saying how many answers wait and for how many
-claims, so every report and the gate say why support and coverage are n/a. Recorded claims
-are left as they are. :func:`derived_claims` lists the claims themselves (``ragscore
-claims``).
+claims. Recorded claims are left as they are. :func:`derived_claims` lists the claims
+themselves (``ragscore claims``, the review queue).
 """
 import json
 import os
 import stat
+from collections import namedtuple
 
-from ..core.answers import derive_run, judgements_of, pooled_labels
+from ..core.answers import derive_run, normalise, split_run
+from ..core.labels import judged_case, passage_key, question_key, resolved
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from .jsonl import as_path
+from .judgements import upgrade_reviews
 from .store import INDEX
 
-__all__ = ["answer_only", "derive_dataset", "derived_claims", "folder_has_answers",
-           "derive_with_waiting", "has_answer_only", "labelled_by_reviews", "waiting_note"]
+__all__ = ["Labelled", "answer_only", "derive_dataset", "derive_with_waiting",
+           "derived_claims", "folder_needs_labels", "has_answer_only", "labelled",
+           "needs_labels", "waiting_note"]
 
 
 def answer_only(run):
@@ -48,104 +57,163 @@ def waiting_note(system, answers, claims):
             f"({waiting_reason(claims)})")
 
 
-def _derive(dataset, case_name, system, run, judgements, options):
-    case = dataset.cases[case_name]
-    try:
-        return derive_run(case.get("question", ""), case.get("support"), run, judgements,
-                          known=dataset.corpus.keys(), **options)
-    except InvalidInputError as error:
-        raise InvalidInputError(f"case {show(case_name)}, system {show(system)}: "
-                                f"{error}") from None
+class Labelled(namedtuple("Labelled", "dataset support judgements applied stale")):
+    """What :func:`labelled` gives: the ``dataset`` with its judgements applied to its
+    cases (and its version 4 judgements read as version 5 ones), ``support``
+    (``{case: {claim key: (decision, states)}}``, the decisions derived claims are looked up
+    in), every ``judgements`` record (version 4 ones included), how many relevance and
+    answerability decisions were ``applied`` and how many are ``stale`` (about a case,
+    passage or question that is gone or changed since: kept, not applied)."""
+
+    __slots__ = ()
 
 
-def labelled_by_reviews(dataset, judgements):
-    """``{case: case}`` for the cases whose answer is not labelled (no ``support``) and whose
-    reviews pool labels (:func:`ragscore.core.answers.pooled_labels`): each with those
-    expected claims as its ``support`` and their sources added to ``relevant`` (a grade
-    list gives them ``min_relevance``)."""
-    labelled = {}
-    for name, case in dataset.cases.items():
-        if case.get("support") is not None:
+def _key_of(corpus):
+    """A remembering ``doc -> passage key`` over ``corpus``."""
+    keys = {}
+
+    def key_of(doc):
+        found = keys.get(doc)
+        if found is None:
+            found = keys[doc] = passage_key(doc, corpus.get(doc))
+        return found
+
+    return key_of
+
+
+def claims_by_case(dataset, *, split="sentence", pattern=None):
+    """``case -> [(normalised text, citations, cited passage keys)]`` of the claims every
+    answer-only run derives (what :func:`~ragscore.io.judgements.upgrade_reviews` reads)."""
+    key_of = _key_of(dataset.corpus)
+
+    def claims_of(case_name):
+        found = []
+        for trials in (dataset.runs.get(case_name) or {}).values():
+            for run in trial_runs(trials):
+                if answer_only(run):
+                    claims, _ = split_run(run, known=dataset.corpus.keys(), split=split,
+                                          pattern=pattern)
+                    found += [(normalise(claim.text), claim.citations,
+                               [key_of(doc) for doc in claim.citations]) for claim in claims]
+        return found
+
+    return claims_of
+
+
+def _has_version_4(dataset):
+    """True when some case holds a version 4 judgement (a review keyed by claim text)."""
+    cases = getattr(dataset, "cases", None)
+    return type(cases) is dict and any(
+        type(review) is dict and "text" in review for case in cases.values()
+        if type(case) is dict for review in case.get("reviews") or ())
+
+
+def needs_labels(dataset):
+    """True when ``dataset`` holds judgements to apply or answers to derive claims from."""
+    return bool(getattr(dataset, "judgements", ())) or has_answer_only(dataset) \
+        or _has_version_4(dataset)
+
+
+def labelled(dataset, *, judges=False, split="sentence", pattern=None):
+    """The :class:`Labelled` of ``dataset``: its judgements applied (see the module
+    docstring); ``judges``: a machine's drafts count too (never over a person's)."""
+    records = tuple(getattr(dataset, "judgements", ()) or ())
+    if _has_version_4(dataset):  # read per case, in memory
+        dataset, legacy, _ = upgrade_reviews(
+            dataset, claims_by_case(dataset, split=split, pattern=pattern))
+        records = legacy + records
+    decided = resolved(records, machines=judges)
+    doc_of = {(record["case"], record["key"]): record["doc"] for record in records
+              if record["kind"] == "relevance"}
+    key_of, open_rules = _key_of(dataset.corpus), dataset.rules.open_labels
+    grades, answerable, support, applied, stale = {}, {}, {}, 0, 0
+    for (kind, case_name, key), decision in decided.items():
+        case = dataset.cases.get(case_name)
+        if kind == "support":
+            support.setdefault(case_name, {})[key] = decision
             continue
-        pooled = pooled_labels(case.get("question", ""), judgements)
-        if not pooled:
-            continue
-        docs = [doc for sources in pooled.values() for doc in sources]
-        relevant = case.get("relevant") or ()
-        if isinstance(relevant, dict):
-            grade = getattr(dataset, "min_relevance", 1)
-            relevant = {**relevant, **{doc: grade for doc in docs
-                                       if relevant.get(doc, 0) < grade}}
-        else:
-            relevant = tuple(relevant) + tuple(dict.fromkeys(
-                doc for doc in docs if doc not in relevant))
-        labelled[name] = {**case, "support": pooled, "relevant": relevant}
-    return labelled
+        doc = doc_of.get((case_name, key))
+        if case is None or (kind == "relevance" and (
+                doc not in dataset.corpus or key_of(doc) != key)) or (
+                kind == "answerability" and question_key(case.get("question", "")) != key):
+            stale += 1
+        elif open_rules:  # course rules: a case's labels are complete
+            applied += 1
+            if kind == "relevance":
+                grades.setdefault(case_name, {})[doc] = decision
+            else:
+                answerable[case_name] = decision
+    cases = dict(dataset.cases)
+    for name in set(grades) | set(answerable):
+        cases[name] = judged_case(cases[name], grades.get(name), answerable.get(name),
+                                  min_relevance=dataset.min_relevance)
+    return Labelled(dataset._replace(cases=cases, judgements=records), support, records,
+                    applied, stale)
 
 
-def _pooled(dataset, judgements):
-    """``dataset`` with the cases its reviews label (:func:`labelled_by_reviews`), and a note
-    saying how many."""
-    labelled = labelled_by_reviews(dataset, judgements)
-    if not labelled:
-        return dataset
-    noun = "question" if len(labelled) == 1 else "questions"
-    note = (f"{len(labelled)} {noun} labelled by their reviews (expected claims and sources "
-            "pooled from claims judged supported: docs/answers.md)")
-    return dataset._replace(cases={**dataset.cases, **labelled},
-                            notes=tuple(getattr(dataset, "notes", ()) or ()) + (note,))
-
-
-def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, judges=False):
+def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, judges=False,
+                   keyed=False, found=None):
     """Yield ``(case, system, trial, DerivedRun)`` for every answer-only run, in the
-    dataset's order (``trial`` is ``None`` for a single run)."""
-    judgements = judgements_of(dataset.cases, judges=judges)
-    dataset = _pooled(dataset, judgements)
-    options = {"split": split, "pattern": pattern}
+    dataset's order (``trial`` is ``None`` for a single run); ``keyed``: every claim's
+    judgement key worked out, decided or not; ``found``: ``dataset``'s :class:`Labelled`,
+    when already worked out."""
+    found = found or labelled(dataset, judges=judges, split=split, pattern=pattern)
+    key_of, known = _key_of(dataset.corpus), dataset.corpus.keys()
     for case_name, per_case in dataset.runs.items():
+        case = found.dataset.cases[case_name]
+        decided = found.support.get(case_name, {})
         for system, trials in per_case.items():
             if systems and system not in systems:
                 continue
             for run in trial_runs(trials):
                 if answer_only(run):
-                    yield case_name, system, run.get("trial"), _derive(
-                        dataset, case_name, system, run, judgements, options)
+                    try:
+                        derived = derive_run(case.get("support"), run, decided,
+                                             key_of=key_of, keyed=keyed, known=known,
+                                             split=split, pattern=pattern)
+                    except InvalidInputError as error:
+                        raise InvalidInputError(f"case {show(case_name)}, system "
+                                                f"{show(system)}: {error}") from None
+                    yield case_name, system, run.get("trial"), derived
 
 
 def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
-    """``dataset`` with claims derived for its answer-only runs (see the module doc), and
-    the cases whose reviews label them (:func:`labelled_by_reviews`)."""
+    """``dataset`` with its judgements applied (:func:`labelled`) and claims derived for its
+    answer-only runs (see the module doc)."""
     return derive_with_waiting(dataset, split=split, pattern=pattern, judges=judges)[0]
 
 
 def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False):
     """``(dataset, waiting)``: :func:`derive_dataset`'s dataset, and ``{(case, system):
     claims awaiting review}`` for each answer not assessed yet (trials added up)."""
-    judgements = judgements_of(dataset.cases, judges=judges)
-    dataset = _pooled(dataset, judgements)
-    options = {"split": split, "pattern": pattern}
+    found = labelled(dataset, judges=judges, split=split, pattern=pattern)
+    derived = {}
+    for case_name, system, trial, one in derived_claims(dataset, split=split,
+                                                        pattern=pattern, found=found):
+        derived.setdefault((case_name, system), []).append(one)
     runs, waiting, by_system = {}, {}, {}
-    for case_name, per_case in dataset.runs.items():
+    for case_name, per_case in found.dataset.runs.items():
         runs[case_name] = {}
         for system, trials in per_case.items():
-            changed = []
+            changed, made = [], iter(derived.get((case_name, system), ()))
             for run in trial_runs(trials):
                 if answer_only(run):
-                    derived = _derive(dataset, case_name, system, run, judgements, options)
-                    run = dict(run)
-                    run.pop("claims", None)
-                    if derived.pairs is not None:
-                        run["claims"] = derived.pairs
+                    one = next(made)
+                    run = {key: value for key, value in run.items() if key != "claims"}
+                    if one.pairs is not None:
+                        run["claims"] = one.pairs
+                        if one.vouched:
+                            run["vouched"] = one.vouched
                     else:
                         answers, claims = by_system.get(system, (0, 0))
-                        by_system[system] = (answers + 1, claims + derived.waiting)
+                        by_system[system] = (answers + 1, claims + one.waiting)
                         key = (case_name, system)
-                        waiting[key] = waiting.get(key, 0) + derived.waiting
+                        waiting[key] = waiting.get(key, 0) + one.waiting
                 changed.append(run)
             runs[case_name][system] = changed if type(trials) is list else changed[0]
-    notes = tuple(dataset.notes) + tuple(waiting_note(system, *found)
-                                         for system, found in by_system.items())
-    return dataset._replace(runs=runs, notes=notes), waiting
+    notes = tuple(dataset.notes) + tuple(waiting_note(system, *counts)
+                                         for system, counts in by_system.items())
+    return found.dataset._replace(runs=runs, notes=notes), waiting
 
 
 def _open_regular(path, limit):
@@ -170,11 +238,13 @@ def _mentions(handle, needle):
         return mapped.find(needle) >= 0
 
 
-def folder_has_answers(path, *, max_bytes=None):
-    """True when some line of the folder's runs file records ``answer`` without
-    ``claims`` (a byte search, no parsing: the folder is read properly afterwards); ``None``
-    when the runs are a Parquet file (format version 5), which this layer does not read.
-    Only regular files within ``max_bytes`` are read; anything else is left to the reader,
+def folder_needs_labels(path, *, max_bytes=None):
+    """True when the folder holds judgements to apply (version 4 or 5) or some line of its
+    runs file records ``answer`` without ``claims`` (a look at the index and a byte search,
+    no parsing: the folder is read properly afterwards); ``None`` when neither is known
+    that way because the runs are a Parquet file (format version 5), which this layer does
+    not read (:func:`ragscore.engine.parquet.has_answer_only` looks at its columns). Only
+    regular files within ``max_bytes`` are read; anything else is left to the reader,
     which names the problem."""
     from .jsonl import MAX_FILE_BYTES
 
@@ -186,7 +256,10 @@ def folder_has_answers(path, *, max_bytes=None):
             return False
         with handle:
             index = json.loads(handle.read().decode("utf-8"))
-        name = (index.get("files") or {}).get("runs", "runs.jsonl")
+        files = index.get("files") or {}
+        if index.get("version") == 4 or "judgements" in files:
+            return True
+        name = files.get("runs", "runs.jsonl")
         if type(name) is not str or "/" in name or "\\" in name:
             return False
         if not name.endswith(".jsonl"):

@@ -29,7 +29,7 @@ def _plain(counts):
 
 
 #: Count fields a baseline saved before they existed may lack (read as their default).
-OPTIONAL_COUNTS = ("answer_match",)
+OPTIONAL_COUNTS = ("answer_match", "judged_ranks", "n_judged", "answerability")
 
 
 def _counts(value, place):
@@ -40,7 +40,9 @@ def _counts(value, place):
     if type(value) is not dict or not set(value) <= set(Counts._fields):
         raise DatasetFileError(f"{place}: must be an object of counts ({', '.join(Counts._fields)})"
                                f"; got {show(value)}")
-    # answer_match (reference answers) came after the first baselines: absent means none.
+    # answer_match (reference answers), judged_ranks, n_judged and answerability (judged
+    # pools) came after the first baselines: absent means none (every passage judged; the
+    # answerability the labels imply).
     missing = [field for field in Counts._fields if field not in value
                and field not in OPTIONAL_COUNTS]
     if missing:
@@ -195,6 +197,21 @@ def load_baseline(path):
     if errors:
         field, message = errors[0]
         raise DatasetFileError(f"{where(path)}: {field}: {message}")
+    _refuse_failed_recording(record.get("manifest"), path)
     questions = {case: _counts(value, f"{where(path)}: questions[{show(case)}]")
                  for case, value in record["questions"].items()}
     return record["system"], record["fingerprint"], record.get("manifest"), questions
+
+
+def _refuse_failed_recording(manifest, path):
+    """A baseline of a recording with failed calls judges nothing on those questions (a
+    call that never answered is not an empty ranking): refused, as ``gate --baseline``
+    refuses the recording itself."""
+    recorder = manifest.get("recorder") if type(manifest) is dict else None
+    failed = recorder.get("failed", 0) if type(recorder) is dict else 0
+    if failed == 0 and type(failed) is int:
+        return
+    raise DatasetFileError(f"{where(path)}: manifest.recorder.failed: the recording this "
+                           f"baseline was saved from has {show(failed)} failed calls; record "
+                           "them again (ragscore record ... --resume) and save the baseline "
+                           "again")

@@ -7,11 +7,12 @@ Both apply the rules a reading applies (:mod:`ragscore.core.validation`,
 """
 from pathlib import Path
 
+from ..core.labels import check_record
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus, validate_delivered, validate_labels, \
     validate_reviews, validate_run
-from .format import INDEX, KINDS, NAME_PATTERN, Dataset, check_index, dataset_index, \
+from .format import INDEX, NAME_PATTERN, Dataset, check_index, dataset_index, \
     dataset_records, rules_of, uses_version_3, uses_version_4
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, records, where
 from .read import close_all, load_dataset, open_version
@@ -86,6 +87,11 @@ def _check_records(dataset, rules, known):
                                             f"{error}") from None
     if uses_version_3(dataset):
         _check_version_3(dataset, rules)
+    if type(dataset.judgements) is not tuple:
+        raise InvalidInputError(f"dataset.judgements must be a tuple of judgement records; "
+                                f"got {show(dataset.judgements)}")
+    for position, record in enumerate(dataset.judgements):
+        check_record(record, f"dataset.judgements[{position}]", is_id=rules.is_id)
 
 
 def _check_version_3(dataset, rules):
@@ -167,13 +173,14 @@ def validate_folder(path, *, max_bytes=None, codec=None):
     checked = {}
     try:
         documents = []
-        for kind in KINDS:
+        for kind in opened:  # version 5's judgements: checked record by record on loading
             file_path, handle = opened[kind]
             checked[kind] = 0
             unit, found = ("line", records(handle, file_path, limit)) if kind != "runs" else \
                 reader.run_records(file_path, handle, documents)
             for number, record in found:
-                errors = schema_errors(record, _RECORD_SCHEMAS[kind])
+                errors = schema_errors(record, _RECORD_SCHEMAS[kind]) \
+                    if kind in _RECORD_SCHEMAS else ()
                 if errors:
                     field, message = errors[0]
                     raise DatasetFileError(f"{where(file_path, number, unit)}: {field}: "

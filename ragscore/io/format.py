@@ -23,7 +23,9 @@ Version 5 (what a save writes; the issues' "version 3" of the test set in text a
 in Parquet) keeps the corpus and the cases in JSON Lines and the runs in one Parquet file,
 each ranking coded by the documents' positions in the corpus file (see
 :mod:`ragscore.engine.parquet`): the records say what version 4's say, under the
-same keys and rules.
+same keys and rules. It adds a fourth file, ``judgements.<hash>.jsonl`` (written when there
+are some): reviewers' judgements about the test set, keyed by what was judged
+(:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`).
 
 The files and the keys of each version are listed here and in
 :data:`ragscore.io.store.LAYOUTS` (the encoding of each file): a new record kind is a row of
@@ -83,9 +85,9 @@ __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "d
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
                                     "sources versions notes groups superseded rubric "
-                                    "manifests",
+                                    "manifests judgements",
                          defaults=("dataset", "", "course", 1, None, None, (), None,
-                                   frozenset(), None, None))):
+                                   frozenset(), None, None, ()))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
@@ -94,8 +96,10 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_
     ``notes`` are sentences every report repeats (what an import dropped or filled in).
     Version 3 adds: ``groups`` (``{chunk: frozenset of access groups}`` for restricted
     chunks), ``superseded`` (chunks of outdated versions), ``rubric`` (the labelling rubric's
-    version) and ``manifests`` (``{system: manifest dict}``). A run may be a list of runs:
-    the repeated trials of one system on one case, in trial order.
+    version) and ``manifests`` (``{system: manifest dict}``). Version 5 adds
+    ``judgements``: reviewers' judgement records, in the order they were made
+    (:mod:`ragscore.core.labels`). A run may be a list of runs: the repeated trials of one
+    system on one case, in trial order.
     """
 
     __slots__ = ()
@@ -185,8 +189,9 @@ def uses_version_4(dataset):
 
 
 def needed_version(dataset):
-    """The oldest format version that can say everything ``dataset`` holds (2, 3 or 4)."""
-    return 4 if uses_version_4(dataset) else 3 if uses_version_3(dataset) else 2
+    """The oldest format version that can say everything ``dataset`` holds (2 to 5)."""
+    return (5 if dataset.judgements else 4 if uses_version_4(dataset)
+            else 3 if uses_version_3(dataset) else 2)
 
 
 def dataset_index(dataset, version=VERSION):
@@ -273,4 +278,7 @@ def dataset_records(dataset):
             for system, trials in per_case.items():
                 yield from _run_records(case_name, system, trials)
 
-    return {"corpus": corpus(), "cases": cases(), "runs": runs()}
+    found = {"corpus": corpus(), "cases": cases(), "runs": runs()}
+    if dataset.judgements:
+        found["judgements"] = (dict(record) for record in dataset.judgements)
+    return found

@@ -3,20 +3,22 @@
 A judge is any callable ``judge(question, claim, passages) -> decision``: ``question`` and
 ``claim`` are strings (the claim as written), ``passages`` is ``{cited ID: text}``, and the
 decision is ``"supported"``, ``"unsupported"`` or ``"not a claim"``, or a dict with
-``decision`` and optionally ``states`` (an expected claim's ID) and ``sources`` (IDs). An LLM
-or an NLI model fits behind it; ragscore calls none by default and needs no network.
+``decision`` and optionally ``states`` (an expected claim's ID). An LLM or an NLI model
+fits behind it; ragscore calls none by default and needs no network.
 
-:func:`apply_judge` asks a judge about every claim in the review queue and stores its
-answers as judgements with reviewer ``judge:NAME``. Scores use people's judgements only
-(:func:`ragscore.core.answers.judgements_of`); where a person and a judge judged the same
-claim, their agreement (percent and Cohen's kappa) is in
-:func:`ragscore.core.reviews.agreement` and the audit, under the judge's name.
+:func:`apply_judge` asks a judge about every claim of the review queue and stores its
+answers as support judgements with reviewer ``judge:NAME`` and origin ``llm-draft``
+(:mod:`ragscore.core.labels`). Scores use people's judgements only; where a person and a
+judge judged the same claim, their agreement (percent and Cohen's kappa) is in the audit,
+under the judge's name.
 """
 import re
 
-from ..core.answers import ANSWER_DECISIONS, JUDGE_PREFIX
+from ..core.answers import ANSWER_DECISIONS, normalise
+from ..core.labels import JUDGE_PREFIX, content_key
 from ..core.rules import InvalidInputError, show
-from .review_queue import add_judgements, review_queue
+from .queue_file import add_judgements
+from .review_queue import review_queue
 
 _WORD = re.compile(r"[a-z0-9]{4,}")
 
@@ -31,8 +33,6 @@ def example_overlap_judge(question, claim, passages):
     >>> example_overlap_judge("When?", "Starts Friday [1].", {"launch": "It starts Monday."})
     'unsupported'
     """
-    from ..core.answers import normalise
-
     words = set(_WORD.findall(normalise(claim)))
     for text in passages.values():
         if words and words <= set(_WORD.findall((text or "").casefold())):
@@ -56,19 +56,21 @@ def apply_judge(dataset, judge, *, name, date, system=None):
     agreement is measured); its records name ``judge:NAME`` as reviewer."""
     if type(name) is not str or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
         raise InvalidInputError(f"judge name must be a short name; got {show(name)}")
-    done = {(case_name, review["text"]) for case_name, case in dataset.cases.items()
-            for review in case.get("reviews") or ()
-            if review.get("reviewer") == JUDGE_PREFIX + name and "text" in review}
-    found = {}
-    for row in review_queue(dataset, system=system, everything=True):
-        if (row["case"], row["key"]) in done:
+    reviewer = JUDGE_PREFIX + name
+    records = []
+    for row in review_queue(dataset, system=system, pool_depth=0, reviewer=reviewer):
+        if row["kind"] != "support":
             continue
         at = f"case {show(row['case'])}, claim {show(row['claim'])}"
         decided = _decision(judge(row["question"], row["claim"], dict(row["passages"])), at)
-        record = {"reviewer": JUDGE_PREFIX + name, "text": row["key"],
-                  "decision": decided["decision"], "date": date}
-        for key in ("states", "sources"):
-            if decided.get(key):
-                record[key] = decided[key]
-        found.setdefault(row["case"], []).append(record)
-    return add_judgements(dataset, found), sum(len(records) for records in found.values())
+        record = {"kind": "support", "case": row["case"], "key": row["key"],
+                  "claim": normalise(row["claim"]), "citations": list(row["citations"]),
+                  "decision": decided["decision"], "reviewer": reviewer, "date": date,
+                  "origin": "llm-draft"}
+        states = decided.get("states")
+        if states and decided["decision"] == "supported":
+            record["states"] = states
+        records.append(record)
+    batch = content_key("judge", reviewer, date, [record["key"] for record in records])
+    records = [dict(record, batch=batch) for record in records]
+    return add_judgements(dataset, records), len(records)

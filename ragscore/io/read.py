@@ -17,6 +17,7 @@ from ..core.rules import InvalidInputError
 from ..core.validation import validate_delivered, validate_labels, validate_reviews, \
     validate_run
 from .format import Dataset, check_index
+from .judgements import read_judgements
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, as_path, where
 from .records import Reader
 from .store import INDEX, LAYOUTS, snapshot
@@ -111,6 +112,8 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
                 trials.setdefault((case_name, system), []).append((number, run))
             runs.setdefault(case_name, {})[system] = run
         _group_trials(runs, trials)
+        judgements = read_judgements(*opened["judgements"], rules=rules, max_bytes=max_bytes) \
+            if "judgements" in opened else ()
     finally:
         close_all(opened)
     return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
@@ -118,7 +121,7 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
                    min_relevance=minimum, sources=sources, versions=versions,
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
-                   manifests=index.get("manifests"))
+                   manifests=index.get("manifests"), judgements=judgements)
 
 
 def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES, codec=None):

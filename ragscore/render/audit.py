@@ -67,3 +67,18 @@ def audit_json(result, *, name):
                      for finding in result.findings],
         "notes": result.notes,
     }, indent=2) + "\n"
+
+
+def judgement_lines(records, *, stale):
+    """Lines saying what a test set's judgements amount to (:func:`ragscore.core.labels.tally`)
+    and how many relevance and answerability judgements are ``stale`` (their passage or
+    question changed or gone since: kept, never applied)."""
+    from ..core.labels import tally
+
+    count, kinds, origins, reviewers, replaced = tally(records)
+    return [f"Judgements: {count} by {reviewers} reviewer{'s' * (reviewers != 1)} ("
+            + ", ".join(f"{kind} {number}" for kind, number in kinds.items()) + "); by origin: "
+            + ", ".join(f"{origin} {number}" for origin, number in origins.items()),
+            f"  {replaced} replaced by a later decision of the same reviewer (kept in the "
+            f"history); {stale} about a passage or question changed or gone since (kept, not "
+            "applied)"]

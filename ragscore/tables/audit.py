@@ -18,7 +18,9 @@ one, and the documents:
   (support needs a grade above 0, relevance needs ``min_relevance``), so it is checked only
   there.
 - ``disputed``: an item two reviewers decided differently (:func:`disputed_labels`, read
-  from a case's ``reviews``, dataset format 3). Datasets that predate reviews have none.
+  from a case's ``reviews``, dataset format 3, and from the judgements of format 5; a
+  machine's draft disagreeing with a person is agreement to report, not a dispute).
+  Datasets that predate reviews have none.
 
 Findings are information, not failures: ``ragscore audit`` exits 0 with findings.
 """
@@ -212,8 +214,31 @@ def _support_findings(dataset):
     return findings
 
 
-def _disputed_findings(dataset):
+def _judged_disputes(dataset):
+    """Findings for the judgements (version 5) people decided differently."""
+    from ..core.reviews import disputed
+
+    subjects = {}
+    for record in dataset.judgements:
+        subjects.setdefault((record["case"], (record["kind"], record["key"])), record)
     findings = []
+    for item, decisions in disputed({}, dataset.judgements).items.items():
+        record = subjects[item]
+        said = ", ".join(f"{reviewer} {decision}" for reviewer, decision in decisions.items())
+        if record["kind"] == "relevance":
+            findings.append(Finding("disputed", item[0], None, (record["doc"],),
+                                    f"passage relevance disputed: {said}"))
+        elif record["kind"] == "support":
+            findings.append(Finding("disputed", item[0], None, tuple(record["citations"]),
+                                    f"claim {record['claim']!r} disputed: {said}"))
+        else:
+            findings.append(Finding("disputed", item[0], None, (),
+                                    f"answerability disputed: {said}"))
+    return findings
+
+
+def _disputed_findings(dataset):
+    findings = _judged_disputes(dataset) if getattr(dataset, "judgements", ()) else []
     for case_id, case in dataset.cases.items():
         for item, decisions in disputed_labels(case):
             said = ", ".join(f"{reviewer} {decision}" for reviewer, decision in
@@ -251,7 +276,8 @@ def audit(dataset, *, k):
         notes["support outside relevant"] = (
             "not checked: every case lists its relevant documents, and validation already "
             "requires support labels within them")
-    if not any("reviews" in case for case in dataset.cases.values()):
+    if not any("reviews" in case for case in dataset.cases.values()) and not getattr(
+            dataset, "judgements", ()):
         notes["disputed"] = "not checked: no case has reviews (dataset format 3 adds them)"
     if not any(text for text in dataset.corpus.values()):
         notes["near-duplicate"] = "not checked: the corpus records no text"

@@ -39,7 +39,7 @@ def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE):
     counted = count_dataset(dataset, engine=engine)
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
-    held = frozenset(disputed(dataset.cases).cases)
+    held = frozenset(disputed(dataset.cases, dataset.judgements).cases)
     per_system = {}
     for system, view in counted.by_system().items():
         cases = [case for case, _ in view.keys]
@@ -69,7 +69,7 @@ def agreement_table(dataset):
     records = [{"first": row.first, "second": row.second, "items": row.items,
                 "agreed": row.agreed, "disagreed": row.items - row.agreed,
                 "po": row.po, "pe": row.pe, "kappa": row.kappa, "reason": row.reason}
-               for row in agreement(dataset.cases)]
+               for row in agreement(dataset.cases, dataset.judgements)]
     frame = pd.DataFrame.from_records(records, columns=AGREEMENT_COLUMNS)
     for column in ("po", "pe", "kappa"):
         frame[column] = pd.array([None if value is None else float(value)

@@ -6,6 +6,9 @@ recomputed in the page. Values stay ``None`` where they are n/a.
 """
 from bisect import bisect_right
 
+from pandas import NA
+
+from ..core.aggregate import label_notes
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
@@ -20,7 +23,9 @@ SWEEP_MAX_K = 20
 
 
 def _plain(value):
-    if value is None:
+    """``value`` as a plain Python number, ``None`` for every kind of n/a (``None``,
+    ``pandas.NA``, NaN)."""
+    if value is None or value is NA:  # a mean over no question: n/a
         return None
     if hasattr(value, "item"):
         value = value.item()
@@ -74,11 +79,12 @@ def _claims_detail(run, support, *, k):
     return claims
 
 
-def _run_detail(run, case, counts, *, k):
+def _run_detail(run, case, counts, *, k, awaiting):
     if run is None:
         return None
     trials = trial_runs(run)
-    by_trial = ([diagnose_counts(one, k=k, run=record) for one, record in zip(counts, trials)]
+    by_trial = ([diagnose_counts(one, k=k, run=record, awaiting=awaiting)
+                 for one, record in zip(counts, trials)]
                 if len(trials) > 1 and not hasattr(counts, "relevant_ranks") else None)
     shown = 0 if by_trial is None else by_trial.index(combine(by_trial))  # the telling trial
     first = trials[shown]
@@ -137,7 +143,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         row.setdefault("tags", list(record.get("tags", ())))
         row.setdefault("relevant", _relevant_ids(record))
         detail = _run_detail(dataset.runs.get(case, {}).get(system), record,
-                             counted.counts_at(position), k=k) or {}
+                             counted.counts_at(position), k=k,
+                             awaiting=(case, system) in counted.waiting) or {}
         detail["diagnosis"] = diagnoses[position]
         waiting = counted.waiting.get((case, system))  # claims awaiting review
         detail["waiting"] = None if waiting is None else waiting_reason(waiting)
@@ -174,7 +181,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         "failures": list(FAILURES),
         "questions": questions,
         "gate": None if gate is None else _gate_data(gate),
-        "notes": list(getattr(counted, "notes", ())),
+        "notes": list(getattr(counted, "notes", ())) + label_notes(
+            counted, k, systems={baseline, candidate}),
     }
 
 

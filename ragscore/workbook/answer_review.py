@@ -1,36 +1,95 @@
-"""The answer review queue in a notebook: the queue ``ragscore review export`` writes, one
-claim at a time, one click per decision.
+"""The review queue in a notebook: the queue ``ragscore review export`` writes, one item at
+a time, one click per decision.
 
-:func:`answer_queue_editor` shows a claim awaiting review with its question, its cited
-passages, its findings and the expected claims; a button per decision records a judgement
-(``supported`` stating one expected claim, ``supported`` stating none, ``unsupported``, ``not
-a claim``) with the reviewer and the date, and moves on. Save writes the dataset folder
-(atomic, validated), as ``ragscore review import`` does.
+:func:`answer_queue_editor` shows each item awaiting review: a pooled passage beside its
+question (judge its relevance: a grade), a question (answerable from this corpus?), or a
+claim with the passages it cites, its findings and the question's expected claims. What
+each button records is :func:`choices`; a click stores a judgement with the reviewer and
+the date (:mod:`ragscore.core.labels`) and moves on. Save adds them to the dataset folder
+under its lock, as ``ragscore review import`` does.
+
+The buttons of a claim say two things apart: **supported** means the passages it cites
+back it up; **states NAME** names the expected claim it makes (coverage counts it), and
+the strict citation rule then checks its citations against NAME's labelled sources.
+"supported, states none" is a sentence its passages back up that states no expected claim:
+an extra claim, which the strict rule counts as unsupported (it lowers support and adds no
+coverage). On a question without expected claims there is nothing to state: "supported"
+alone makes it count as supported where its cited passages are visible.
 """
 import html
 
 from ..core.rules import InvalidInputError
 
+#: The grades a relevance button records.
+GRADES = ((0, "0 not relevant"), (1, "1 relevant"), (2, "2 highly relevant"))
 
-def _claim_html(row, position, total):
+
+def choices(row):
+    """``[(label, decision, states)]``: the buttons of one queue row.
+
+    >>> [label for label, _, _ in choices({"kind": "support", "expected": {"monday": []}})]
+    ['supported, states monday', 'supported, states none', 'unsupported', 'not a claim']
+    >>> [label for label, _, _ in choices({"kind": "support", "expected": {}})]
+    ['supported', 'unsupported', 'not a claim']
+    """
+    if row["kind"] == "relevance":
+        return [(label, grade, None) for grade, label in GRADES]
+    if row["kind"] == "answerability":
+        return [(word, word, None) for word in ("answerable", "unanswerable", "unsure")]
+    if row["expected"]:
+        found = [(f"supported, states {name}", "supported", name) for name in row["expected"]]
+        found.append(("supported, states none", "supported", None))
+    else:
+        found = [("supported", "supported", None)]
+    return found + [("unsupported", "unsupported", None), ("not a claim", "not a claim", None)]
+
+
+def judgement_of(row, decision, states, *, reviewer, date):
+    """The judgement record (without its batch) a click on ``row`` makes."""
+    from ..core.answers import normalise
+
+    record = {"kind": row["kind"], "case": row["case"], "key": row["key"]}
+    if row["kind"] == "relevance":
+        record["doc"] = row["doc"]
+    elif row["kind"] == "support":
+        record.update(claim=normalise(row["claim"]), citations=list(row["citations"]))
+    record.update(decision=decision, reviewer=reviewer, date=date, origin="human")
+    if states:
+        record["states"] = states
+    return record
+
+
+def _passages(passages):
+    return "".join(f"<li><code>{html.escape(doc)}</code>: {html.escape(text or '(no text)')}"
+                   "</li>" for doc, text in passages.items())
+
+
+def _item_html(row, position, total):
     if row is None:
-        return "<p><b>The queue is empty:</b> every claim has a judgement.</p>"
-    passages = "".join(
-        f"<li><code>{html.escape(doc)}</code>: {html.escape(text or '(no text)')}</li>"
-        for doc, text in row["passages"].items()) or "<li><i>no citation</i></li>"
+        return "<p><b>The queue is empty:</b> every item has a judgement.</p>"
+    head = (f"<p>Item {position} of {total} ({html.escape(row['kind'])}), case "
+            f"<code>{html.escape(row['case'])}</code>: {html.escape(row['question'])}</p>")
+    if row["kind"] == "relevance":
+        return (head + f"<p>Is this passage relevant to the question?</p><blockquote><code>"
+                f"{html.escape(row['doc'])}</code>: {html.escape(row['passage'])}</blockquote>")
+    if row["kind"] == "answerability":
+        return head + "<p>Does this corpus answer the question?</p>"
+    cited = _passages(row["passages"])
+    shown = (f"<p>Cited passages:</p><ul>{cited}</ul>" if cited else
+             f"<p>Cites nothing. The passages its answer was given:</p><ul>"
+             f"{_passages(row['context']) or '<li><i>none</i></li>'}</ul>")
     findings = "".join(f"<li>{html.escape(finding)}</li>" for finding in row["findings"])
     expected = ", ".join(f"<code>{html.escape(name)}</code> ({', '.join(map(html.escape, s))})"
                          for name, s in row["expected"].items()) or "none"
-    return (f"<p>Claim {position} of {total}, case <code>{html.escape(row['case'])}</code>: "
-            f"{html.escape(row['question'])}</p>"
-            f"<blockquote>{html.escape(row['claim'])}</blockquote>"
-            f"<p>Cited passages:</p><ul>{passages}</ul>"
+    return (head + f"<blockquote>{html.escape(row['claim'])}</blockquote>" + shown
             + (f"<p>Findings:</p><ul>{findings}</ul>" if findings else "")
             + f"<p>Expected claims: {expected}</p>")
 
 
-def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
-    """A panel walking the claims of ``system``'s answers that await review.
+def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool_depth=None):
+    """A panel walking the items of ``system``'s runs that await review (pool passages,
+    questions, then claims, question by question; ``pool_depth``: that of ``review export``
+    unless given).
 
     Attributes: ``buttons`` (``{label: Button}``), ``save`` (Button), ``view`` and
     ``status`` (HTML); ``panel.current()`` is the row shown (``None`` when the queue is
@@ -39,15 +98,19 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
     """
     import ipywidgets as widgets
 
-    from ..folders import save_dataset
-    from ..io.judgements import check_judgement
-    from ..io.review_queue import add_judgements, review_queue
+    from ..core.labels import check_record, content_key
+    from ..folders import save_dataset, update_dataset
+    from ..io.queue_file import add_judgements
+    from ..io.review_queue import POOL_DEPTH, review_queue
+    from ..io.store import is_dataset_folder
     from .explore import LIVE_STYLE
     from .widgets import _panel
 
     if not str(reviewer).strip():
         raise InvalidInputError("reviewer must be a non-blank name")
-    state = {"dataset": dataset, "rows": review_queue(dataset, system=system), "at": 0}
+    depth = POOL_DEPTH if pool_depth is None else pool_depth
+    state = {"records": [], "at": 0,
+             "rows": review_queue(dataset, system=system, pool_depth=depth)}
     total = len(state["rows"])
     view, status = widgets.HTML(), widgets.HTML()
     save = widgets.Button(description="Save", disabled=path is None)
@@ -57,53 +120,54 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None):
         rows = state["rows"]
         return rows[state["at"]] if state["at"] < len(rows) else None
 
+    def batched():
+        batch = content_key("notebook", reviewer, date,
+                            [record["key"] for record in state["records"]])
+        return [dict(record, batch=batch) for record in state["records"]]
+
     def decide(decision, states=None):
         row = current()
         if row is None:
             raise InvalidInputError("the queue is empty: nothing to decide")
-        record = {"reviewer": reviewer, "text": row["key"], "decision": decision,
-                  "date": date}
-        if states:
-            record["states"] = states
-        record = check_judgement(record, f"claim {row['claim']!r}")
-        state["dataset"] = add_judgements(state["dataset"], {row["case"]: [record]})
+        record = judgement_of(row, decision, states, reviewer=reviewer, date=date)
+        check_record(dict(record, batch="0" * 16), f"item {state['at'] + 1}")
+        state["records"].append(record)
         state["at"] += 1
         draw()
 
-    def button(label, decision, states=None):
+    def button(label, decision, states):
         found = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
         found.on_click(lambda _: decide(decision, states))
         return found
 
     def draw():
         row = current()
-        state["html"] = _claim_html(row, state["at"] + 1, total)
+        state["html"] = _item_html(row, state["at"] + 1, total)
         view.value = LIVE_STYLE + state["html"]  # drawn live: the stored view is hidden
-        choices = {}
-        if row is not None:
-            for name in row["expected"]:
-                choices[f"supported: {name}"] = button(f"supported: {name}", "supported", name)
-            for label in ("supported, states none", "unsupported", "not a claim"):
-                decision = "supported" if label.startswith("supported") else label
-                choices[label] = button(label, decision)
-        box.children = tuple(choices.values())
-        panel.buttons = choices
+        buttons = {label: button(label, decision, states)
+                   for label, decision, states in (choices(row) if row else ())}
+        box.children = tuple(buttons.values())
+        panel.buttons = buttons
         status.value = (f"<p>{state['at']} of {total} judged"
                         f"{'' if path is None else '; press Save to write them'}.</p>")
 
     def write(_=None):
-        save_dataset(state["dataset"], path, overwrite=True)
-        status.value = f"<p>Saved {state['at']} judgements to {html.escape(str(path))}.</p>"
+        records = batched()
+        if is_dataset_folder(path):  # added to the folder as it is now, under its lock
+            update_dataset(path, lambda fresh: add_judgements(fresh, records))
+        else:
+            save_dataset(add_judgements(dataset, records), path, overwrite=True)
+        status.value = f"<p>Saved {len(records)} judgements to {html.escape(str(path))}.</p>"
 
     save.on_click(write)
 
     def summary(_):
-        return f"answer review queue: {state['at']} of {total} judged, reviewer {reviewer}"
+        return f"review queue: {state['at']} of {total} judged, reviewer {reviewer}"
 
     panel = _panel([view, box, widgets.HBox([save]), status], summary,
                    lambda _: state["html"])
     panel.view, panel.status, panel.save = view, status, save
     panel.current, panel.decide = current, decide
-    panel.dataset = lambda: state["dataset"]
+    panel.dataset = lambda: add_judgements(dataset, batched())
     draw()
     return panel

@@ -288,7 +288,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
     _exercise("09.1", COUNT, "5e0b91",
               "3a59a19a895eb0b3fb760c3697fc81f66254c92f42b6fb08e169a09cbf0cec47",
-              "Count the rows of step 4's table: one per question and sentence.",
+              "Count the rows of step 4's table of claims: one per question, sentence and "
+              "cited passages.",
               {"15": "15 counts every claim; two answers to the same question share one "
                      "sentence, and the queue lists it once.",
                "12": "12 counts answers; several answers hold more than one claim."}),

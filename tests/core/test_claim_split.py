@@ -101,9 +101,25 @@ def test_text_in_brackets_is_not_a_marker():
     "See https://example.org/docs/v1.2/index.html for details.",
     "Call `make.test()` first. ",
     "Run it:\n```\nx = 1. y = 2.\n```",
+    "H.H. Asquith spoke.",
+    "The M.P. for Leeds spoke.",
 ])
 def test_no_sentence_end_inside(answer):
     assert len(texts(answer)) == 1
+
+
+def test_initials_and_a_run_of_markers_stay_in_their_sentence():
+    # "A.D." is letters and dots (no end); the markers and the stop after them close the
+    # sentence: one claim, never a "." fragment whose normalised key would be empty
+    claims = split_claims("It was founded in 632 A.D. [1][2]. Then it grew [2].",
+                          context=("a", "b"))
+    assert [claim.text for claim in claims] == ["It was founded in 632 A.D. [1][2].",
+                                                "Then it grew [2]."]
+    assert claims[0].citations == ("a", "b")
+
+
+def test_a_stray_stop_joins_the_sentence_before_it():
+    assert texts("Yes. !!! No.") == ["Yes. !!!", "No."]
 
 
 def test_numbered_list_items_are_claims_but_numbers_do_not_cut():

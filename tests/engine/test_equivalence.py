@@ -34,6 +34,7 @@ def assert_same(reference, columnar, ks=KS):
     assert columnar.attributes == reference.attributes
     assert columnar.notes == reference.notes
     assert columnar.answerable() == reference.answerable()
+    assert columnar.labelling() == reference.labelling()
     for name in ("n_relevant", "n_expected", "n_claims", "dropped", "collapsed", "trials"):
         assert columnar.field(name) == reference.field(name), name
     for k in ks:
@@ -141,6 +142,16 @@ def datasets(draw, unit="chunk"):
     cited = sorted({doc for case in cases.values() for sources in case.get("support", {}).values()
                     for doc in sources}) or DOCS  # outdated chunks someone cites, mostly
     superseded = frozenset(draw(st.lists(st.sampled_from(cited), unique=True, max_size=2)))
+    for name, case in cases.items():  # reviewers' decisions (drawn last: the rest as before)
+        if "support" in case:
+            continue
+        if draw(st.integers(0, 2)) == 0:
+            case["answerability"] = draw(st.sampled_from(["answerable", "unanswerable"]))
+        for trials in runs[name].values():
+            for run in _trials(trials):
+                if run.get("claims") and draw(st.booleans()):
+                    run["vouched"] = tuple(draw(st.lists(st.sampled_from(
+                        [claim for claim, _ in run["claims"]]), unique=True, min_size=1)))
     return Dataset(corpus=corpus, cases=cases, runs=runs, ids="open",
                    min_relevance=draw(st.integers(1, 2)), sources=SOURCES,
                    groups=groups or None, superseded=superseded)
@@ -191,7 +202,7 @@ GENERATED = settings(max_examples=300, deadline=None, derandomize=True, database
                      suppress_health_check=list(HealthCheck))
 FEATURES = {"error", "trials", "delivered", "groups", "superseded", "dropped", "collapsed",
             "graded", "stale_support", "disclosures", "support", "context_differs",
-            "references", "exact_match"}
+            "references", "exact_match", "vouched", "not labelled", "judged"}
 
 
 def _features(dataset, outcome):
@@ -206,7 +217,19 @@ def _features(dataset, outcome):
     found.update(name for name in ("stale_support", "disclosures", "support",
                                    "context_differs", "exact_match")
                  if any(counted.values(REGISTRY[name], 3)))
+    if any(0 < value < 1 for value in counted.values(REGISTRY["judged"], 3) if value):
+        found.add("judged")  # some passage in a top 3 unjudged, some judged
+    if -1 in counted.labelling():
+        found.add("not labelled")
+    if any(run.get("vouched") and counted.values(REGISTRY["support"], 9)[position]
+           for position, (case, system) in enumerate(counted.keys)
+           for run in _trials(dataset.runs[case][system])):
+        found.add("vouched")  # a vouched claim supported
     return found
+
+
+def _trials(run):
+    return run if type(run) is list else [run]
 
 
 def test_generated_test_sets_count_the_same_or_fail_the_same():

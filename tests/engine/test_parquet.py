@@ -162,6 +162,27 @@ def test_upgrade_rewrites_a_folder_of_any_version_in_place(tmp_path):
                                 "5 (the test set in JSON Lines, the runs in Parquet)\n", err
 
 
+def test_an_upgrade_keeps_a_save_made_between_its_read_and_its_write(tmp_path, monkeypatch):
+    import ragscore.folders as folders
+
+    folder = tmp_path / "course"
+    shutil.copytree(FIXTURES / "course-runs", folder)
+    changed = load_dataset(folder)._replace(description="saved while the upgrade read")
+    read = folders.load_dataset
+
+    def read_then_another_save(path, **options):
+        found = read(path, **options)
+        if found.description != changed.description:  # the upgrade's first read
+            from ragscore.io.write import save_dataset as save_jsonl
+
+            save_jsonl(changed, folder, overwrite=True, version=3)  # another command's save
+        return found
+
+    monkeypatch.setattr(folders, "load_dataset", read_then_another_save)
+    assert upgrade_folder(folder) == (3, 5)
+    assert _index(folder)["version"] == 5 and read(folder) == changed
+
+
 def test_upgrade_leaves_a_broken_folder_as_it_is(tmp_path):
     folder = tmp_path / "course"
     shutil.copytree(FIXTURES / "course", folder)

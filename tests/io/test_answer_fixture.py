@@ -6,7 +6,8 @@ from pathlib import Path
 import ragscore
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
-from ragscore.io.review_queue import add_judgements, read_decisions, review_queue
+from ragscore.io.queue_file import add_judgements, read_decisions
+from ragscore.io.review_queue import review_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWERS = ROOT / "fixtures" / "answers"
@@ -29,9 +30,15 @@ def test_the_files_are_exactly_what_the_build_script_writes(tmp_path):
 
 def test_the_queue_and_the_scores_after_review():
     answers = ragscore.load_dataset(ANSWERS)
+    queue = review_queue(answers)
     # 15 claims (launch 2 + 1 + 1, rollback 2 + 2 + 1, owner 3, region 3); draft and careful
     # share "the release window starts on monday" on launch: 14 queue entries
-    assert len(review_queue(answers)) == 14
+    assert sum(row["kind"] == "support" for row in queue) == 14
+    # the pool the course's lists leave unlabelled: archive (retrieved for launch, rollback,
+    # owner and region) and launch (retrieved for region): 5 passages, judged first
+    assert [(row["case"], row["doc"]) for row in queue if row["kind"] == "relevance"] == [
+        ("launch", "archive"), ("rollback", "archive"), ("owner", "archive"),
+        ("region", "archive"), ("region", "launch")]
     found = read_decisions(DECISIONS.read_text(encoding="utf-8"), answers, kind="csv")
     counted = count_dataset(add_judgements(answers, found))
     support = dict(zip(counted.keys, counted.values(REGISTRY["support"], 2)))

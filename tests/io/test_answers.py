@@ -44,7 +44,8 @@ def review_all(capsys, tmp_path, path):
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     for row in rows:
-        row["decision"], row["states"] = DECISIONS[row["key"]]
+        if row["kind"] == "support":  # the pooled passage ('archive') is left to review
+            row["decision"], row["states"] = DECISIONS[normalise(row["claim"])]
     filled = tmp_path / "decisions.jsonl"
     filled.write_text("".join(json.dumps(row) + "\n" for row in rows))
     assert run(capsys, "review", "import", path, str(filled), "--reviewer", "ana",
@@ -58,12 +59,15 @@ def test_normalise_folds_markers_case_space_and_punctuation():
 
 
 def test_derive_run_by_hand():
-    judged = {("Q", "ships monday"): {"decision": "supported", "states": "monday"},
-              ("Q", "bring snacks"): {"decision": "not a claim"},
-              ("Q", "ships tuesday"): {"decision": "unsupported"}}
-    derived = derive_run("Q", {"monday": ("launch",)},
+    from ragscore.core.labels import claim_key
+
+    judged = {claim_key("ships monday", ["k-launch"]): ("supported", "monday"),
+              claim_key("bring snacks", []): ("not a claim", None),
+              claim_key("ships tuesday", ["k-archive"]): ("unsupported", None)}
+    derived = derive_run({"monday": ("launch",)},
                          {"answer": "Ships Monday [2]. Bring snacks. Ships Tuesday [1].",
-                          "retrieved": ("archive", "launch")}, judged)
+                          "retrieved": ("archive", "launch")}, judged,
+                         key_of=lambda doc: "k-" + doc)
     # [2] is launch in the retrieved ranking; snacks left out; Tuesday an unsupportable claim
     assert derived.source == "retrieved" and derived.waiting == 0
     assert derived.pairs == (("monday", ("launch",)), ("claim-3", ("archive",)))
@@ -84,7 +88,7 @@ def test_unreviewed_answers_are_not_assessed_with_the_reason(capsys, tmp_path):
 def test_reviewed_answers_score_as_recorded_claims(capsys, tmp_path):
     path = folder(tmp_path)
     review_all(capsys, tmp_path, path)
-    # a save writes format version 5 (it holds version 4's judgements)
+    # a save writes format version 5 (the judgements file is one of its files)
     assert json.loads((tmp_path / "answers" / "dataset.json").read_text())["version"] == 5
     # when: one claim (snacks is not a claim), monday cited launch at rank 1: support 1,
     # coverage 1/1. who: ana and ben supported by owners (delivered), carl not: support
@@ -106,36 +110,56 @@ def test_a_changed_answer_queues_only_its_new_sentence(capsys, tmp_path):
         **dataset.runs["who"]["A"], "answer": changed["who"]}}})
     save_dataset(dataset, path, overwrite=True)
     code, out, _ = run(capsys, "review", "export", path, "--system", "A")
-    assert [json.loads(line)["key"] for line in out.splitlines()] == ["dana signs off"]
+    assert [normalise(json.loads(line)["claim"]) for line in out.splitlines()
+            if json.loads(line)["kind"] == "support"] == ["dana signs off"]
     queue = tmp_path / "one.jsonl"
-    _, out, _ = run(capsys, "review", "export", path, "--system", "A", "--out", str(queue))
-    assert out == f"wrote {queue}: 1 claim awaits review\n"
+    _, out, _ = run(capsys, "review", "export", path, "--system", "A", "--out", str(queue),
+                    "--pool-depth", "0")
+    assert out == (f"wrote {queue}: 1 item awaits review (0 passages, 0 questions, "
+                   "1 claim)\n")
     _, out, _ = run(capsys, "report", path)
     assert "n/a for 1 answer (not assessed: 1 claim awaits review)" in out
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"case": "who", "key": "ana owns it", "decision": "maybe"}',
-     "line 1: field 'decision' must be one of supported, unsupported, not a claim"),
-    ('{"case": "nope", "key": "ana owns it", "decision": "supported"}',
-     "line 1: field 'case' must name a case of the dataset; got 'nope'"),
-    ('{"case": "who", "key": "Ana owns it [1].", "decision": "supported"}',
-     "line 1: field 'key' must be a claim's normalised text"),
-    ('{"case": "who", "key": "ana owns it", "decision": "supported", "states": "carl"}',
-     "line 1: field 'states' must name an expected claim of case 'who'"),
-    ('{"case": "who", "key": "ana owns it", "decision": "supported", "sources": ["x"]}',
-     "line 1: field 'sources' must be a list of corpus IDs"),
-    ('not json', "line 1: not JSON"),
+def _exported(capsys, path):
+    _, out, _ = run(capsys, "review", "export", path, "--system", "A")
+    return {normalise(row["claim"]) or row["doc"]: row
+            for row in map(json.loads, out.splitlines())}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"decision": "maybe"}, "line 1: field 'decision' must be one of supported, unsupported, "
+                            "not a claim for a support row"),
+    ({"case": "nope"}, "line 1: field 'case': no support item of this test set has case "
+                       "'nope'"),
+    ({"key": "Ana owns it [1]."}, "line 1: field 'key': no support item of this test set "
+                                  "has case 'who' and key 'Ana owns it [1].'"),
+    ({"states": "carl"}, "line 1: field 'states' must name an expected claim of case 'who' "
+                         "(ana, ben); got 'carl'"),
+    ({"citations": ["archive"]}, "line 1: field 'citations' must be the claim's citations as "
+                                 "exported (['owners'])"),
+    ({"kind": "nugget"}, "line 1: field 'kind' must be one of relevance, support, "
+                         "answerability"),
 ])
-def test_import_refusals_name_line_and_field_and_change_nothing(capsys, tmp_path, line,
+def test_import_refusals_name_line_and_field_and_change_nothing(capsys, tmp_path, change,
                                                                  message):
     path = folder(tmp_path)
+    row = dict(_exported(capsys, path)["ana owns it"], decision="supported", states="ana")
+    row.update(change)
     before = (tmp_path / "answers" / "dataset.json").read_text()
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(line + "\n")
+    bad.write_text(json.dumps(row) + "\n")
     code, _, err = run(capsys, "review", "import", path, str(bad), "--reviewer", "ana")
-    assert code == 2 and message in err
+    assert code == 2 and message in err and "bad.jsonl, line 1" in err
     assert (tmp_path / "answers" / "dataset.json").read_text() == before
+
+
+def test_a_line_that_is_not_json_is_refused(capsys, tmp_path):
+    path = folder(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    code, _, err = run(capsys, "review", "import", path, str(bad), "--reviewer", "ana")
+    assert code == 2 and "bad.jsonl, line 1: not JSON" in err
 
 
 def test_csv_queue_round_trip(capsys, tmp_path):
@@ -144,10 +168,10 @@ def test_csv_queue_round_trip(capsys, tmp_path):
     path = folder(tmp_path)
     queue = tmp_path / "queue.csv"
     assert run(capsys, "review", "export", path, "--out", str(queue))[0] == 0
-    rows = list(csv.DictReader(queue.open()))
-    assert [row["key"] for row in rows] == list(DECISIONS)
+    rows = [row for row in csv.DictReader(queue.open()) if row["kind"] == "support"]
+    assert [normalise(row["claim"]) for row in rows] == list(DECISIONS)
     for row in rows:
-        row["decision"], row["states"] = DECISIONS[row["key"]]
+        row["decision"], row["states"] = DECISIONS[normalise(row["claim"])]
     with queue.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -195,7 +219,8 @@ def test_a_judge_is_kept_apart_and_agreement_is_measured(capsys, tmp_path):
     # "carl as well" -> carl, well not in owners: unsupported (ana unsupported)
     # agreed 3 of 5; ana positive 3, judge positive 1: pe = (3*1 + 2*4)/25 = 11/25,
     # kappa = (3/5 - 11/25) / (1 - 11/25) = (4/25) / (14/25) = 2/7
-    (found,) = agreement(load_dataset(path).cases)
+    reviewed = load_dataset(path)
+    (found,) = agreement(reviewed.cases, reviewed.judgements)
     assert (found.first, found.second, found.items, found.agreed) == ("ana", "judge:overlap",
                                                                       5, 3)
     assert found.kappa == Fraction(2, 7)
@@ -210,14 +235,16 @@ def test_the_widget_review_queue_editor_walks_the_export_queue_and_scores_appear
     path = folder(tmp_path)
     dataset = load_dataset(path)
     panel = answer_queue_editor(dataset, system="A", reviewer="ana", date="2026-12-04",
-                                path=path)
-    assert [row["key"] for row in review_queue(dataset, system="A")] == list(DECISIONS)
-    assert sorted(panel.buttons) == ["not a claim", "supported, states none",
-                                     "supported: monday", "unsupported"]
+                                path=path, pool_depth=0)
+    assert [normalise(row["claim"]) for row in review_queue(dataset, system="A",
+                                                            pool_depth=0)] == list(DECISIONS)
+    # "supported" (its passages back it) and "states NAME" (the expected claim it makes)
+    assert sorted(panel.buttons) == ["not a claim", "supported, states monday",
+                                     "supported, states none", "unsupported"]
     for key, (decision, states) in DECISIONS.items():
-        assert panel.current()["key"] == key
+        assert normalise(panel.current()["claim"]) == key
         if decision == "supported":
-            panel.buttons[f"supported: {states}"].click()
+            panel.buttons[f"supported, states {states}"].click()
         else:
             panel.buttons[decision].click()
     assert panel.current() is None and "The queue is empty" in panel.view.value

@@ -5,13 +5,14 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2']
 """
 import re
 
 from ..rules import fail
-from . import abstention, ap, context_differs, coverage, disclosures, exact_match, hit, ndcg, \
-    precision, recall, returned_precision, rr, stale_support, support, token_f1, unsupported
+from . import abstention, ap, context_differs, coverage, disclosures, exact_match, hit, judged, \
+    ndcg, precision, recall, returned_precision, rr, stale_support, support, token_f1, \
+    unsupported
 from ..trials import first_trial, value_of
 from .base import COUNT, RATE, YES_NO, Metric, Pooled
 
@@ -19,13 +20,13 @@ from .base import COUNT, RATE, YES_NO, Metric, Pooled
 REGISTRY = {module.METRIC.name: module.METRIC
             for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit,
                            returned_precision, stale_support, unsupported, disclosures,
-                           context_differs, exact_match, token_f1)}
+                           context_differs, exact_match, token_f1, judged)}
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")
 
-__all__ = ["CONTRACT", "COUNT", "NOT_ASSESSED", "RATE", "REGISTRY", "YES_NO", "Metric", "Pooled",
-           "get", "merged_reasons", "na_reason", "select", "waiting_reason"]
+__all__ = ["CONTRACT", "COUNT", "NOT_ASSESSED", "NOT_LABELLED", "RATE", "REGISTRY", "YES_NO",
+           "Metric", "Pooled", "get", "merged_reasons", "na_reason", "select", "waiting_reason"]
 
 
 def get(name):
@@ -56,6 +57,8 @@ def select(names=CONTRACT):
 
 
 NOT_ASSESSED = "answer not assessed"
+#: Why a metric reading the question's labels is n/a on a question nobody has labelled.
+NOT_LABELLED = "not labelled yet"
 _WAITING = re.compile(r"not assessed: (\d+) claims? awaits? review")
 
 
@@ -101,6 +104,8 @@ def na_reason(metric, counts, k):
     counts = first_trial(counts)
     if metric.stage == "answer" and counts.n_claims is None:
         return NOT_ASSESSED
+    if metric.needs_labels and counts.answerability == -1:
+        return NOT_LABELLED
     if metric.stage == "answer" and counts.n_expected is None:
         return "answer not labelled"
     return metric.undefined

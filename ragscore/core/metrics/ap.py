@@ -20,4 +20,4 @@ def average_precision(at, k):
 
 METRIC = Metric(name="ap", label="AP@{k}", kind=RATE, stage="retrieval",
                 formula=average_precision, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant")
+                undefined="nothing is labelled relevant", needs_labels=True)

@@ -18,4 +18,5 @@ def hit(at, k):
 
 
 METRIC = Metric(name="hit", label="Hit@{k}", kind=RATE, stage="retrieval", formula=hit,
-                defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant")
+                defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant",
+                needs_labels=True)

@@ -21,4 +21,5 @@ def ndcg(at, k):
 
 
 METRIC = Metric(name="ndcg", label="nDCG@{k}", kind=RATE, stage="retrieval", formula=ndcg,
-                defined=lambda at: at.ideal_dcg > 0, undefined="nothing is graded above 0")
+                defined=lambda at: at.ideal_dcg > 0, undefined="nothing is graded above 0",
+                needs_labels=True)

@@ -17,4 +17,4 @@ def precision(at, k):
 
 METRIC = Metric(name="precision", label="P@{k}", kind=RATE, stage="retrieval",
                 formula=precision, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant")
+                undefined="nothing is labelled relevant", needs_labels=True)

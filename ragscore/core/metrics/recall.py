@@ -19,4 +19,5 @@ METRIC = Metric(name="recall", label="R@{k}", kind=RATE, stage="retrieval", form
                 defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant",
                 pooled=Pooled(numerator=lambda at, k: at.hits,
                               denominator=lambda at, k: at.n_relevant,
-                              numerator_name="hits", denominator_name="relevant documents"))
+                              numerator_name="hits", denominator_name="relevant documents"),
+                needs_labels=True)

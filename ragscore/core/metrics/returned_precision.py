@@ -20,4 +20,5 @@ def returned_precision(at, k):
 METRIC = Metric(name="returned_precision", label="P/ret@{k}", kind=RATE, stage="retrieval",
                 formula=returned_precision,
                 defined=lambda at: (at.n_relevant > 0) & (at.n_retrieved > 0),
-                undefined="nothing is labelled relevant, or nothing was returned")
+                undefined="nothing is labelled relevant, or nothing was returned",
+                needs_labels=True)

@@ -21,4 +21,4 @@ def reciprocal_rank(at, k):
 
 METRIC = Metric(name="rr", label="RR@{k}", kind=RATE, stage="retrieval",
                 formula=reciprocal_rank, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant")
+                undefined="nothing is labelled relevant", needs_labels=True)

@@ -18,7 +18,7 @@ applies, so both refuse the same input with the same message, and ``tests/engine
 """
 import numpy as np
 
-from ...core.metrics import COUNT, NOT_ASSESSED, RATE
+from ...core.metrics import COUNT, NOT_ASSESSED, NOT_LABELLED, RATE
 from ...core.trials import Trials
 from ..counted import Counted
 from ..pages import ordinary_pages
@@ -109,16 +109,20 @@ class ColumnarCounted(Counted):
         first = self._first_rows()
         assessed = self.columns.assessed[first].tolist()
         labelled = self.columns.labelled[first].tolist()
+        unlabelled = (metric.needs_labels & (self.columns.answerability[first] == -1)).tolist()
         answer = metric.stage == "answer"
         return [None if value is not None else
                 NOT_ASSESSED if answer and not was_assessed else
+                NOT_LABELLED if not_yet else
                 "answer not labelled" if answer and not was_labelled else metric.undefined
-                for value, was_assessed, was_labelled in zip(values, assessed, labelled)]
+                for value, was_assessed, not_yet, was_labelled in zip(values, assessed,
+                                                                      unlabelled, labelled)]
 
     def answerable(self):
-        first = self._first_rows()
-        columns = self.columns
-        return ((columns.n_relevant[first] > 0) | (columns.n_expected[first] > 0)).tolist()
+        return (self.columns.answerability[self._first_rows()] != 0).tolist()
+
+    def labelling(self):
+        return self.columns.answerability[self._first_rows()].tolist()
 
     def field(self, name):
         columns, first = self.columns, self._first_rows()

@@ -28,29 +28,33 @@ __all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped
 class Batch(namedtuple("Batch", [
         "ids", "cases", "keys", "question", "rules", "notes", "attributes", "ops", "features",
         # per case
-        "n_relevant", "labelled", "n_expected", "graded",
-        "relevant_case", "relevant_doc",
+        "n_relevant", "labelled", "n_expected", "graded", "answerability", "complete",
+        "n_judged", "relevant_case", "relevant_doc", "judged_case", "judged_doc",
         "positive_case", "positive_doc", "positive_grade",
         "label_case", "labelled_label", "labelled_doc",
-        "restricted_case", "restricted_doc", "superseded_doc",
+        "restricted_case", "restricted_doc", "loser_case", "loser_doc", "superseded_doc",
         # per row
         "row_case", "assessed",
         "retrieved_offsets", "retrieved_doc",
-        "claim_offsets", "claim_label", "citation_offsets", "citation_doc",
+        "claim_offsets", "claim_label", "claim_vouched", "citation_offsets", "citation_doc",
         "recorded", "delivered_offsets", "delivered_doc",
         # per row, counted as the batch is built (core.counts.COUNT_FIELDS, batch=True)
         *PASSED])):
     """The columns of a test set's labels and runs (see the module docstring).
 
     Per case ``c``: ``n_relevant[c]``, ``labelled[c]`` (it carries answer labels),
-    ``n_expected[c]``, ``graded[c]``; pairs ``(relevant_case, relevant_doc)`` (judged
-    relevant), ``(positive_case, positive_doc, positive_grade)`` (graded above 0; graded
-    cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
+    ``n_expected[c]``, ``graded[c]``, ``answerability[c]`` (1, 0 or -1 not labelled yet),
+    ``complete[c]`` (every passage judged: course rules) else ``n_judged[c]`` and pairs
+    ``(judged_case, judged_doc)`` (relevance judged at any grade); pairs
+    ``(relevant_case, relevant_doc)`` (judged relevant), ``(loser_case, loser_doc)`` (the
+    losing side of a conflict), ``(positive_case, positive_doc, positive_grade)`` (graded
+    above 0; graded cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
     ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row
     ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``), ``assessed[r]``, the
-    ranking, the claims (``claim_label``: the expected claim it names, or -1) and their
+    ranking, the claims (``claim_label``: the expected claim it names, or -1;
+    ``claim_vouched``: a reviewer judged it supported by its citations) and their
     citations, and the delivered context when ``recorded[r]``; then the counts counted as the
     batch is built, in the columns they declare (:data:`~ragscore.core.counts.COUNT_FIELDS`
     with ``batch``): ``dropped[r]``, ``collapsed[r]``, and where ``referenced[r]`` (answer
@@ -102,10 +106,21 @@ class _Builder:
         columns["labelled"].append(labels.support is not None)
         columns["n_expected"].append(len(labels.support or ()))
         columns["graded"].append(labels.grades is not None)
+        columns["answerability"].append(
+            labels.answerability if labels.answerability is not None
+            else int(bool(labels.relevant or labels.support)))
+        columns["complete"].append(labels.judged is None)
+        columns["n_judged"].append(len(labels.judged or ()))
         self.references[index] = labels.reference
         for doc in labels.relevant:
             columns["relevant_case"].append(index)
             columns["relevant_doc"].append(code(doc))
+        for doc in labels.judged or ():
+            columns["judged_case"].append(index)
+            columns["judged_doc"].append(code(doc))
+        for doc in labels.losers:
+            columns["loser_case"].append(index)
+            columns["loser_doc"].append(code(doc))
         for doc, grade in (labels.grades or {}).items():
             if grade > 0:
                 columns["positive_case"].append(index)
@@ -137,8 +152,10 @@ class _Builder:
         claims = prepared.claims
         columns["assessed"].append(claims is not None)
         labels_of = self.claim_labels[case]
+        vouched = prepared.vouched
         for claim, citations in claims or ():
             columns["claim_label"].append(labels_of.get(claim, -1))
+            columns["claim_vouched"].append(claim in vouched)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))
         self.claim_offsets.append(len(columns["claim_label"]))
@@ -171,7 +188,8 @@ class _Builder:
         superseded = self.counter.superseded
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
-                 "superseded_doc": bool, **PASSED}
+                 "superseded_doc": bool, "complete": bool, "claim_vouched": bool,
+                 **PASSED}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
                   for name, values in columns.items()}
         offsets = {"retrieved_offsets": self.retrieved_offsets,

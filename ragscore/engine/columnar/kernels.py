@@ -106,11 +106,21 @@ def count_columns(batch):
     # the ideal ranking of graded cases: every grade above 0, largest first
     ideal_order = np.lexsort((-batch.positive_grade, batch.positive_case))
 
+    if batch.complete.all():  # every passage judged: nothing to look up
+        judged_row = judged_rank = np.zeros(0, dtype=np.int64)
+    else:
+        is_judged = _among(element_case, batch.retrieved_doc, batch.judged_case,
+                           batch.judged_doc, len(batch.n_relevant), width,
+                           rows=(cases, n_retrieved))
+        judged_row, judged_rank = element_row[is_judged], element_rank[is_judged]
+
     supported, stale = _claims(batch, width, relevant_row, relevant_rank,
-                               batch.retrieved_doc[is_relevant])
+                               batch.retrieved_doc[is_relevant], element_row, element_rank)
     exposed_row, exposed_cutoff = _exposed(batch, width, element_row, element_rank)
     low, high = _delivered_span(batch, width, element_row, element_rank, n_retrieved)
     n_claims = np.diff(batch.claim_offsets)
+    answerability = batch.answerability[cases]  # stated where the labels alone do not say it
+    implied = ((batch.n_relevant > 0) | (batch.n_expected > 0))[cases].astype(np.int64)
     return CountColumns(
         rows=rows, row_case=cases, n_relevant=batch.n_relevant[cases], n_retrieved=n_retrieved,
         assessed=batch.assessed, n_claims=np.where(batch.assessed, n_claims, 0),
@@ -124,18 +134,24 @@ def count_columns(batch):
         stale_row=stale[0], stale_cutoff=stale[1],
         exposed_row=exposed_row, exposed_cutoff=exposed_cutoff,
         context_recorded=batch.recorded, context_low=low, context_high=high,
+        pooled=~batch.complete[cases], n_judged=batch.n_judged[cases],
+        judged_row=judged_row, judged_rank=judged_rank,
+        answerability=answerability, stated=answerability != implied,
         **{name: getattr(batch, name) for name in PASSED})
 
 
-def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
+def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row,
+            element_rank):
     """``((rows, cutoffs) of supported claims, (rows, cutoffs) of stale ones)``: the
     supported-claim rule of :func:`ragscore.core.counts.claim_cutoff` for every claim.
 
     A claim is supported from the largest visible rank of its citations when it has a
     citation and every cited ID is labelled for it (losers left out) and visible: within
     the ranking among the relevant IDs (at its rank), or, where the delivered context was
-    recorded, a relevant ID delivered (at rank 1). A supported claim whose citations are all
-    superseded chunks is stale instead."""
+    recorded, a relevant ID delivered (at rank 1). A claim a reviewer vouched for is
+    labelled by its own citations (losers left out), visible at their first rank in the
+    ranking (or 1 when delivered). A supported claim whose citations are all superseded
+    chunks is stale instead."""
     claims = len(batch.claim_label)
     claim_row = _rows_of(batch.claim_offsets)
     citation_claim = _rows_of(batch.citation_offsets)
@@ -158,6 +174,12 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
         relevant = _member(batch.row_case[row] * width + docs, sorted_set(
             batch.relevant_case * width + batch.relevant_doc)) >= 0
         rank = np.where(recorded, np.where(delivered & relevant, 1, 0), rank)
+    if batch.claim_vouched.any():
+        vouched = batch.claim_vouched[citation_claim] & (label < 0)  # not an expected claim
+        is_labelled |= vouched & ~(_member(batch.row_case[row] * width + docs, sorted_set(
+            batch.loser_case * width + batch.loser_doc)) >= 0)
+        rank = np.where(vouched, _first_ranks(batch, width, row, docs, element_row,
+                                              element_rank), rank)
     good = is_labelled & (rank > 0)
     bad = np.bincount(citation_claim[~good], minlength=claims) > 0
     cutoff = np.zeros(claims, dtype=np.int64)
@@ -169,6 +191,24 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc):
     is_supported = supported & ~all_superseded
     return ((claim_row[is_supported], cutoff[is_supported]),
             (claim_row[is_stale], cutoff[is_stale]))
+
+
+def _first_ranks(batch, width, row, docs, element_row, element_rank):
+    """For each ``(row, doc)``: the first rank of ``doc`` in the row's ranking (0: not
+    there), or where the delivered context was recorded 1 when delivered, else 0."""
+    keys = element_row * width + batch.retrieved_doc
+    order = np.lexsort((element_rank, keys))  # each key's first rank first
+    keys, ranks = keys[order], element_rank[order]
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    found = _gather(ranks[first], _member(row * width + docs, keys[first]))
+    recorded = batch.recorded[row]
+    if recorded.any():
+        delivered_row = _rows_of(batch.delivered_offsets)
+        delivered = _member(row * width + docs, sorted_set(
+            delivered_row * width + batch.delivered_doc)) >= 0
+        found = np.where(recorded, delivered.astype(np.int64), found)
+    return found
 
 
 def _exposed(batch, width, element_row, element_rank):
@@ -323,4 +363,8 @@ _PRIMITIVES = {
     "supported": lambda c, k: _count_within(c.supported_row, c.supported_cutoff, k, c.rows),
     "stale": lambda c, k: _count_within(c.stale_row, c.stale_cutoff, k, c.rows),
     "exposures": lambda c, k: _count_within(c.exposed_row, c.exposed_cutoff, k, c.rows),
+    "judged": lambda c, k: np.where(
+        c.pooled, _count_within(c.judged_row, c.judged_rank, k, c.rows),
+        np.minimum(c.n_retrieved, k)),
+    "any_judged": lambda c, k: ~c.pooled | (c.n_judged > 0),
 }

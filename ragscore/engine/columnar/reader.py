@@ -61,8 +61,8 @@ def screened_batch(path, *, unit="chunk", dedupe=False, max_bytes):
         raise Unclean from None  # the record reader names the problem
     with contextlib.ExitStack() as stack:
         try:
-            if reader.version == 3:
-                raise Unclean
+            if reader.version in (3, 4) or "judgements" in opened:
+                raise Unclean  # record by record: version 3 extras, judgements to apply
             parquet = reader.layout["runs"] == ".parquet"
             paths = {kind: str(opened[kind][0]) for kind in opened}
             data = {kind: _mapped(opened[kind][1], stack) for kind in opened}

@@ -258,6 +258,11 @@ def check_cases(table, raw, rules, minimum, ids):
     labels.n_expected = support_lengths
     labels.graded = graded
     labels.relevant = (relevant_case, relevant_doc)
+    labels.judged = (np.concatenate([listed_case, graded_case]),
+                     np.concatenate([corpus_codes, graded_codes]))
+    labels.n_judged = judged_lengths
+    labels.answerability = np.where((labels.n_relevant > 0) | (support_lengths > 0), 1,
+                                    np.where(labelled | (lengths_graded > 0), 0, -1))
     positive = grades > 0
     labels.positive = (graded_case[positive], graded_codes[positive], grades[positive])
     labels.claim_case, labels.claim_names, labels.claims = claim_case, claim_names, claims
@@ -438,14 +443,17 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
     keep_relevant = renumber[relevant_case] >= 0
     positive_case, positive_doc, positive_grade = labels.positive
     keep_positive = renumber[positive_case] >= 0
+    judged_case, judged_doc = labels.judged
+    keep_judged = renumber[judged_case] >= 0
     labelled_claim, labelled_doc = labels.labelled_pairs
     label_case = labels.claim_case
     label_kept = renumber[label_case] >= 0
     new_label = np.full(len(label_case), -1)
     new_label[label_kept] = np.arange(int(label_kept.sum()))
     keep_pairs = label_kept[labelled_claim]
-    mapped_claim_label = np.where(claim_label_new >= 0, new_label[np.maximum(claim_label_new, 0)],
-                                  -1) if len(claim_label_new) else claim_label_new
+    mapped_claim_label = np.full(len(claim_label_new), -1, dtype=np.int64)
+    labelled = claim_label_new >= 0  # none when no case has a support label
+    mapped_claim_label[labelled] = new_label[claim_label_new[labelled]]
     all_ids = pa.concat_arrays([ids, extra_ids]) if extra_ids is not None else ids
     empty = np.zeros(0, dtype=np.int64)
     return Batch(
@@ -454,18 +462,22 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         features=frozenset({"answers"} if assessed.any() else ()),
         n_relevant=labels.n_relevant[kept], labelled=labels.labelled[kept],
         n_expected=labels.n_expected[kept], graded=labels.graded[kept],
+        answerability=labels.answerability[kept],
+        complete=np.full(len(kept), not rules.open_labels), n_judged=labels.n_judged[kept],
         relevant_case=renumber[relevant_case[keep_relevant]],
         relevant_doc=relevant_doc[keep_relevant],
+        judged_case=renumber[judged_case[keep_judged]], judged_doc=judged_doc[keep_judged],
         positive_case=renumber[positive_case[keep_positive]],
         positive_doc=positive_doc[keep_positive], positive_grade=positive_grade[keep_positive],
         label_case=renumber[label_case[label_kept]],
         labelled_label=new_label[labelled_claim[keep_pairs]],
         labelled_doc=labelled_doc[keep_pairs],
-        restricted_case=empty, restricted_doc=empty,
+        restricted_case=empty, restricted_doc=empty, loser_case=empty, loser_doc=empty,
         superseded_doc=np.zeros(len(all_ids), dtype=bool),
         row_case=new_case, assessed=assessed[order],
         retrieved_offsets=_offsets(retrieved_sizes), retrieved_doc=retrieved_doc,
         claim_offsets=_offsets(claim_sizes), claim_label=mapped_claim_label,
+        claim_vouched=np.zeros(len(mapped_claim_label), dtype=bool),
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
         delivered_doc=empty, **passed_defaults(rows))

@@ -12,7 +12,9 @@ def test_counts_has_one_field_per_declared_count_in_order():
     assert Counts._fields == tuple(field.name for field in COUNT_FIELDS)
     assert Counts._field_defaults == {"gains": None, "ideal": None, "dropped": 0, "collapsed": 0,
                                       "delivered_span": None, "exposed": (),
-                                      "stale_cutoffs": (), "answer_match": None}
+                                      "stale_cutoffs": (), "answer_match": None,
+                                      "judged_ranks": None, "n_judged": None,
+                                      "answerability": None}
 
 
 def test_every_declared_column_is_a_count_column_and_every_flag_too():
@@ -40,7 +42,8 @@ def test_one_row_reads_back_as_its_counts():
     """Two rows laid out by hand; each reads back as the Counts counted by the reference."""
     first = count({"a", "b"}, {"x": {"a"}, "y": {"b"}}, ("c", "a", "b"),
                   (("y", ("b",)), ("x", ("a",))))
-    second = count({"a", "b"}, None, ("b",), None, dropped=2)
+    second = count({"a", "b"}, None, ("b",), None, dropped=2, judged={"b", "x"},
+                   answerability=-1)  # a pool of two judged, the question not labelled yet
     columns = CountColumns(
         rows=2, row_case=np.array([0, 0]), graded_case=np.array([False]),
         assessed=np.array([True, False]), labelled=np.array([True, False]),
@@ -57,12 +60,15 @@ def test_one_row_reads_back_as_its_counts():
         exposed_row=np.zeros(0, int), exposed_cutoff=np.zeros(0, int),
         stale_row=np.zeros(0, int), stale_cutoff=np.zeros(0, int),
         exact=np.zeros(2, int), common_tokens=np.zeros(2, int), answer_tokens=np.zeros(2, int),
-        reference_tokens=np.zeros(2, int))
+        reference_tokens=np.zeros(2, int),
+        pooled=np.array([False, True]), n_judged=np.array([0, 2]), judged_row=np.array([1]),
+        judged_rank=np.array([1]), answerability=np.array([1, -1]),
+        stated=np.array([False, True]))
     assert layout.counts_of(columns, 0) == first == Counts(
         relevant_ranks=(2, 3), n_relevant=2, claim_cutoffs=(2, 3), n_claims=2, n_expected=2,
         n_retrieved=3)
     assert layout.counts_of(columns, 1) == second == Counts(
         relevant_ranks=(1,), n_relevant=2, claim_cutoffs=(), n_claims=None, n_expected=None,
-        n_retrieved=1, dropped=2)
+        n_retrieved=1, dropped=2, judged_ranks=(1,), n_judged=2, answerability=-1)
     taken = layout.take_rows(columns, np.array([1]))
     assert layout.counts_of(taken, 0) == second
