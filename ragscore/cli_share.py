@@ -11,7 +11,7 @@ from .core.rules import InvalidInputError, show
 
 
 def _html(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .tables.share import review_data
 
     target = None if args.out is None else output_file(

@@ -63,7 +63,7 @@ def test_a_reviewer_assigns_the_nuggets_and_grades_the_citations(tmp_path, capsy
                  "nugget_vital,nugget_all,nugget_weighted,citation_precision,"
                  "citation_recall,alce_precision,alce_recall"]) == 0
     table = _table(capsys.readouterr().out)
-    # nugget scores worked by hand in tests/io/importers/test_nuggetizer.py
+    # nugget scores worked by hand in tests/importers/test_nuggetizer.py
     assert table["t1", "run-a"][:5] == ["1.0000", "0.6667", "1.0000", "0.6667", "0.8000"]
     assert table["t2", "run-b"][:5] == ["0.0000", "0.5000", "0.5000", "0.7500", "0.6667"]
     # citations, t1 run-a: launch full; owners full, archive none.
@@ -130,7 +130,7 @@ def test_a_gate_names_a_nugget_score_and_fails_closed_on_drafts(tmp_path, capsys
 
 
 def test_the_html_report_shows_each_nuggets_importance_and_assignment(tmp_path):
-    from ragscore.io.dataset import load_dataset
+    from ragscore.folders import load_dataset
     from ragscore.tables.share import review_data
 
     folder = tmp_path / "d"
@@ -148,7 +148,7 @@ def test_the_html_report_shows_each_nuggets_importance_and_assignment(tmp_path):
 
 def test_the_audit_reports_how_often_people_kept_the_drafts(tmp_path, capsys):
     from ragscore import save_dataset
-    from ragscore.io.importers.nuggetizer import import_nuggets
+    from ragscore.importers.nuggetizer import import_nuggets
 
     files = {name: FIXTURE / f"{name}.jsonl" for name in ("nuggets", "assignments", "answers")}
     drafted, _ = import_nuggets(files["nuggets"], assignments=files["assignments"],

@@ -16,17 +16,48 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
-from .citations import CitationPrimitives
+from .citations import CitationCounts, CitationPrimitives
+from .count_fields import CASE, FLAT, REQUIRED, ROW, CountField, field_defaults
 from .nuggets import NuggetPrimitives, case_nuggets, nugget_states
 from .reference_answers import answer_match
 
 
-class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
-                                  "n_expected n_retrieved gains ideal dropped collapsed "
-                                  "delivered_span exposed stale_cutoffs answer_match "
-                                  "judged_ranks n_judged answerability nuggets citations",
-                        defaults=(None, None, 0, 0, None, (), (), None, None, None, None, None,
-                                  None))):
+#: Every count: what :class:`Counts` holds, in its order.
+COUNT_FIELDS = (
+    CountField("relevant_ranks", FLAT, "int64", REQUIRED, ("relevant_row", "relevant_rank")),
+    CountField("n_relevant", ROW, "int64", REQUIRED, ("n_relevant",)),
+    CountField("claim_cutoffs", FLAT, "int64", REQUIRED, ("supported_row", "supported_cutoff")),
+    CountField("n_claims", ROW, "int64", REQUIRED, ("n_claims",), present="assessed"),
+    CountField("n_expected", ROW, "int64", REQUIRED, ("n_expected",), present="labelled"),
+    CountField("n_retrieved", ROW, "int64", REQUIRED, ("n_retrieved",)),
+    CountField("gains", FLAT, "int64", None, ("gain_row", "gain_rank", "gain_grade"),
+               present="graded"),
+    CountField("ideal", CASE, "int64", None, ("ideal_case", "ideal_grade"), present="graded"),
+    CountField("dropped", ROW, "int64", 0, ("dropped",), batch=True),
+    CountField("collapsed", ROW, "int64", 0, ("collapsed",), batch=True),
+    CountField("delivered_span", ROW, "int64", None, ("context_low", "context_high"),
+               present="context_recorded"),
+    CountField("exposed", FLAT, "int64", (), ("exposed_row", "exposed_cutoff")),
+    CountField("stale_cutoffs", FLAT, "int64", (), ("stale_row", "stale_cutoff")),
+    CountField("answer_match", ROW, "int64", None,
+               ("exact", "common_tokens", "answer_tokens", "reference_tokens"),
+               present="referenced", batch=True),
+    CountField("judged_ranks", FLAT, "int64", None, ("judged_row", "judged_rank"),
+               present="pooled"),
+    CountField("n_judged", ROW, "int64", None, ("n_judged",), present="pooled"),
+    CountField("answerability", ROW, "int64", None, ("answerability",), present="stated"),
+    CountField("nuggets", FLAT, "int64", None, ("nugget_row", "nugget_position", "nugget_vital",
+                                                "nugget_assigned", "nugget_full", "nugget_half"),
+               present="explicit"),
+    # counted as the batch is built but collected sparsely (few rows hold any): the kernel
+    # passes them on rather than the batch's per-row counts
+    CountField("citations", ROW, "int64", None,
+               tuple(f"cite_{name}" for name in CitationCounts._fields), present="cited"),
+)
+
+
+class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
+                        defaults=field_defaults(COUNT_FIELDS))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -77,7 +108,7 @@ class At(NuggetPrimitives, CitationPrimitives):
     """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
     metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
     names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
-    is a field of :class:`Counts`, a property here and one kernel there (the nugget and
+    is a row of :data:`COUNT_FIELDS`, a property here and one kernel there (the nugget and
     citation primitives come from :class:`~ragscore.core.nuggets.NuggetPrimitives` and
     :class:`~ragscore.core.citations.CitationPrimitives`).
 

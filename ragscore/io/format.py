@@ -19,10 +19,19 @@ graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or 
 context, the answer text, operations), access groups, superseded chunks, slices, reviews
 and a case's reference answers (``reference``). Version 4 adds judgements of answer claims
 to the reviews (``text``, ``states``, ``sources``, ``date``; see :mod:`ragscore.core.answers`).
-Version 5 adds a fourth file, ``judgements.<hash>.jsonl``: reviewers' judgements about the
-test set, keyed by what was judged (:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`),
-a case's ``nuggets`` and a run's answer as cited ``sentences`` with its ``response_length``
-(:mod:`ragscore.io.nugget_fields`).
+Version 5 (what a save writes; the issues' "version 3" of the test set in text and the runs
+in Parquet) keeps the corpus and the cases in JSON Lines and the runs in one Parquet file,
+each ranking coded by the documents' positions in the corpus file (see
+:mod:`ragscore.engine.parquet`): the records say what version 4's say, under the
+same keys and rules, and may add a case's ``nuggets`` and a run's answer as cited
+``sentences`` with its ``response_length`` (:mod:`ragscore.io.nugget_fields`). It adds a
+fourth file, ``judgements.<hash>.jsonl`` (written when there are some): reviewers'
+judgements about the test set, keyed by what was judged (:mod:`ragscore.core.labels`,
+:mod:`ragscore.io.judgements`).
+
+The files and the keys of each version are listed here and in
+:data:`ragscore.io.store.LAYOUTS` (the encoding of each file): a new record kind is a row of
+each.
 """
 import re
 from collections import namedtuple
@@ -31,11 +40,11 @@ from ..core.rules import RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
 from .nugget_fields import written_sentences
-from .store import FORMAT, INDEX, KINDS
+from .store import FORMAT, INDEX, KINDS, LAYOUTS
 
-VERSIONS = (1, 2, 3, 4, 5)
-#: The version a save writes when nothing needs version 3.
-VERSION = 2
+VERSIONS = tuple(LAYOUTS)
+#: The version a save writes.
+VERSION = 5
 FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
          "runs": "runs.jsonl"}
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -79,7 +88,8 @@ INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
 INDEX_KEYS[4] = INDEX_KEYS[5] = INDEX_KEYS[3]
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
-           "dataset_records", "rules_of", "uses_version_3", "uses_version_4", "uses_version_5"]
+           "dataset_records", "needed_version", "rules_of", "uses_version_3",
+           "uses_version_4", "uses_version_5"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
@@ -150,7 +160,7 @@ def check_index(index, place):
         raise InvalidInputError(f"{place}: key 'notes' must be an array of strings; got "
                                 f"{show(notes)}")
     rubric = index.get("rubric")
-    if rubric is not None and (type(rubric) is not str or not rubric.strip()):
+    if "rubric" in index and (type(rubric) is not str or not rubric.strip()):
         raise InvalidInputError(f"{place}: key 'rubric' must be a non-blank string; got "
                                 f"{show(rubric)}")
     if "manifests" in index:
@@ -202,10 +212,20 @@ def uses_version_5(dataset):
         for trials in per_case.values() for run in trial_runs(trials))
 
 
-def dataset_index(dataset):
-    """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
-    version = (5 if uses_version_5(dataset) else 4 if uses_version_4(dataset)
-               else 3 if uses_version_3(dataset) else VERSION)
+def needed_version(dataset):
+    """The oldest format version that can say everything ``dataset`` holds (2 to 5)."""
+    return (5 if uses_version_5(dataset) else 4 if uses_version_4(dataset)
+            else 3 if uses_version_3(dataset) else 2)
+
+
+def dataset_index(dataset, version=VERSION):
+    """The index (``dataset.json``) a save writes for ``dataset`` in format ``version``
+    (version 5 unless told: an older one only where it can say everything the dataset
+    holds), without the file names."""
+    if version not in VERSIONS[1:] or version < needed_version(dataset):
+        raise InvalidInputError(f"version must be one of 2 to {VERSION} and at least "
+                                f"{needed_version(dataset)} for this dataset; got "
+                                f"{show(version)}")
     index = {"format": FORMAT, "version": version,
              "name": dataset.name, "description": dataset.description}
     if dataset.rubric is not None:

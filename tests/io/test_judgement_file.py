@@ -6,8 +6,8 @@ import json
 import pytest
 
 import ragscore
-from ragscore.io.check import validate_folder
-from ragscore.io.dataset import DatasetFileError, load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset, validate_folder
+from ragscore.io.dataset import DatasetFileError
 
 RECORD = {"kind": "answerability", "case": "launch", "key": "0123456789abcdef",
           "decision": "answerable", "reviewer": "ana", "date": "2026-12-04", "origin": "human",
