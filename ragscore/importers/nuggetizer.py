@@ -39,9 +39,9 @@ from ..core.nuggets import ASSIGNMENTS, IMPORTANCES, assignment_key, nugget_key
 from ..core.rules import OPEN, InvalidInputError, show
 from ..io.answers import answer_only, labelled, run_answer_key
 from ..io.format import Dataset
-from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, records, too_big, where
+from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, too_big, where
 from ._common import check_options, file_names, open_input, stem, unicode_problem
-from .trec_rag import read_answers, response_length, topic_id, write_answers
+from .trec_rag import checked_lines, read_answers, response_length, topic_id, write_answers
 
 __all__ = ["export_nuggets", "import_nuggets"]
 
@@ -65,16 +65,8 @@ def _read(path, max_bytes):
 def _lines(path, data, max_bytes, keys):
     """Yield ``(place, record, dropped)`` for each line of ``data``, its keys checked."""
     with io.BytesIO(data) as handle:
-        for number, record in records(handle, path, max_bytes):
-            place = where(path, number)
-            extra = sorted(key for key in record if key not in keys + DROPPED)
-            if extra:
-                raise DatasetFileError(f"{place}: unknown field {show(extra[0])} (this file's "
-                                       f"lines have {', '.join(keys)})")
-            missing = [key for key in keys if key not in record]
-            if missing:
-                raise DatasetFileError(f"{place}: field {missing[0]!r} is missing")
-            yield place, record, any(key in record for key in DROPPED)
+        for _, place, record, dropped in checked_lines(handle, path, max_bytes, keys, DROPPED):
+            yield place, record, dropped
 
 
 def _text(record, field, place):

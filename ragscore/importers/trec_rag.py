@@ -76,22 +76,33 @@ def _sentences(value, references, place):
     return tuple(found)
 
 
+def checked_lines(handle, path, max_bytes, keys, dropped):
+    """Yield ``(number, place, record, dropped)`` for each JSON line of the open file
+    ``handle`` (its line number, and that line named for messages): a
+    record holding a key outside ``keys`` and ``dropped`` (fields not kept), or lacking one
+    of ``keys``, raises :class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the
+    line and the field; ``dropped`` says whether it held a field not kept."""
+    for number, record in records(handle, path, max_bytes):
+        place = where(path, number)
+        extra = sorted(key for key in record if key not in keys + dropped)
+        if extra:
+            raise DatasetFileError(f"{place}: unknown field {show(extra[0])} (this file's "
+                                   f"lines have {', '.join(keys)})")
+        missing = [key for key in keys if key not in record]
+        if missing:
+            raise DatasetFileError(f"{place}: field {missing[0]!r} is missing")
+        yield number, place, record, any(key in record for key in dropped)
+
+
 def read_answers(path, *, max_bytes):
     """``(answers, dropped)``: every :class:`Answer` of the file, in file order, and how many
     records carried keys that are not kept. A broken record raises
     :class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and the field."""
     found, dropped = [], 0
     with open_input(path, max_bytes) as handle:
-        for number, record in records(handle, path, max_bytes):
-            place = where(path, number)
-            extra = sorted(key for key in record if key not in ANSWER_KEYS + DROPPED_KEYS)
-            if extra:
-                raise DatasetFileError(f"{place}: unknown field {show(extra[0])} (an answer "
-                                       f"record has {', '.join(ANSWER_KEYS)})")
-            missing = [key for key in ANSWER_KEYS if key not in record]
-            if missing:
-                raise DatasetFileError(f"{place}: field {missing[0]!r} is missing")
-            dropped += any(key in record for key in DROPPED_KEYS)
+        for number, place, record, extra in checked_lines(handle, path, max_bytes,
+                                                          ANSWER_KEYS, DROPPED_KEYS):
+            dropped += extra
             system = record["run_id"]
             if type(system) is not str or not OPEN.is_id(system) or unicode_problem(system):
                 raise DatasetFileError(f"{place}: field 'run_id' must be a system name "
