@@ -19,14 +19,13 @@ from ...core.rules import COURSE
 from ...core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ...core.trials import trial_runs
 from ...core.validation import validate_corpus
-from .layout import PASSED, enter
+from .layout import PASSED, columns_of, enter
 
 #: The counts a batch carries per row as they are (counted as it is built).
 _PASSED_COUNTS = tuple(field for field in COUNT_FIELDS if field.batch)
 #: The batch column of each field of :class:`~ragscore.core.citations.CitationCounts`, as
 #: the count ``citations`` declares them.
-CITATION_COLUMNS = dict(zip(CitationCounts._fields, next(
-    field.columns for field in COUNT_FIELDS if field.name == "citations")))
+CITATION_COLUMNS = dict(zip(CitationCounts._fields, columns_of("citations")))
 #: A reviewer's nugget assignment as a code: 0 not_support, 1 partial_support, 2 support.
 ASSIGNMENT_CODES = {"not_support": 0, "partial_support": 1, "support": 2}
 

@@ -21,10 +21,13 @@ from ...core.citations import CITATION_PRIMITIVES
 from ...core.nuggets import NUGGET_PRIMITIVES
 from .batch import CITATION_COLUMNS, sorted_set
 from .batch import member as _member
-from .layout import COLUMNS, PASSED, PLAIN
+from .layout import COLUMNS, PASSED, PLAIN, columns_of
 from .nugget_kernels import nugget_primitive, nugget_states, partial_claims
 
 __all__ = ["ArrayAt", "CountColumns", "count_columns"]
+
+#: The columns of the count ``nuggets``: each nugget's row, then what it holds.
+NUGGET_COLUMNS = columns_of("nuggets")
 
 
 class CountColumns(namedtuple("CountColumns", COLUMNS)):
@@ -142,9 +145,7 @@ def count_columns(batch):
         pooled=~batch.complete[cases], n_judged=batch.n_judged[cases],
         judged_row=judged_row, judged_rank=judged_rank,
         answerability=answerability, stated=answerability != implied,
-        explicit=batch.explicit, nugget_row=nuggets[0], nugget_position=nuggets[1],
-        nugget_vital=nuggets[2], nugget_assigned=nuggets[3], nugget_full=nuggets[4],
-        nugget_half=nuggets[5], cited=batch.cited,
+        explicit=batch.explicit, **dict(zip(NUGGET_COLUMNS, nuggets)), cited=batch.cited,
         **{name: getattr(batch, name) for name in (*PASSED, *CITATION_COLUMNS.values())})
 
 
