@@ -19,7 +19,8 @@ LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
        "ragscore.cli_import", "ragscore.cli_record", "ragscore.cli_release",
        "ragscore.cli_scores", "ragscore.reports", "ragscore.plots", "ragscore.gating",
-       "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers"}
+       "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers",
+       "ragscore.cli_spans"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),

@@ -15,6 +15,7 @@ from ..core.validation import check_document, validate_delivered, validate_label
     validate_reviews, validate_run
 from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, \
     SPLITS, Dataset, check_index
+from .documents import read_chunking
 from .judgements import check_judgement, read_judgements
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, Line, as_path, records, where
 from .store import INDEX, snapshot
@@ -84,8 +85,6 @@ def _run_keys(record):
     return len(record) + sum(len(item) for item in claims if type(item) is dict)
 
 
-
-
 class Trials:
     """The duplicate-run rule, written once: one run per case and system, or numbered trials
     on every one of its runs, each number once."""
@@ -111,13 +110,12 @@ class Reader:
 
     def __init__(self, version, rules, max_bytes):
         self.version, self.rules, self.max_bytes = version, rules, max_bytes
-        self.keys = KEYS[version]
-        self.cases_file = "the cases file"
-        self.groups, self.superseded = {}, set()
+        self.keys, self.cases_file = KEYS[version], "the cases file"
+        self.groups, self.superseded, self.placed, self.corpus_path = {}, set(), {}, None
 
     def corpus(self, path, handle):
         """Yield ``(doc, text, source, version)`` for each document, each checked."""
-        seen = set()
+        seen, self.corpus_path = set(), path
         allowed = self.keys["corpus"]
         for number, record in records(handle, path, self.max_bytes):
             doc, text = record.get("id"), record.get("text")
@@ -155,8 +153,10 @@ class Reader:
             raise DatasetFileError(f"{where(path)}: holds no documents")
 
     def access(self, record, doc, place):
-        """Note a corpus record's access ``groups`` and ``superseded`` flag (version 3)."""
+        """Note a record's ``groups``, ``superseded`` flag and ``start``/``end`` (if any)."""
         _only(record, self.keys["corpus"], place)
+        if "start" in record or "end" in record:
+            self.placed[doc] = (record.get("start"), record.get("end"), place)
         if "groups" in record:
             groups = _strings(record, "groups", place)
             if groups:
@@ -418,20 +418,20 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                 versions[doc] = version
         known = frozenset(corpus)
         label_ids = known | frozenset(sources.values())  # chunks or their documents
+        chunking = read_chunking(reader, opened, index, corpus, sources, versions)
 
         def check_case(case):
             validate_reviews(case, label_ids)
             return validate_labels(case, label_ids, rules=rules, min_relevance=minimum)
 
         cases, _ = reader.cases(*opened["cases"], check_case)
-        runs = {}
+        runs, trials = {}, {}
 
         def check(case_name, run):
             validated = validate_run(run, known, rules=rules)
             validate_delivered(run, known, rules=rules)
             return validated
 
-        trials = {}
         for number, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check):
             if "trial" in run:
                 trials.setdefault((case_name, system), []).append((number, run))
@@ -446,7 +446,7 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES):
                    min_relevance=minimum, sources=sources, versions=versions,
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
-                   manifests=index.get("manifests"), judgements=judgements)
+                   manifests=index.get("manifests"), judgements=judgements, **chunking)
 
 
 def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES):

@@ -31,11 +31,12 @@ FORMAT = "ragscore-dataset"
 INDEX = "dataset.json"
 LOCK = ".ragscore.lock"
 KINDS = ("corpus", "cases", "runs")
-#: Data files an index of version 5 may name beside those: reviewers' judgements.
-OPTIONAL_KINDS = ("judgements",)
+#: Data files an index of version 5 may name beside those: reviewers' judgements and a span
+#: test set's source documents.
+OPTIONAL_KINDS = ("judgements", "documents")
 #: Files of format version 1, named without a hash.
 PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
-CONTENT_NAME = re.compile(r"(corpus|cases|runs|judgements)\.[0-9a-f]{16}\.jsonl")
+CONTENT_NAME = re.compile(r"(corpus|cases|runs|judgements|documents)\.[0-9a-f]{16}\.jsonl")
 TEMPORARY = ".ragscore-tmp-"
 RETRIES = 50
 
@@ -97,7 +98,8 @@ def _names(index, folder):
             or not all(type(name) is str and CONTENT_NAME.fullmatch(name)
                        and name.startswith(kind + ".") for kind, name in files.items()):
         raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name "
-                               f"{', '.join(KINDS)} (version 5: and optionally judgements) as "
+                               f"{', '.join(KINDS)} (version 5: and optionally judgements and "
+                               f"documents) as "
                                f"content-addressed .jsonl files; got {files!r:.200}")
     return {kind: files[kind] for kind in KINDS + OPTIONAL_KINDS if kind in files}
 
