@@ -214,8 +214,8 @@ Table([{"case": row["case"], "claim": row["claim"]} for row in review_queue(reru
 
 # %% [markdown]
 # Only "It closes on Friday [2]." waits: "starts on MONDAY [1]" normalises to the sentence
-# already judged, and cites the same passage. Until the new sentence is reviewed, that one answer is n/a again, and the
-# reason says how many claims wait:
+# already judged, and cites the same passage. Until the new sentence is reviewed, that one
+# answer is n/a again, and the reason says how many claims wait:
 
 # %%
 again = count_dataset(rerun)

@@ -85,6 +85,8 @@ def _report(args, out):
 
             frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
                                       na_as_zero=args.na_as_zero)
+        Escaping(sys.stderr).write("".join(f"ragscore: note: {note}\n"
+                                            for note in label_notes(counted, k)))
         out.write(render_frame(frame, fmt=args.format, digits=args.digits))
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build

@@ -313,10 +313,14 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
     ((1,), 2, (1,), 1, 2, 1)
     """
-    rank_of = None
+    rank_of = judged_at = None
+    if judged is not None and (grades is None or judged.issuperset(grades)) \
+            and judged != relevant:  # the judged IDs ranked once (graded: the map's IDs)
+        judged_at = ranks_of(judged, retrieved)
     if grades is not None:  # every ID graded above 0 ranked once, the relevant among them
         positive = {doc for doc, grade in grades.items() if grade > 0}
-        graded = ranks_of(positive, retrieved)
+        graded = ranks_of(positive, retrieved) if judged_at is None else {
+            doc: rank for doc, rank in judged_at.items() if doc in positive}
         if positive.issuperset(relevant):  # always, when relevant means a grade of at least 1
             rank_of = {doc: rank for doc, rank in graded.items() if doc in relevant}
     if rank_of is None:
@@ -363,8 +367,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         answerability = None  # what the labels imply: stored only where it says more
     judged_ranks = None
     if judged is not None:
-        judged_ranks = (tuple(rank_of.values()) if judged == relevant
-                        else tuple(ranks_of(judged, retrieved).values()))
+        judged_ranks = tuple((rank_of if judged == relevant else judged_at if judged_at
+                              is not None else ranks_of(judged, retrieved)).values())
     return _new(Counts, (tuple(rank_of.values()), len(relevant), tuple(cutoffs),
                          None if claims is None else len(claims),
                          None if support is None else len(support), len(retrieved),

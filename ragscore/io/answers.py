@@ -103,14 +103,19 @@ def claims_by_case(dataset, *, split="sentence", pattern=None):
     return claims_of
 
 
+def _has_version_4(dataset):
+    """True when some case holds a version 4 judgement (a review keyed by claim text)."""
+    cases = getattr(dataset, "cases", None)
+    return type(cases) is dict and any(
+        type(review) is dict and "text" in review for case in cases.values()
+        if type(case) is dict for review in case.get("reviews") or ())
+
+
 def needs_labels(dataset):
     """True when ``dataset`` holds judgements to apply or answers to derive claims from."""
-    cases = getattr(dataset, "cases", None)
     return bool(getattr(dataset, "judgements", ())) or bool(
-        getattr(dataset, "documents", None)) or has_answer_only(dataset) or (
-        type(cases) is dict and any(
-            type(review) is dict and "text" in review for case in cases.values()
-            if type(case) is dict for review in case.get("reviews") or ()))
+        getattr(dataset, "documents", None)) or has_answer_only(dataset) \
+        or _has_version_4(dataset)
 
 
 def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chunk"):
@@ -119,8 +124,7 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chu
     test set's labels are derived on its chunking first (on whole documents under
     ``unit="document"``; :mod:`ragscore.io.spans`)."""
     records = tuple(getattr(dataset, "judgements", ()) or ())
-    if any("text" in review for case in dataset.cases.values()
-           for review in case.get("reviews") or ()):  # version 4: per case, in memory
+    if _has_version_4(dataset):  # read per case, in memory
         dataset, legacy, _ = upgrade_reviews(
             dataset, claims_by_case(dataset, split=split, pattern=pattern))
         records = legacy + records

@@ -45,8 +45,8 @@ class Batch(namedtuple("Batch", [
     ``complete[c]`` (every passage judged: course rules) else ``n_judged[c]`` and pairs
     ``(judged_case, judged_doc)`` (relevance judged at any grade); pairs
     ``(relevant_case, relevant_doc)`` (judged relevant), ``(loser_case, loser_doc)`` (the
-    losing side of a conflict), ``(positive_case, positive_doc, positive_grade)`` (graded above 0; graded
-    cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
+    losing side of a conflict), ``(positive_case, positive_doc, positive_grade)`` (graded
+    above 0; graded cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
     ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row ``r``: ``row_case[r]``, ``question[r]`` (its

@@ -101,7 +101,8 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     from ..core.labels import check_record, content_key
     from ..io.queue_file import add_judgements
     from ..io.review_queue import POOL_DEPTH, review_queue
-    from ..io.write import update_dataset
+    from ..io.store import is_dataset_folder
+    from ..io.write import save_dataset, update_dataset
     from .explore import LIVE_STYLE
     from .widgets import _panel
 
@@ -152,7 +153,10 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
 
     def write(_=None):
         records = batched()
-        update_dataset(path, lambda fresh: add_judgements(fresh, records))
+        if is_dataset_folder(path):  # added to the folder as it is now, under its lock
+            update_dataset(path, lambda fresh: add_judgements(fresh, records))
+        else:
+            save_dataset(add_judgements(dataset, records), path, overwrite=True)
         status.value = f"<p>Saved {len(records)} judgements to {html.escape(str(path))}.</p>"
 
     save.on_click(write)

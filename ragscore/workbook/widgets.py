@@ -316,8 +316,10 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     everyone's judgements, disputed claims highlighted. Type your name in ``reviewer``,
     choose a ``claim``, set ``decision`` (supported / unsupported) and a ``note``: the
     judgement is recorded at once (:func:`~ragscore.workbook.review.record_judgement`) in
-    ``panel.dataset()``; ``save`` (a Button) writes that dataset to ``path`` with
-    :func:`ragscore.io.dataset.save_dataset` (atomic, validated), replacing the folder.
+    ``panel.dataset()``; ``save`` (a Button) records the same judgements, in order, into the
+    folder at ``path`` as it is then, under its lock
+    (:func:`ragscore.io.write.update_dataset`: atomic, validated), so that a judgement
+    someone else saved meanwhile is kept.
 
     Attributes: ``case``, ``system``, ``trial``, ``claim`` (Dropdowns), ``reviewer``,
     ``note`` (Text), ``decision`` (ToggleButtons), ``save`` (Button), ``view`` and
@@ -327,10 +329,12 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     import ipywidgets as widgets
 
     from ..io.dataset import DatasetFileError, save_dataset
+    from ..io.store import is_dataset_folder
+    from ..io.write import update_dataset
     from .review import CLAIM_DECISIONS, claim_review_rows, disagreements, judgement_of, \
         record_judgement, review_html, trials_of
 
-    state = {"dataset": dataset, "unsaved": False, "loading": False}
+    state = {"dataset": dataset, "unsaved": False, "loading": False, "done": []}
     cases = list(dataset.runs)
     case_choice = widgets.Dropdown(options=cases, value=case or cases[0], description="case")
     systems = list(dataset.runs[case_choice.value])
@@ -428,15 +432,16 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     def judge(_=None):
         if state["loading"] or claim_choice.value is None:
             return
+        done = (case_choice.value, system_choice.value, claim_choice.value, name.value,
+                decision.value or None, note.value)
         try:
-            after = record_judgement(current(), case_choice.value, system_choice.value,
-                                     claim_choice.value, name.value, decision.value or None,
-                                     note.value)
+            after = record_judgement(current(), *done)
         except InvalidInputError as error:
             say(f"Not recorded: {error}", error=True)
             return
         if after.cases[case_choice.value] != current().cases[case_choice.value]:
             state["dataset"], state["unsaved"] = after, True
+            state["done"].append(done)
         if not decision.value and note.value.strip():
             say("The note is kept in its box; choose supported or unsupported to record it "
                 "with your judgement.")
@@ -444,13 +449,21 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
             idle()
         refresh()
 
+    def replayed(fresh):  # this panel's judgements, on the folder as it is now
+        for done in state["done"]:
+            fresh = record_judgement(fresh, *done)
+        return fresh
+
     def write(_=None):
         try:
-            save_dataset(current(), path, overwrite=True)
+            if is_dataset_folder(path):  # added to the folder as it is now, under its lock
+                update_dataset(path, replayed)
+            else:  # a new folder (or one refused as not a dataset, with the reason)
+                save_dataset(current(), path, overwrite=True)
         except (InvalidInputError, DatasetFileError, OSError) as error:
             say(f"Not saved: {error}", error=True)
             return
-        state["unsaved"] = False
+        state["unsaved"], state["done"] = False, []
         say(f"Saved the dataset with every judgement to {path}.")
 
     case_choice.observe(change_case, names="value")
