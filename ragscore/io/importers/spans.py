@@ -284,8 +284,5 @@ def import_spans(documents, questions, chunks, *, runs=None, system=None, layout
     notes = {"chunking": f"{len(positions):,} chunks of {len(sources):,} documents read as "
                          f"{read_as}",
              "labels": ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
-             or "none",
-             "derived": f"chunk labels are derived on every reading (a relevant span's grade "
-                        f"from {min_overlap} shared character{'s' * (min_overlap != 1)}): "
-                        "ragscore labels DIR prints them"}
+             or "none"}
     return dataset, notes
