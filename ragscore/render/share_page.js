@@ -14,7 +14,7 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses, shownTrial, waiting, relevantHere] = item;
+        trialDiagnoses, shownTrial, relevantHere, waiting] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
