@@ -85,7 +85,7 @@ def _labels(args, out):
         raise InvalidInputError(f"{args.target[0]}: not a span test set (it holds no source "
                                 "documents); 'ragscore labels anchor' turns it into one")
     view = labelled(dataset, unit=args.unit).spans
-    rows, report = _derived_rows(dataset, view), span_report(dataset)
+    rows, report = _derived_rows(dataset, view), span_report(dataset, view=view)
     if args.format == "json":
         out.write(json.dumps({"cases": rows, "labels": report["labels"],
                               "counts": report["counts"], "lost": report["lost"]},

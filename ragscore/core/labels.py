@@ -66,6 +66,7 @@ import re
 from collections import namedtuple
 
 from .rules import InvalidInputError, show
+from .spans import check_offsets
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
 ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
@@ -98,6 +99,9 @@ KINDS = {kind.name: kind for kind in (
 )}
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
 OPTIONAL = ("states", "note")
+#: Per kind, ``(fields it may have, fields it must have)``.
+_FIELDS = {name: (frozenset(COMMON + OPTIONAL + kind.subject), frozenset(COMMON + kind.subject))
+           for name, kind in KINDS.items()}
 
 
 def content_key(*parts):
@@ -199,13 +203,13 @@ def check_record(record, at, *, is_id=None):
     if kind is None:
         raise InvalidInputError(f"{at}: field 'kind' must be one of {', '.join(KINDS)}; got "
                                 f"{show(record.get('kind'))}")
-    allowed = set(COMMON) | set(OPTIONAL) | set(kind.subject)
-    extra = sorted(str(name) for name in record if name not in allowed)
-    if extra:
+    allowed, required = _FIELDS[kind.name]
+    if not allowed.issuperset(record):
+        extra = sorted(str(name) for name in record if name not in allowed)
         raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for a {kind.name} "
                                 f"judgement (it has {', '.join(sorted(allowed))})")
-    missing = [name for name in COMMON + kind.subject if name not in record]
-    if missing:
+    if not required.issubset(record):
+        missing = [name for name in COMMON + kind.subject if name not in record]
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")
     for field in ("case", "reviewer"):
         _text(record, field, at)
@@ -252,8 +256,6 @@ def _check_subject(kind, record, at, is_id):
 
 def _check_span(record, at):
     """The span fields of a span label: a version, offsets and the text between them."""
-    from .spans import check_offsets
-
     _text(record, "version", at)
     if type(record["text"]) is not str or not record["text"]:
         raise InvalidInputError(f"{at}: field 'text' must be the span's text (a non-empty "

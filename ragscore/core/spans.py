@@ -95,6 +95,16 @@ class Chunking:
     []
     """
 
+    _last = (None, None)  # the positions most recently indexed, and their index
+
+    @classmethod
+    def of(cls, positions):
+        """The :class:`Chunking` of ``positions``, built once for the same dict object
+        (a folder's reading checks its chunks with it, then derives its labels with it)."""
+        if cls._last[0] is not positions:
+            cls._last = (positions, cls(positions))
+        return cls._last[1]
+
     def __init__(self, positions):
         self.positions = positions
         by_doc = {}

@@ -84,28 +84,15 @@ def check_chunking(placed, documents, *, overlapping=False):
     """
     positions = {}
     for chunk, (doc, start, end, version, text, at) in placed.items():
-        at = f"{at} (chunk {show(chunk)})"
-        if doc not in documents:
-            what = "is missing" if doc is None else f"must name a document of the documents " \
-                                                    f"file; got {show(doc)}"
-            raise DatasetFileError(f"{at}: field 'source' {what}")
-        now_version, document = documents[doc]
-        if version is not None and version != now_version:
-            raise DatasetFileError(f"{at}: field 'version' is {show(version)}, but the "
-                                   f"documents file holds version {show(now_version)} of "
-                                   f"{show(doc)}: the chunk was cut from another version "
-                                   "(ragscore rechunk cuts the new one)")
-        try:
-            check_offsets(start, end, len(document), at)
-        except InvalidInputError as error:
-            raise DatasetFileError(str(error)) from None
-        if text is not None and document[start:end] != text:
-            raise DatasetFileError(f"{at}: field 'text' must be the document's text from "
-                                   f"'start' to 'end' ({show(document[start:end])}); got "
-                                   f"{show(text)}")
+        found = documents.get(doc)  # the checks first, a message only when one fails
+        if found is None or version is not None and version != found[0] or \
+                type(start) is not int or type(end) is not int or \
+                not 0 <= start < end <= len(found[1]) or \
+                text is not None and found[1][start:end] != text:
+            _refuse(chunk, doc, start, end, version, text, at, found)
         positions[chunk] = (doc, start, end)
     if not overlapping:
-        found = Chunking(positions).first_overlap()
+        found = Chunking.of(positions).first_overlap()
         if found is not None:
             doc, first, second = found
             raise DatasetFileError(
@@ -114,6 +101,27 @@ def check_chunking(placed, documents, *, overlapping=False):
                 "overlapping chunks are refused unless allowed (--allow-overlap: a "
                 "chunker with a window overlap)")
     return positions
+
+
+def _refuse(chunk, doc, start, end, version, text, at, found):
+    """Raise for the chunk :func:`check_chunking` found broken, naming the field."""
+    at = f"{at} (chunk {show(chunk)})"
+    if found is None:
+        what = "is missing" if doc is None else f"must name a document of the documents " \
+                                                f"file; got {show(doc)}"
+        raise DatasetFileError(f"{at}: field 'source' {what}")
+    now_version, document = found
+    if version is not None and version != now_version:
+        raise DatasetFileError(f"{at}: field 'version' is {show(version)}, but the documents "
+                               f"file holds version {show(now_version)} of {show(doc)}: the "
+                               "chunk was cut from another version (ragscore rechunk cuts "
+                               "the new one)")
+    try:
+        check_offsets(start, end, len(document), at)
+    except InvalidInputError as error:
+        raise DatasetFileError(str(error)) from None
+    raise DatasetFileError(f"{at}: field 'text' must be the document's text from 'start' to "
+                           f"'end' ({show(document[start:end])}); got {show(text)}")
 
 
 def _line_of(path, chunk, max_bytes):

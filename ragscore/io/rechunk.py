@@ -74,12 +74,13 @@ def rechunk(dataset, placed, *, documents=None, min_overlap=None, allow_overlap=
     return changed, left
 
 
-def span_report(dataset, *, left=None):
+def span_report(dataset, *, left=None, view=None):
     """The report of a span test set's labels on its chunking, as plain data: every label
     with its status (``kept``, ``moved``, ``orphaned``, ``ambiguous``; ``in no chunk`` when
     it anchored but no chunk holds it), the counts, and the runs ``left`` out (``{system:
-    [case, ...]}``) with their number."""
-    view = labelled(dataset).spans
+    [case, ...]}``) with their number. ``view``: the dataset's
+    :class:`~ragscore.io.spans.SpanView` when already derived."""
+    view = labelled(dataset).spans if view is None else view
     unreached = {(case, span) for case, derived in view.cases.items()
                  for span in derived.unreached}
     labels = []

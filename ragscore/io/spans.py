@@ -96,7 +96,7 @@ def span_view(dataset, records, decided, *, unit="chunk"):
             evidence.setdefault(record["case"], []).append(
                 (record["claim"], record["doc"], found.start, found.end))
     chunking = (document_chunking(documents) if unit == "document"
-                else Chunking(dataset.positions))
+                else Chunking.of(dataset.positions))
     cases = {}
     decided_only = [case for (kind, case, _), decision in decided.items()  # labelled all
                     if kind == "answerability" and decision != "unsure"]  # the same
