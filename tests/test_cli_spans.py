@@ -34,8 +34,8 @@ def imported(tmp_path, capsys, name, chunks, runs):
 def folders(tmp_path, capsys):
     sentences, out = imported(tmp_path, capsys, "sentences", "chunks-sentences.jsonl",
                               "runs-sentences.jsonl")
-    assert out.splitlines()[0] == (f"wrote {sentences}: 5 documents, 4 questions, 8 runs of 2 "
-                                   "systems (A, B)")
+    assert out.splitlines()[0] == (f"wrote {sentences}: 5 chunks of 2 documents, 4 questions, "
+                                   "8 runs of 2 systems (A, B)")
     assert "  labels: span-relevance 4, evidence 4, answerability 4" in out.splitlines()
     notes, _ = imported(tmp_path, capsys, "notes", "chunks-notes.jsonl", "runs-notes.jsonl")
     return sentences, notes
@@ -201,3 +201,29 @@ def test_labels_anchor_turns_a_chunk_id_test_set_into_spans(tmp_path, capsys):
     assert anchored == course
     code, _, err = run(capsys, "labels", "anchor", "fixtures/course", "--out", tmp_path / "x")
     assert code == 2 and "needs --documents DOCS.jsonl and --out NEW_DIR" in err
+
+
+def _blocks(section, fence):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "spans.md").read_text()
+    part = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in part.split(f"```{fence}\n")[1:]]
+
+
+def test_the_docs_comparison_and_rechunk_run_as_written(tmp_path, capsys, monkeypatch):
+    """docs/spans.md's commands, in a folder holding the fixtures, print what it shows."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SPANS, tmp_path / "fixtures" / "spans")
+    commands = [line.split() for line in _blocks("Two chunkings compared", "sh")[0]
+                .splitlines()]
+    shown = _blocks("Two chunkings compared", "text")
+    outputs = [run(capsys, *command[1:]) for command in commands]
+    assert all(code == 0 for code, _, _ in outputs)
+    assert outputs[2][1] == shown[0]  # ragscore labels notes
+    assert outputs[3][1] == shown[1]  # ragscore compare
+    section = "A new chunking, a new version of the documents"
+    command = _blocks(section, "sh")[0].split()
+    code, out, err = run(capsys, *command[1:])
+    assert code == 0, err
+    assert out == _blocks(section, "text")[0]
+    report = json.loads((tmp_path / "notes-edited.json").read_text())
+    assert json.loads(_blocks(section, "json")[0]) in report["labels"]
