@@ -121,10 +121,22 @@ def score_rows(dataset, *, k, system):
 
 
 def _rows_html(rows, kind):
-    from .explore import rows_html
+    """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
+    cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
+    from ..core.metrics import REGISTRY
 
-    table = rows_html(rows, classes=f"ragscore-table ragscore-{kind}")
-    return table.replace("<tr><td>", "<tr data-row><td>")
+    names = {REGISTRY[name].label_at(k): name for name in ("recall", "support", "coverage")
+             for k in range(1, 11)}
+    head = "".join(f"<th>{html.escape(key)}</th>" for key in rows[0]) if rows else ""
+    body = []
+    for row in rows:
+        claim = f' data-claim="{html.escape(row["claim"])}"' if "claim" in row else ""
+        cells = "".join(f'<td data-field="{html.escape(names.get(key, key))}"'
+                        + (' class="na"' if value == "n/a" else "")
+                        + f">{html.escape(str(value))}</td>" for key, value in row.items())
+        body.append(f'<tr data-case="{html.escape(row["case"])}"{claim}>{cells}</tr>')
+    return (f'<table class="ragscore-table ragscore-chunk-{kind}"><tr>{head}</tr>'
+            + "".join(body) + "</table>")
 
 
 def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):

@@ -69,7 +69,9 @@ def test_the_panel_follows_its_slider(sentences):
     labels, scores = panel.rows()
     assert [row["support"] for row in scores] == ["0.50", "1.00", "1.00", "n/a"]
     assert all(row["partial"] == "" for row in labels)
-    assert 'data-row><td>rollback</td><td>1.00</td><td>1.00</td>' in panel.scores.value
+    assert ('<tr data-case="rollback"><td data-field="case">rollback</td><td '
+            'data-field="recall">1.00</td><td data-field="support">1.00</td>') \
+        in panel.scores.value
     assert "chunks of at most 100 characters" in panel.snapshot()
     with pytest.raises(ValueError, match="size must be a whole number from 20 to 160"):
         chunk_size_explorer(sentences, size=5)
