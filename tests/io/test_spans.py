@@ -378,3 +378,32 @@ def test_evidence_cut_in_two_is_supported_only_by_both_halves_visible(tmp_path, 
     # both halves are relevant (they hold evidence): R@1 = 1/2, R@2 = 2/2 for A and B
     assert counted.values(REGISTRY["recall"], 1) == [0.5, 0.5, 0.5]
     assert counted.values(REGISTRY["recall"], 2) == [1.0, 1.0, 0.5]
+
+
+def test_a_span_test_set_queues_no_chunk_for_relevance(tmp_path):
+    """Every chunk is judged by the spans: the review queue offers no passage of the pool
+    (the course under open rules offers archive, which its lists never graded)."""
+    from ragscore.io.review_queue import review_queue
+
+    dataset = load_dataset(saved(tmp_path))
+    assert [row for row in review_queue(dataset) if row["kind"] == "relevance"] == []
+    chunk_ids = load_course()._replace(ids="open")
+    assert [row["doc"] for row in review_queue(chunk_ids) if row["kind"] == "relevance"
+            and row["case"] == "launch"] == ["archive"]
+
+
+def test_two_reviewers_disputing_an_evidence_span_are_audited_and_resolved(tmp_path):
+    """ben says the span of 'monday' is not evidence: the item is disputed (the audit names
+    it) and resolves conservatively to not evidence, so launch expects no claim any more."""
+    from ragscore.tables.audit import audit
+
+    dataset = load_dataset(saved(tmp_path))
+    first = next(record for record in dataset.judgements if record["kind"] == "evidence")
+    disputed = dataset._replace(judgements=dataset.judgements + (
+        dict(first, reviewer="ben", decision="not evidence"),))
+    findings = [finding.detail for finding in audit(disputed, k=2).findings
+                if finding.kind == "disputed"]
+    assert findings == ["evidence for claim 'monday' in span 14-45 'release window starts on "
+                        "Monday' disputed: ana evidence, ben not evidence"]
+    support = labelled(disputed).dataset.cases["launch"].get("support")
+    assert support is None  # its one claim's evidence no longer stands
