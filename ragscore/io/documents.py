@@ -18,7 +18,7 @@ from collections import namedtuple
 
 from ..core.rules import InvalidInputError, show
 from ..core.spans import Chunking, check_offsets, document_version
-from .jsonl import DatasetFileError, Line, records, where
+from .jsonl import DatasetFileError, Line, object_with, records, where
 
 __all__ = ["DOCUMENT_KEYS", "Placed", "check_chunking", "read_chunking", "read_documents"]
 
@@ -33,12 +33,7 @@ def read_documents(path, handle, *, rules, max_bytes, versioned=True):
     found = {}
     for number, record in records(handle, path, max_bytes):
         at = Line(path, number)
-        if type(record) is not dict:
-            raise DatasetFileError(f"{at}: a document must be an object; got {show(record)}")
-        extra = sorted(str(key) for key in record if key not in DOCUMENT_KEYS)
-        if extra:
-            raise DatasetFileError(f"{at}: unknown field {show(extra[0])} (a document has "
-                                   f"{', '.join(sorted(DOCUMENT_KEYS))})")
+        object_with(record, DOCUMENT_KEYS, "a document", at)
         doc, text = record.get("id"), record.get("text")
         if not rules.is_id(doc):
             raise DatasetFileError(f"{at}: field 'id' must be {rules.expected}; got "

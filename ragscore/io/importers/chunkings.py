@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ...core.rules import OPEN, show
 from ..documents import Placed
-from ..jsonl import DatasetFileError, parse, records, where
+from ..jsonl import DatasetFileError, object_with, parse, read_value, records, where
 from ._common import open_input
 
 __all__ = ["LAYOUTS", "read_chunks"]
@@ -66,15 +66,7 @@ def _items(path, max_bytes):
     handle = open_input(path, max_bytes)
     with handle:
         if Path(path).suffix.lower() == ".json":
-            data = handle.read(max_bytes + 1)
-            if len(data) > max_bytes:
-                raise DatasetFileError(f"{where(path)}: larger than {max_bytes:,} bytes")
-            try:
-                value = parse(data.decode("utf-8"), where(path))
-            except UnicodeDecodeError as error:
-                raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") \
-                    from None
-            yield from _json_items(path, value)
+            yield from _json_items(path, read_value(handle, path, max_bytes))
             return
         for number, record in records(handle, path, max_bytes):
             yield where(path, number), record
@@ -112,10 +104,7 @@ def _id(value, field, at):
 
 
 def _ragscore(record, at, _):
-    extra = sorted(str(key) for key in record if key not in RAGSCORE_KEYS)
-    if extra:
-        raise DatasetFileError(f"{at}: unknown field {show(extra[0])} (a chunk has "
-                               f"{', '.join(sorted(RAGSCORE_KEYS))})")
+    object_with(record, RAGSCORE_KEYS, "a chunk", at)
     for field in ("id", "doc", "start", "end"):
         if field not in record:
             raise DatasetFileError(f"{at}: field {field!r} is missing")

@@ -39,18 +39,29 @@ ENGINE = Option(("--engine",), {
             "default) or line by line (reference); both give the same dataset"})
 
 
-def _depth(text):
-    """A ranking depth: a whole number, 1 or more."""
+def at_least_1(flag):
+    """An ``argparse`` type for ``flag``: a whole number, 1 or more, else a message naming
+    the flag.
+
+    >>> at_least_1("--max-depth")("3")
+    3
+    """
     import argparse
 
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--max-depth must be a whole number of at least 1; "
-                                         f"got {text!r}")
-    return value
+    def parsed(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{flag} must be a whole number of at least 1; "
+                                             f"got {text!r}")
+        return value
+
+    return parsed
+
+
+_depth = at_least_1("--max-depth")
 
 
 def _trec(options):
@@ -150,20 +161,6 @@ def _today():
     return datetime.date.today().isoformat()
 
 
-def _min_overlap(text):
-    """``--min-overlap``: a whole number of characters, 1 or more."""
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1 (characters); "
-                                         f"got {text!r}")
-    return value
-
-
 #: The options every command that reads a chunking takes (import spans, rechunk).
 CHUNKING_OPTIONS = (
     Option(("--chunks-format",), {
@@ -176,7 +173,7 @@ CHUNKING_OPTIONS = (
         "default": "source", "metavar": "KEY",
         "help": "LangChain: the metadata key naming a chunk's document (default source)"}),
     Option(("--min-overlap",), {
-        "type": _min_overlap, "default": 1, "metavar": "N",
+        "type": at_least_1("--min-overlap"), "default": 1, "metavar": "N",
         "help": "characters of a relevant span a chunk must hold to take its grade (default "
                 "1: any shared character; a shorter span must be held whole)"}),
     Option(("--allow-overlap",), {

@@ -32,7 +32,7 @@ from ...core.rules import OPEN, InvalidInputError, show
 from ...core.spans import check_offsets
 from ..documents import check_chunking, read_documents
 from ..format import SPLITS, Dataset
-from ..jsonl import DatasetFileError, Line, records, where
+from ..jsonl import DatasetFileError, Line, object_with, records, where
 from ._common import open_input, stem, unicode_problem
 from .chunkings import read_chunks
 
@@ -105,12 +105,7 @@ def _spans(record, field, case, documents, provenance, at):
     found = []
     for position, item in enumerate(items):
         here = f"{at}: {field}[{position}]"
-        if type(item) is not dict:
-            raise DatasetFileError(f"{here} must be an object; got {show(item)}")
-        extra = sorted(str(key) for key in item if key not in SPAN_KEYS[field])
-        if extra:
-            raise DatasetFileError(f"{here}: unknown field {show(extra[0])} (a span has "
-                                   f"{', '.join(sorted(SPAN_KEYS[field]))})")
+        object_with(item, SPAN_KEYS[field], "a span", here)
         missing = [key for key in ("claim", "doc", "start", "end", "grade")
                    if key in SPAN_KEYS[field] and key not in item]
         if missing:
@@ -147,12 +142,7 @@ def _spans(record, field, case, documents, provenance, at):
 
 def _question(record, at, documents, provenance):
     """``(case ID, case, judgement records)`` of one line of the questions file."""
-    if type(record) is not dict:
-        raise DatasetFileError(f"{at}: a question must be an object; got {show(record)}")
-    extra = sorted(str(key) for key in record if key not in QUESTION_KEYS)
-    if extra:
-        raise DatasetFileError(f"{at}: unknown field {show(extra[0])} (a question has "
-                               f"{', '.join(sorted(QUESTION_KEYS))})")
+    object_with(record, QUESTION_KEYS, "a question", at)
     case = record.get("id")
     if not OPEN.is_id(case) or unicode_problem(case):
         raise DatasetFileError(f"{at}: field 'id' must be {OPEN.expected}; got {show(case)}")
