@@ -134,7 +134,8 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chu
         from .spans import apply_spans, span_view
 
         spans = span_view(dataset, records, decided, unit=unit)
-        dataset = dataset._replace(cases=apply_spans(dataset.cases, spans))
+        dataset = dataset._replace(cases=apply_spans(dataset.cases, spans,
+                                                     min_relevance=dataset.min_relevance))
     doc_of = {(record["case"], record["key"]): record["doc"] for record in records
               if record["kind"] == "relevance"}
     key_of, open_rules = _key_of(dataset.corpus), dataset.rules.open_labels

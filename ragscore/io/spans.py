@@ -109,18 +109,20 @@ def span_view(dataset, records, decided, *, unit="chunk"):
     return SpanView(tuple(labels), cases, counts)
 
 
-def apply_spans(cases, view):
+def apply_spans(cases, view, *, min_relevance=1):
     """``cases`` with the derived labels of ``view`` (a :class:`SpanView`): a case's own
     labels win where they say something (a listed ``relevant`` ID, a claim of its own
     ``support``; a case whose own labels say unanswerable keeps nothing graded above 0);
     the derived grades fill ``relevant``, each derived claim's full and partial chunks its
     ``support``, and ``spans`` (in memory only, never saved) holds the claims whose
-    citations must cover an evidence span. The input is not changed."""
+    citations must cover an evidence span. A case's own list of relevant IDs is graded at
+    ``min_relevance``. The input is not changed."""
     changed = dict(cases)
     for name, derived in view.cases.items():
         case = dict(cases[name])
         listed = case.get("relevant") or ()
-        grades = dict(listed) if type(listed) is dict else dict.fromkeys(listed, 1)
+        grades = dict(listed) if type(listed) is dict else dict.fromkeys(listed,
+                                                                         min_relevance)
         unanswerable = case.get("support") == {}
         for chunk, grade in derived.relevant.items():
             if not (unanswerable and grade > 0):
