@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, Escaping,
+from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
                          dataset_argument, engine_option, terminal_safe)
 from .core.rules import InvalidInputError, show
 
@@ -51,7 +51,9 @@ def build_parser():
                     "Start with 'ragscore demo' to see the course table.")
     parser.add_argument("--debug", action="store_true",
                         help="show the full traceback of an unexpected error")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="store_true",
+                        help="print the installed ragscore's version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_score_commands(commands)
     add_import_commands(commands)
     add_release_commands(commands, dataset_argument, engine_option)
@@ -90,10 +92,19 @@ def capture(argv):
 def main(argv=None, *, out=None):
     """Run the command line; return the exit code (see the module docstring)."""
     out = sys.stdout if out is None else out
-    args = build_parser().parse_args(argv)
-    if getattr(args, "format", "text") in ("text", "markdown"):  # read by people: escaped
-        out = Escaping(out)
-    try:
+    args = None
+    try:  # Ctrl-C from the first moment: one line, exit 130, never a traceback
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.version:
+            from .recording.provenance import package_version
+
+            out.write(f"ragscore {package_version()}\n")
+            return OK
+        if args.command is None:
+            parser.error("the following arguments are required: COMMAND")
+        if getattr(args, "format", "text") in ("text", "markdown"):  # read by people: escaped
+            out = Escaping(out)
         code = args.handler(args, out)
         out.flush()
         return code
@@ -111,7 +122,7 @@ def main(argv=None, *, out=None):
         print(f"ragscore: error: {target}{error.strerror or error}", file=sys.stderr)
         return BAD_INPUT
     except Exception as error:  # noqa: BLE001 (the last line of defence: one line, no trace)
-        if args.debug:
+        if args is not None and args.debug:
             raise
         print(f"ragscore: internal error ({type(error).__name__}): {show(str(error))}; "
               f"this is a bug, please report it at {ISSUES} (run with --debug for the "

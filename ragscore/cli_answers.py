@@ -95,7 +95,8 @@ def _export(args, out):
     from .io.dataset import load_dataset
     from .io.store import write_file_atomically
 
-    target = None if args.out is None else output_file("--out", args.out)
+    target = None if args.out is None else output_file("--out", args.out,
+                                                       inputs=(args.dataset,))
     rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
                             system=args.system, split=args.split, pattern=args.pattern,
                             pool_depth=args.pool_depth, reviewer=args.reviewer)
@@ -110,17 +111,13 @@ def _export(args, out):
 def _import(args, out):
     import datetime
 
+    from .io.jsonl import read_text
     from .io.queue_file import add_judgements, read_decisions
     from .io.write import update_dataset
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise InvalidInputError(f"{path}: cannot be read ({error.strerror})") from None
+    text = read_text(path)  # a regular file within the limit: never a FIFO or /dev/zero
     date = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     found = {}
 

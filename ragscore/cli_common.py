@@ -89,16 +89,13 @@ def engine_option(parser):
                              f"{DEFAULT_ENGINE}); both give the same numbers")
 
 
-def output_file(flag, value):
-    """The :class:`~pathlib.Path` of an output file given as ``flag`` (``--out``), refused
-    with a clear error, before any work, when its folder does not exist."""
-    from pathlib import Path
+def output_file(flag, value, *, inputs=()):
+    """The :class:`~pathlib.Path` of an output file given as ``flag`` (``--out``), checked
+    before any work (:func:`ragscore.io.outputs.check_output_file`: its folder exists, it is
+    none of ``inputs``, not inside a dataset folder, a regular file if it exists)."""
+    from .io.outputs import check_output_file
 
-    target = Path(value)
-    if not target.resolve().parent.is_dir():
-        raise InvalidInputError(f"{flag} {show(value)}: its folder "
-                                f"{show(str(target.parent))} does not exist")
-    return target
+    return check_output_file(value, flag=flag, inputs=inputs)
 
 
 def no_runs(folder):

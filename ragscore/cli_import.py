@@ -1,7 +1,9 @@
 """``ragscore import`` and ``ragscore export``: built from the importer registry
 (:data:`ragscore.io.importers.registry.IMPORTERS`), so each format is declared once."""
 from .cli_common import OK, dataset_argument, output_file
+from .core.rules import InvalidInputError
 from .io.importers.registry import IMPORTERS
+from .io.jsonl import where
 
 
 def _import(args, out):
@@ -11,9 +13,14 @@ def _import(args, out):
 
     from .io.dataset import save_dataset
     from .io.format import NAME_PATTERN
+    from .io.outputs import check_output_folder
 
-    if args.review_out:  # refused before any work when its folder does not exist
-        output_file("--review-out", args.review_out)
+    importer = IMPORTERS[args.kind]
+    inputs = _inputs(importer, args)
+    # every output checked before any work: never an input, never inside a dataset folder
+    check_output_folder(args.out, flag="--out", inputs=inputs, overwrite=args.overwrite)
+    if args.review_out:
+        output_file("--review-out", args.review_out, inputs=inputs)
     options = {name: value for name, value in vars(args).items()
                if name not in ("handler", "review_out")}
     folder_name = Path(args.out).resolve().name
@@ -22,8 +29,7 @@ def _import(args, out):
     from .io.importers._reading import bytes_reported, input_bytes
     from .render.progress import Progress
 
-    total = input_bytes(value for name, value in options.items() if name not in ("out",
-                                                                                 "name"))
+    total = input_bytes(inputs)  # what the import reads, and only that
     # only on a terminal, after two seconds: the share of the input files' bytes read
     with Progress(f"importing ({args.kind})", unit="bytes") as progress:
 
@@ -32,7 +38,7 @@ def _import(args, out):
                 progress(min(done, total), total)
 
         with bytes_reported(report):
-            dataset, notes = IMPORTERS[args.kind].read(options)
+            dataset, notes = importer.read(options)
     sentences = []
     for what, value in notes.items():
         if type(value) is dict:
@@ -48,6 +54,10 @@ def _import(args, out):
                              "trec_eval -M)")
         else:
             sentences.append(f"{what}: {value}")
+    if not dataset.corpus:  # nothing to check a ranking against: say where, not "{}"
+        raise InvalidInputError(f"{', '.join(map(where, inputs))}: no document is named in "
+                                "any ranking, context or label (every ranking is empty?); a "
+                                "dataset needs at least one document")
     dataset = dataset._replace(notes=(f"imported with 'ragscore import {args.kind}'",
                                       *sentences))
     with Progress("writing the dataset"):
@@ -66,6 +76,17 @@ def _import(args, out):
     return OK
 
 
+def _inputs(importer, args):
+    """The files and folders an import reads (the options its importer marks ``reads``)."""
+    found = []
+    for option in importer.options:
+        if option.reads:
+            value = getattr(args, option.settings.get("dest") or
+                            option.flags[0].lstrip("-").replace("-", "_"))
+            found += value if isinstance(value, list) else [value]
+    return [value for value in found if value]
+
+
 def _write_review_queue(dataset, path):
     """Write the review queue of a just-imported ``dataset`` at ``path``; say so."""
     from .cli_answers import queue_summary, queue_text
@@ -81,7 +102,11 @@ def _write_review_queue(dataset, path):
 def _export_trec(args, out):
     from .io.dataset import load_dataset
     from .io.importers import export_trec
+    from .io.outputs import check_output_file
 
+    # the prefix's own name checked as a file would be: its folder, inputs, dataset folders
+    check_output_file(f"{args.out_prefix}.qrels", flag="--out-prefix", inputs=(args.dataset,),
+                      make_folder=True)
     written = export_trec(load_dataset(args.dataset), args.out_prefix)
     out.write("".join(f"wrote {path}\n" for path in written))
     return OK

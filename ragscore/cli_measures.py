@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from .cli_common import OK, Escaping, notes_out, shortened_note, terminal_safe
-from .core.measures import parse_measures
+from .core.measures import at_cutoffs, parse_measures
 from .core.rules import InvalidInputError, show
 
 #: The measures ``--trec-eval`` prints when ``--measures`` is not given.
@@ -112,7 +112,7 @@ def measure_columns(counted, text, *, default_k, na_as_zero=False):
     from .core.metrics import REGISTRY
 
     chosen, columns = [], {}
-    for measure in parse_measures(text):
+    for measure in at_cutoffs(parse_measures(text), default=default_k):
         metric = REGISTRY[measure.metric]
         k = measure.cutoff(uncut=counted.rules.max_k, default=default_k)
         chosen.append(metric._replace(name=measure.label, label=measure.label))

@@ -10,7 +10,7 @@ from .core.rules import InvalidInputError, show
 #: Built-in defaults, used when neither the command line nor --config gives a value.
 DEFAULTS = {"trials": 1, "concurrency": 8, "timeout": 30.0, "retries": 3, "backoff": 0.5,
             "max_backoff": 30.0, "rate": None, "stop_after": 10, "out": None,
-            "journal": None, "body": None}
+            "journal": None, "body": None, "code_revision": None}
 PATH_OPTIONS = ("answer", "retrieved", "scores", "delivered", "tokens", "cost")
 
 
@@ -28,7 +28,7 @@ def _value(text):
     """A --set value: JSON when it reads as JSON (numbers, true, lists), else the text."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON (or not readable as JSON): the text
         return text
 
 
@@ -64,7 +64,8 @@ def _record(args, out):
     target = chosen["out"] or args.dataset
     try:
         recorded = record_endpoint(args.dataset, endpoint, system=system,
-                                   resume=args.resume, overwrite=args.overwrite, **chosen)
+                                   resume=args.resume, overwrite=args.overwrite, flags=True,
+                                   **chosen)
     except RecordingStopped as error:
         print(f"ragscore: {error}", file=sys.stderr)
         return FAILED
@@ -133,6 +134,10 @@ def add_record_command(commands):
                             help=f"JSON path of the {name} in the response (default "
                                  f"{default})")
     parser.add_argument("--model", help="the model, for the manifest")
+    parser.add_argument("--code-revision", metavar="REV",
+                        help="the revision of the system's code (a git commit, a tag), for "
+                             "the manifest; without it the manifest says only which revision "
+                             "the directory you ran the command in was at")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE",
                         help="a setting recorded in the manifest (repeatable)")
     parser.set_defaults(handler=_record)

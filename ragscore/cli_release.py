@@ -38,20 +38,23 @@ def _counted_by_system(dataset, engine):
 
 
 def _baseline_save(args, out):
-    from .gating import named_system
+    from .cli_common import output_file
+    from .gating import named_system, refuse_failed_calls
     from .io.baseline import baseline_record, save_baseline
     from .io.dataset import load_dataset
     from .io.manifest import fingerprint
 
+    target = output_file("--out", args.out, inputs=(args.dataset,))
     # one read: every file of the folder opened before any is read (io/store.py), so the
     # counts and the fingerprint are of one version even while someone saves the folder,
     # and nothing is written into it (no lock to hold, even on a read-only folder)
     dataset = load_dataset(args.dataset)
     counted, systems = _counted_by_system(dataset, args.engine)
     named_system(systems, args.system, "baseline")
+    refuse_failed_calls(dataset, args.system, "baseline")  # as gate --baseline refuses it
     record = baseline_record(counted, args.system, fingerprint=fingerprint(dataset),
                              manifest=(dataset.manifests or {}).get(args.system))
-    save_baseline(record, args.out)
+    save_baseline(record, target)
     out.write(f"baseline of system {args.system} written to {args.out}: "
               f"{len(record['questions'])} questions, test set "
               f"{record['fingerprint']['questions_sha256'][:12]}\n")

@@ -11,7 +11,7 @@ from .core.aggregate import label_notes
 from .core.metrics import REGISTRY
 from .core.rules import InvalidInputError
 from .render.formats import FORMATS
-from .render.escape import text as one_line
+from .render.escape import markdown_cell, text as one_line
 from .render.text import aligned_lines, format_value, text_table
 
 
@@ -106,8 +106,9 @@ def _report(args, out):
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
         text = render(table, k=k, fmt=args.format, digits=args.digits)
     notes = counted.notes + tuple(label_notes(counted, k))
+    prose = markdown_cell if args.format == "markdown" else one_line  # names shown as typed
     if notes and args.format in ("text", "markdown"):
-        out.write("".join(f"Note: {one_line(shortened_note(note))}\n" for note in notes)
+        out.write("".join(f"Note: {prose(shortened_note(note))}\n" for note in notes)
                   + "\n")
     elif notes:
         Escaping(sys.stderr).write("".join(f"ragscore: note: {shortened_note(note)}\n"
@@ -138,6 +139,9 @@ def _report(args, out):
                           "collapsed into their documents):"]
             lines += [f"- {case} {system}: {dropped} dropped, {collapsed} collapsed"
                       for case, system, dropped, collapsed in removed]
+        if args.format == "markdown":  # a name from the data never becomes a link or HTML
+            lines = [f"- {prose(line[2:])}" if line.startswith("- ") else prose(line)
+                     for line in lines]
         out.write("\n".join(lines) + "\n")
     notes_out(counted, Escaping(sys.stderr))
     return OK

@@ -13,6 +13,8 @@ from .core.rules import InvalidInputError, show
 def _html(args, out):
     from .tables.share import review_data
 
+    target = None if args.out is None else output_file(
+        "--out", args.out, inputs=(args.dataset, args.policy))
     paired = {}
     if args.dataset is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
         from .cli_common import read_pair
@@ -53,12 +55,12 @@ def _html(args, out):
         from .render.share_html import render_html
 
         text = render_html(data)
-    if args.out is None:
+    if target is None:
         out.write(text)
         return OK
     from .io.store import write_file_atomically
 
-    write_file_atomically(output_file("--out", args.out), [text])
+    write_file_atomically(target, [text])
     import sys
 
     sys.stderr.write(f"ragscore: wrote {args.format} report of {len(data['questions'])} "

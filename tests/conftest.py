@@ -1,5 +1,8 @@
-"""Shared fixtures: the course dataset, loaded fresh for each test so no test can leak edits."""
+"""Shared fixtures: the course dataset, loaded fresh for each test so no test can leak edits,
+and devices of a test's own (never the machine's) to name where a command must refuse one."""
 import copy
+import os
+import stat
 
 import pytest
 
@@ -38,3 +41,19 @@ def score(course):
         return ragscore.evaluate(course.corpus, course.cases[case], course.runs[case][system],
                                  **options)
     return _score
+
+
+@pytest.fixture
+def device(tmp_path):
+    """``device("zero")`` or ``device("null")``: a character device like /dev/zero or
+    /dev/null made in the test's folder (it needs root; ``None`` otherwise). A test that
+    hands a command a device hands it this one: a command that wrongly replaced or read it
+    to the end would harm only the test."""
+    def make(kind):
+        path = tmp_path / f"{kind}-device"
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, {"null": 3, "zero": 5}[kind]))
+        except OSError:
+            return None
+        return path
+    return make

@@ -28,7 +28,8 @@ BRACKETS = re.compile(r"\[(\^?)([^\[\]\n]{1,%d})\](?!\()|【([^【】\n]{1,%d})�
 FOOTNOTE_LINE = re.compile(r"^[ \t]*\[\^([^\]\s]{1,64})\]:[ \t]*([^\n]*)$", re.MULTILINE)
 _ITEM = re.compile(r"[^\s,;]+")
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
-_RANGE = re.compile(r"(\d{1,9})[ \t]*[-\u2013][ \t]*(\d{1,9})")
+#: A range of positions: ASCII digits only, as a single number (``[١-٣]`` is not 1-3).
+_RANGE = re.compile(r"([0-9]{1,9})[ \t]*[-\u2013][ \t]*([0-9]{1,9})")
 
 
 class Marker(namedtuple("Marker", "start end written items footnote")):

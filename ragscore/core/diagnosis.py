@@ -11,7 +11,8 @@ the first stage that failed:
    ``missed`` (retrieval missed every relevant ID);
 4. some retrieved, none in the context the answer stage saw (the recorded delivered context,
    else the top k): ``not_delivered``;
-5. the answer was not assessed (a retrieval-only run): ``ok``, retrieval did its part;
+5. the answer was not assessed: ``ok`` for a retrieval-only run (retrieval did its part),
+   ``n/a`` when it has claims awaiting a person's review (nobody has assessed it yet);
 6. the answer makes no claim: ``should_answer`` (abstained when it should answer);
 7. with answer labels, some generated claim is unsupported at k (strict citation rule):
    ``unsupported``;
@@ -38,14 +39,14 @@ FAILURES = ("missed", "not_delivered", "unsupported", "should_abstain", "should_
 
 
 def diagnose(*, n_relevant, n_expected, retrieved_relevant, delivered_relevant, n_claims,
-             supported):
+             supported, awaiting=False):
     """The diagnosis code (a key of :data:`DIAGNOSES`) of one question's counts.
 
     ``n_relevant``: IDs labelled relevant; ``n_expected``: expected claims (``None``: no
     answer labels); ``retrieved_relevant``: relevant IDs anywhere in the ranked list;
     ``delivered_relevant``: relevant IDs in the context the answer stage saw; ``n_claims``:
     generated claims (``None``: answer not assessed); ``supported``: generated claims
-    supported at k.
+    supported at k; ``awaiting``: the answer's claims await review (not assessed yet).
 
     >>> diagnose(n_relevant=1, n_expected=1, retrieved_relevant=1, delivered_relevant=1,
     ...          n_claims=2, supported=1)
@@ -63,7 +64,7 @@ def diagnose(*, n_relevant, n_expected, retrieved_relevant, delivered_relevant, 
     if n_relevant > 0 and delivered_relevant == 0:
         return "not_delivered"
     if n_claims is None:
-        return "ok"
+        return "n/a" if awaiting else "ok"
     if n_claims == 0:
         return "should_answer"
     if n_expected is not None and supported < n_claims:
@@ -105,11 +106,11 @@ def delivered_relevant(counts, *, k, retrieved=None, delivered=None):
     return sum(1 for rank in ranks if rank <= len(retrieved) and retrieved[rank - 1] in inside)
 
 
-def diagnose_counts(counts, *, k, run=None):
+def diagnose_counts(counts, *, k, run=None, awaiting=False):
     """The diagnosis code of one question's counts at cutoff ``k`` (``run``: its recorded
     run, a dict with ``retrieved`` and ``delivered``, read only when the delivered context
-    is not a prefix of the ranking). Repeated trials (a sequence of counts, with ``run`` a
-    list of runs) are combined with :func:`combine`.
+    is not a prefix of the ranking; ``awaiting``: its claims await review). Repeated trials
+    (a sequence of counts, with ``run`` a list of runs) are combined with :func:`combine`.
 
     >>> from ragscore.core.counts import count
     >>> diagnose_counts(count({"a"}, {"x": {"a"}}, ("b", "a"), (("x", ("a",)),)), k=1)
@@ -117,7 +118,7 @@ def diagnose_counts(counts, *, k, run=None):
     """
     if not hasattr(counts, "relevant_ranks"):  # repeated trials
         runs = run if isinstance(run, (list, tuple)) else [None] * len(counts)
-        return combine([diagnose_counts(trial, k=k, run=one)
+        return combine([diagnose_counts(trial, k=k, run=one, awaiting=awaiting)
                         for trial, one in zip(counts, runs)])
     run = run or {}
     return diagnose(n_relevant=counts.n_relevant, n_expected=counts.n_expected,
@@ -125,13 +126,17 @@ def diagnose_counts(counts, *, k, run=None):
                     delivered_relevant=delivered_relevant(
                         counts, k=k, retrieved=run.get("retrieved"),
                         delivered=run.get("delivered")),
-                    n_claims=counts.n_claims, supported=bisect_right(counts.claim_cutoffs, k))
+                    n_claims=counts.n_claims, supported=bisect_right(counts.claim_cutoffs, k),
+                    awaiting=awaiting)
 
 
 def question_diagnoses(counted, runs, *, k):
     """The diagnosis code of every row of ``counted`` (an engine's counted runs) at cutoff
     ``k``, in row order; ``runs`` is the dataset's ``runs[case][system]`` (read only where
-    the delivered context is not a prefix of the ranking)."""
+    the delivered context is not a prefix of the ranking); an answer whose claims await
+    review (``counted.waiting``) is not said to be ``ok``."""
+    waiting = counted.waiting
     return [diagnose_counts(counted.counts_at(position), k=k,
-                            run=runs.get(case, {}).get(system))
+                            run=runs.get(case, {}).get(system),
+                            awaiting=(case, system) in waiting)
             for position, (case, system) in enumerate(counted.keys)]

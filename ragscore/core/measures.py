@@ -65,6 +65,22 @@ class Measure(namedtuple("Measure", "label metric k")):
         return uncut if "{k}" in REGISTRY[self.metric].label else default
 
 
+def at_cutoffs(measures, *, default):
+    """``measures`` with every cutoff stated: a metric named without one that is read at
+    ``default`` (``support`` with ``--k 2``) becomes ``support@2``, so no label hides the k
+    it was scored at; uncut measures (``AP``) stay uncut. Each (metric, cutoff) once.
+
+    >>> [m.label for m in at_cutoffs(parse_measures("support R@10 AP support@2"), default=2)]
+    ['support@2', 'R@10', 'AP']
+    """
+    found = {}
+    for measure in measures:
+        if measure.k is None and "{k}" not in REGISTRY[measure.metric].label:
+            measure = Measure(f"{measure.label}@{default}", measure.metric, default)
+        found.setdefault((measure.metric, measure.k), measure)
+    return tuple(found.values())
+
+
 def known_names():
     """Every name :func:`parse_measures` knows, in words, for an error message.
 
@@ -155,8 +171,10 @@ class Scored(namedtuple("Scored", "measures cases systems columns summary")):
 
 def score_measures(counted, measures, *, default_k, na_as_zero=False):
     """Score ``measures`` over ``counted`` (one engine pass; each measure reads the counts
-    at its cutoff; uncut measures at the longest ranking the ID rules allow)."""
+    at its cutoff, ``default_k`` when its name gives none (its label then says so, see
+    :func:`at_cutoffs`); uncut measures at the longest ranking the ID rules allow)."""
     uncut = counted.rules.max_k
+    measures = at_cutoffs(measures, default=default_k)
     ks = [measure.cutoff(uncut=uncut, default=default_k) for measure in measures]
     for measure, k in zip(measures, ks):
         if k > uncut:

@@ -17,6 +17,7 @@ The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragsco
 """
 from collections import namedtuple
 
+from .claim_split import MAX_ANSWER
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
 __all__ = ["InvalidInputError", "Labels", "Validated", "check_document", "check_k", "ids",
@@ -332,7 +333,8 @@ def validate_run(run, known, *, rules=COURSE):
         if visible is None:
             _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
         if rules.open_labels and "claims" not in run:
-            return retrieved, None  # the answer stage was not recorded
+            _check_answer_to_split(run.get("answer"))
+            return retrieved, None  # the answer stage was not recorded (or only its text)
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > rules.max_claims:
         fail("run['claims']", f"a tuple of at most {rules.max_claims} (claim, citations) pairs",
@@ -351,6 +353,15 @@ def validate_run(run, known, *, rules=COURSE):
                 and _members_within(citations, known, limit) is None:
             _check_id_list(citations, f"run['claims'][{position}][1]", rules)
     return retrieved, claims
+
+
+def _check_answer_to_split(answer):
+    """An answer recorded without its claims is split into claims later: refuse one the
+    splitter would refuse, here, before it is saved (not in every report after)."""
+    if type(answer) is str and len(answer) > MAX_ANSWER:
+        raise InvalidInputError(f"run['answer'] has {len(answer):,} characters; an answer "
+                                f"split into claims has at most {MAX_ANSWER:,} (record its "
+                                "claims, or shorten it)")
 
 
 def _explain_claim(pair, position, rules):

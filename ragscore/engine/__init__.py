@@ -127,11 +127,12 @@ FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
 
 def default_metrics(counted):
     """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed, so no column for it), plus stale support,
+    (a retrieval-only test set: nothing assessed or awaiting review, so no column for it;
+    answers awaiting review keep their columns, n/a), plus stale support,
     disclosures and ``context_differs`` when the data records superseded chunks, access
     groups or delivered contexts, exact match and token F1 when some answer text met a
     reference answer, and Judged@k when reviewers judged passages for relevance."""
     extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
-    if len(counted) and "answers" not in counted.features:
+    if len(counted) and "answers" not in counted.features and not counted.waiting:
         return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
     return CONTRACT + extra

@@ -197,6 +197,21 @@ def load_baseline(path):
     if errors:
         field, message = errors[0]
         raise DatasetFileError(f"{where(path)}: {field}: {message}")
+    _refuse_failed_recording(record.get("manifest"), path)
     questions = {case: _counts(value, f"{where(path)}: questions[{show(case)}]")
                  for case, value in record["questions"].items()}
     return record["system"], record["fingerprint"], record.get("manifest"), questions
+
+
+def _refuse_failed_recording(manifest, path):
+    """A baseline of a recording with failed calls judges nothing on those questions (a
+    call that never answered is not an empty ranking): refused, as ``gate --baseline``
+    refuses the recording itself."""
+    recorder = manifest.get("recorder") if type(manifest) is dict else None
+    failed = recorder.get("failed", 0) if type(recorder) is dict else 0
+    if failed == 0 and type(failed) is int:
+        return
+    raise DatasetFileError(f"{where(path)}: manifest.recorder.failed: the recording this "
+                           f"baseline was saved from has {show(failed)} failed calls; record "
+                           "them again (ragscore record ... --resume) and save the baseline "
+                           "again")

@@ -427,8 +427,9 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
     new_label = np.full(len(label_case), -1)
     new_label[label_kept] = np.arange(int(label_kept.sum()))
     keep_pairs = label_kept[labelled_claim]
-    mapped_claim_label = np.where(claim_label_new >= 0, new_label[np.maximum(claim_label_new, 0)],
-                                  -1) if len(claim_label_new) else claim_label_new
+    mapped_claim_label = np.full(len(claim_label_new), -1, dtype=np.int64)
+    labelled = claim_label_new >= 0  # none when no case has a support label
+    mapped_claim_label[labelled] = new_label[claim_label_new[labelled]]
     all_ids = pa.concat_arrays([ids, extra_ids]) if extra_ids is not None else ids
     empty = np.zeros(0, dtype=np.int64)
     zeros = np.zeros(rows, dtype=np.int64)

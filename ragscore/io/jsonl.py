@@ -108,14 +108,15 @@ def _reason(error):
     return text if text.isprintable() else show(text, limit=200)
 
 
-def open_regular(path, max_bytes=MAX_FILE_BYTES):
-    """Open ``path`` for reading in binary if it is a regular file within ``max_bytes``.
+def open_regular(path, max_bytes=MAX_FILE_BYTES, *, writable=False):
+    """Open ``path`` for reading in binary (and writing, ``writable``) if it is a regular
+    file within ``max_bytes``.
 
     A FIFO, a device, a folder or a socket is refused without blocking on it; a symbolic
     link is followed to what it names, which must itself be a regular file.
     """
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        descriptor = os.open(path, (os.O_RDWR if writable else os.O_RDONLY) | os.O_NONBLOCK)
     except OSError as error:
         if isinstance(error, FileNotFoundError):
             raise
@@ -129,7 +130,7 @@ def open_regular(path, max_bytes=MAX_FILE_BYTES):
                 f"{where(path)}: is {info.st_size} bytes, over the limit of {max_bytes}; "
                 "pass a larger max_bytes if this file is trusted")
         os.set_blocking(descriptor, True)
-        return os.fdopen(descriptor, "rb")
+        return os.fdopen(descriptor, "r+b" if writable else "rb")
     except BaseException:
         os.close(descriptor)
         raise
@@ -140,16 +141,32 @@ def too_big(path, max_bytes):
                             "being read; pass a larger max_bytes if it is trusted")
 
 
-def read_value(handle, path, max_bytes=MAX_FILE_BYTES):
-    """The one JSON value in an open file (an object, an array, ...)."""
+def read_whole(handle, path, max_bytes=MAX_FILE_BYTES):
+    """The text of an open file read to its end: at most ``max_bytes``, UTF-8."""
     data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise too_big(path, max_bytes)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DatasetFileError(f"{where(path)}: not UTF-8 text ({error.reason})") from None
-    return parse(text, where(path))
+
+
+def read_text(path, max_bytes=MAX_FILE_BYTES):
+    """The whole text of the UTF-8 file at ``path``: a regular file within ``max_bytes``
+    (a FIFO or a device is refused without blocking on it), a byte-order mark dropped."""
+    try:
+        with open_regular(path, max_bytes) as handle:
+            text = read_whole(handle, path, max_bytes)
+    except FileNotFoundError:
+        raise DatasetFileError(f"{where(path)}: cannot be read (No such file or "
+                               "directory)") from None
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
+def read_value(handle, path, max_bytes=MAX_FILE_BYTES):
+    """The one JSON value in an open file (an object, an array, ...)."""
+    return parse(read_whole(handle, path, max_bytes), where(path))
 
 
 def object_with(record, fields, what, at):
@@ -183,7 +200,8 @@ def read_json(handle, path, max_bytes=MAX_FILE_BYTES):
 
 def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
     """Yield ``(number, object)`` for each non-blank line of an open JSON Lines file (only
-    the lines of ``span = (start, stop, first line number)`` when given).
+    the lines of ``span = (start, stop, first line number)`` when given); a byte-order mark
+    opening the file is dropped.
 
     Duplicate keys are refused. The fast path parses without a per-object hook and proves
     there can be none: when every ``:`` on the line directly follows a ``"`` (so each key's
@@ -204,6 +222,8 @@ def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
         except UnicodeDecodeError as error:
             raise DatasetFileError(
                 f"{where(path, number)}: not UTF-8 text ({error.reason})") from None
+        if line[:1] == "\ufeff" and read == len(raw) and not start:
+            line = line[1:]  # a byte-order mark opening the file (Windows tools write one)
         colons = line.count(":")
         if colons == line.count('":') and line[:1] == "{":
             try:

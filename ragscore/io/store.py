@@ -9,11 +9,14 @@ A save writes new content files beside the old ones, then replaces the index in 
   one complete version, old or new, never a mix; if a writer removed a file between the
   index and the open, the reader starts again from the new index;
 - a save killed at any moment leaves the old or the new version complete and loadable;
-  its leftovers (files no index names, or a scratch folder beside a new dataset) are
-  removed by the next save;
+  its leftovers (the old files it listed before its switch, content files it wrote before
+  it, temporary files, or a scratch folder beside a new dataset) are removed by the next
+  save;
 - writers to one folder take turns (an exclusive ``flock`` on ``.ragscore.lock``);
 - a save replaces only what it wrote: a folder that is not a ragscore dataset is refused,
-  and files it does not recognise are left alone.
+  and a file no index named is left alone, even one named like a data file (a save removes
+  the files the old index named, its own temporary files, and content-named files whose
+  content matches their name: those a killed save wrote before its switch).
 """
 import hashlib
 import json
@@ -30,6 +33,8 @@ from .jsonl import DatasetFileError, as_path, open_regular, read_json, where
 FORMAT = "ragscore-dataset"
 INDEX = "dataset.json"
 LOCK = ".ragscore.lock"
+#: The data files a save is replacing, listed before its index switch (removed after).
+REPLACED = ".ragscore-replaced.json"
 KINDS = ("corpus", "cases", "runs")
 #: Data files an index of version 5 may name beside those: reviewers' judgements and a span
 #: test set's source documents.
@@ -120,12 +125,15 @@ def write_file_atomically(path, chunks):
             os.fsync(handle.fileno())
         os.replace(scratch, path)
     except BaseException:
-        try:
-            os.unlink(scratch)
-        except FileNotFoundError:
-            pass
+        _unlink_quietly(scratch)
         raise
 
+
+def _unlink_quietly(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _step(name):
@@ -144,11 +152,15 @@ def is_dataset_folder(folder):
 def _write_file(folder, name, data):
     """Write ``data`` to ``folder/name`` through a temporary file: complete or absent."""
     scratch = folder / f"{TEMPORARY}{os.getpid()}-{name}"
-    with open(scratch, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(scratch, folder / name)
+    try:
+        with open(scratch, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(scratch, folder / name)
+    except BaseException:
+        _unlink_quietly(scratch)
+        raise
 
 
 def _write_content(folder, kind, chunks):
@@ -156,12 +168,16 @@ def _write_content(folder, kind, chunks):
     content name (or drop it when that content is already there); return the name."""
     scratch = folder / f"{TEMPORARY}{os.getpid()}-{kind}"
     digest = hashlib.sha256()
-    with open(scratch, "wb") as handle:
-        for chunk in chunks:
-            digest.update(chunk)
-            handle.write(chunk)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with open(scratch, "wb") as handle:
+            for chunk in chunks:
+                digest.update(chunk)
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:  # a record that cannot be written: no temporary file left
+        _unlink_quietly(scratch)
+        raise
     name = content_name(kind, digest)
     if (folder / name).exists():
         os.unlink(scratch)
@@ -178,31 +194,73 @@ def _sync_folder(folder):
         os.close(descriptor)
 
 
+def _indexed_names(folder):
+    """The data files a save of ``folder`` may remove: those its index names now, and those
+    a save killed after its index switch had listed in :data:`REPLACED`."""
+    names = set()
+    try:
+        with open_regular(folder / INDEX) as handle:
+            names.update(_names(read_json(handle, folder / INDEX), folder).values())
+    except (OSError, InvalidInputError):
+        pass
+    try:
+        with open_regular(folder / REPLACED) as handle:
+            listed = json.loads(handle.read().decode("utf-8"))
+        names.update(name for name in listed if type(name) is str and "/" not in name)
+    except (OSError, ValueError, TypeError, InvalidInputError):
+        pass
+    return names
+
+
 def _write_version(folder, files, index):
     """Content files, then the index (the single switch), then the old files removed.
 
-    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call."""
+    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call. The files the old
+    index named are listed in :data:`REPLACED` before the switch, so a save killed after it
+    leaves the next save a list of what it may remove (and nothing else)."""
+    previous = _indexed_names(folder)
     names = {}
     for kind, chunks in files().items():
         names[kind] = _write_content(folder, kind, chunks)
         _step(f"wrote {kind}")
+    if previous:
+        _write_file(folder, REPLACED, json.dumps(sorted(previous)).encode("utf-8"))
     _sync_folder(folder)
     index = dict(index, files=names)
     _write_file(folder, INDEX, (json.dumps(index, indent=2, ensure_ascii=False) + "\n")
                 .encode("utf-8"))
     _sync_folder(folder)
     _step("replaced index")
-    _remove_unreferenced(folder, set(names.values()))
+    _remove_unreferenced(folder, set(names.values()), previous)
+    if previous:
+        _unlink_quietly(folder / REPLACED)
     _step("removed old files")
 
 
-def _remove_unreferenced(folder, keep):
-    """Remove what earlier saves left: old data files and temporary files (only names a
-    ragscore save writes; anything else in the folder is left alone)."""
+def _written_by_a_save(path):
+    """True when the content-named file at ``path`` holds what its name says (the first
+    16 hex digits of its SHA-256): a data file a save wrote, not a file named like one."""
+    digest = hashlib.sha256()
+    try:
+        with open_regular(path) as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except (OSError, InvalidInputError):
+        return False
+    return path.name.split(".")[1] == digest.hexdigest()[:16]
+
+
+def _remove_unreferenced(folder, keep, previous):
+    """Remove what earlier saves left, and only that: the data files the previous index
+    named, content-named files whose content matches their name (left by a save killed
+    before its index switch) and temporary files. A file of the user's named like a data
+    file is left alone."""
     for entry in os.listdir(folder):
-        ours = (CONTENT_NAME.fullmatch(entry) or entry in PLAIN_NAMES.values()
-                or entry.startswith(TEMPORARY))
-        if ours and entry not in keep:
+        if entry in keep:
+            continue
+        ours = (entry in previous or entry.startswith(TEMPORARY) or (
+            CONTENT_NAME.fullmatch(entry) and _written_by_a_save(folder / entry)))
+        if ours:
             try:
                 os.unlink(folder / entry)
             except FileNotFoundError:

@@ -7,6 +7,7 @@ check_dataset`) before anything is written.
 """
 import json
 
+from ..core.rules import InvalidInputError, show
 from .check import check_dataset
 from .format import dataset_index, dataset_records
 from .store import folder_lock, write_dataset_folder
@@ -17,22 +18,40 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _BATCH = 2000
 
 
-def _chunks(records_):
+def _chunks(records_, kind="data"):
     """JSON Lines as bytes, a batch of lines at a time (a large file never sits whole in
-    memory)."""
-    batch = []
+    memory); a text that cannot be UTF-8 (a lone surrogate) is refused naming its record."""
+    batch, held = [], []
     for record in records_:
         batch.append(_ENCODE(record))
+        held.append(record)
         if len(batch) == _BATCH:
-            yield ("\n".join(batch) + "\n").encode("utf-8")
-            batch = []
+            yield _encoded(batch, held, kind)
+            batch, held = [], []
     if batch:
-        yield ("\n".join(batch) + "\n").encode("utf-8")
+        yield _encoded(batch, held, kind)
+
+
+def _encoded(lines, records_, kind):
+    try:
+        return ("\n".join(lines) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        for line, record in zip(lines, records_):
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError as error:
+                name = ", ".join(f"{key} {show(record[key])}" for key in ("id", "case", "system")
+                                 if key in record)
+                raise InvalidInputError(
+                    f"{kind} record {name or show(record)}: holds a lone surrogate "
+                    f"({show(line[error.start:error.end])}), which is not Unicode text and "
+                    "cannot be written as UTF-8") from None
+        raise  # pragma: no cover (one of the lines fails when the batch does)
 
 
 def dataset_chunks(dataset):
     """``{kind: iterable of bytes}``: the data files :func:`save_dataset` writes."""
-    return {kind: _chunks(records_) for kind, records_ in dataset_records(dataset).items()}
+    return {kind: _chunks(records_, kind) for kind, records_ in dataset_records(dataset).items()}
 
 
 def dataset_files(dataset):

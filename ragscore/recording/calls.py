@@ -14,7 +14,8 @@ from collections import namedtuple
 from ..core.rules import InvalidInputError, show
 from .paths import ResponseError
 
-__all__ = ["RateLimit", "RetryPolicy", "Transient", "call_once_with_retries", "result_entry"]
+__all__ = ["MAX_RETRIES", "MAX_WAIT", "RateLimit", "RetryPolicy", "Transient",
+           "call_once_with_retries", "check_policy", "result_entry"]
 
 
 class Transient(Exception):
@@ -47,15 +48,24 @@ class RetryPolicy(namedtuple("RetryPolicy", "retries backoff max_backoff",
         return min(wait, self.max_backoff)
 
 
+#: The most retries of one call, and the longest wait (seconds) a backoff, a Retry-After or
+#: a rate limit may ask for: an hour.
+MAX_RETRIES, MAX_WAIT = 100, 3600.0
+
+
+def _seconds(name, value):
+    if type(value) not in (int, float) or not 0 <= value <= MAX_WAIT:
+        raise InvalidInputError(f"{name} must be a number of seconds from 0 to {MAX_WAIT:g}; "
+                                f"got {show(value)}")
+
+
 def check_policy(*, retries, backoff, max_backoff):
-    """A :class:`RetryPolicy`, each number checked."""
-    if type(retries) is not int or retries < 0:
-        raise InvalidInputError(f"retries must be a whole number of at least 0; got "
-                                f"{show(retries)}")
-    for name, value in (("backoff", backoff), ("max_backoff", max_backoff)):
-        if type(value) not in (int, float) or not value >= 0 or value == float("inf"):
-            raise InvalidInputError(f"{name} must be a number of seconds of at least 0; got "
-                                    f"{show(value)}")
+    """A :class:`RetryPolicy`, each number checked against its range."""
+    if type(retries) is not int or not 0 <= retries <= MAX_RETRIES:
+        raise InvalidInputError(f"retries must be a whole number from 0 to {MAX_RETRIES}; "
+                                f"got {show(retries)}")
+    _seconds("backoff", backoff)
+    _seconds("max_backoff", max_backoff)
     return RetryPolicy(retries, backoff, max_backoff)
 
 
@@ -63,10 +73,10 @@ class RateLimit:
     """At most ``rate`` calls started per second across every thread (``None``: no limit)."""
 
     def __init__(self, rate):
-        if rate is not None and (type(rate) not in (int, float) or not rate > 0
+        if rate is not None and (type(rate) not in (int, float) or not rate >= 1 / MAX_WAIT
                                  or rate == float("inf")):
-            raise InvalidInputError(f"rate must be a number of calls per second above 0; got "
-                                    f"{show(rate)}")
+            raise InvalidInputError(f"rate must be a finite number of calls per second, at "
+                                    f"least 1/{MAX_WAIT:g} (one an hour); got {show(rate)}")
         self.interval = None if rate is None else 1.0 / rate
         self._next = 0.0
         self._lock = threading.Lock()

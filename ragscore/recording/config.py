@@ -31,10 +31,14 @@ the command line winning. See ``docs/record.md`` for the file's shape::
 import tomllib
 
 from ..core.rules import InvalidInputError, show
+from ..io.jsonl import read_text, where
 from .fields import FIELDS
 from .provenance import USER_KEYS
 
 __all__ = ["OPTIONS", "read_config"]
+
+#: The largest settings file read (bytes).
+MAX_CONFIG_BYTES = 1 << 20
 
 #: Top-level keys of the file and the type each must have.
 OPTIONS = {"endpoint": str, "system": str, "out": str, "journal": str, "trials": int,
@@ -46,11 +50,11 @@ OPTIONS = {"endpoint": str, "system": str, "out": str, "journal": str, "trials":
 
 def read_config(path):
     """The settings in the TOML file at ``path``, each key and type checked."""
+    text = read_text(path, MAX_CONFIG_BYTES)  # a regular file: never a FIFO or /dev/zero
     try:
-        with open(path, "rb") as handle:
-            config = tomllib.load(handle)
+        config = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InvalidInputError(f"{path}: not valid TOML ({error})") from None
+        raise InvalidInputError(f"{where(path)}: not valid TOML ({error})") from None
     for key, value in config.items():
         if key not in OPTIONS:
             raise InvalidInputError(f"{path}: unknown key {show(key)} (known: "

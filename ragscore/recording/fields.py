@@ -25,6 +25,20 @@ def _number(value):
     return (type(value) in (int, float)) and value >= 0 and value != float("inf")
 
 
+def _answer(value):
+    """The answer text, refused when it could not be saved or split into claims."""
+    if type(value) is not str:
+        raise ResponseError(f"answer must be text; got {show(value)}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ResponseError(f"answer holds a lone surrogate ({show(value[error.start])} "
+                                f"at character {error.start + 1}), which is not Unicode "
+                                "text") from None
+    return value  # its length is checked with the run (validate_run)
+
+
 class Fields:
     """Reads the run's fields from an answer; ``paths`` overrides :data:`DEFAULT_PATHS`
     (a path of ``None`` or ``""`` turns a field off; ``scores`` has no default)."""
@@ -58,6 +72,15 @@ class Fields:
             found[name] = value
         return self._checked(found)
 
+    def journalled(self, entry):
+        """Raise :class:`ResponseError` unless the run fields of a journal ``entry`` (a
+        finished call) are what :meth:`read` gives: a resume takes nothing a recording
+        could not have written."""
+        if "retrieved" not in entry:
+            raise ResponseError("the entry has no 'retrieved' (a finished call always "
+                                "records its ranking)")
+        self._checked({name: entry[name] for name in FIELDS if name in entry})
+
     def _checked(self, found):
         retrieved = found["retrieved"]
         if type(retrieved) is not list or not all(type(doc) is str for doc in retrieved):
@@ -73,9 +96,7 @@ class Fields:
             order = sorted(range(len(retrieved)), key=lambda at: -scores[at])
             run["retrieved"] = tuple(retrieved[at] for at in order)
         if "answer" in found:
-            if type(found["answer"]) is not str:
-                raise ResponseError(f"answer must be text; got {show(found['answer'])}")
-            run["answer"] = found["answer"]
+            run["answer"] = _answer(found["answer"])
         if "delivered" in found:
             delivered = found["delivered"]
             if type(delivered) is not list or not all(type(doc) is str for doc in delivered):

@@ -95,8 +95,10 @@ def check_template(text, *, option="body template"):
     """The parsed template ``text`` (JSON with placeholders in its strings)."""
     try:
         template = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as error:
-        raise InvalidInputError(f"{option} must be JSON; got {show(text)} ({error})") from None
+    except (ValueError, TypeError, RecursionError) as error:  # an integer too long too
+        reason = "nested too deeply" if isinstance(error, RecursionError) else \
+            str(error).split(";")[0][:160]
+        raise InvalidInputError(f"{option} must be JSON; got {show(text)} ({reason})") from None
     return template
 
 

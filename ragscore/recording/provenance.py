@@ -1,9 +1,11 @@
 """The manifest a recording fills in: what was recorded, when, from which code, how.
 
 Computed, never typed: the test set's fingerprint (:func:`~ragscore.io.manifest.
-fingerprint`), the date (UTC), the code revision (``git rev-parse HEAD`` in the caller's
-working directory when it is a git checkout; absent otherwise), the recorder's name and
-version with the options it ran with, and the settings the user passed. The endpoint is
+fingerprint`), the date (UTC), the recorder's name and version (the installed
+distribution's) with the options it ran with, and the settings the user passed. The
+system's ``code_revision`` is what the user gives (``--code-revision``); the recorder cannot
+know it, so without it the manifest keeps only the git revision of the directory the
+recording ran in, named as that (``recorder.working_directory_revision``). The endpoint is
 kept without its query string or credentials; request headers are never kept.
 """
 import datetime
@@ -12,7 +14,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..core.rules import InvalidInputError, show
 
-__all__ = ["RECORDER", "code_revision", "make_manifest", "public_url"]
+__all__ = ["DISTRIBUTION", "RECORDER", "make_manifest", "package_version", "public_url",
+           "working_directory_revision"]
 
 RECORDER = "ragscore record"
 #: Manifest keys a user may give (the rest are filled in).
@@ -20,7 +23,7 @@ USER_KEYS = ("model", "prompt_revision", "retrieval", "generation", "context_cut
              "rubric_version", "notes", "code_revision")
 
 
-def code_revision(cwd=None):
+def working_directory_revision(cwd=None):
     """``git rev-parse HEAD`` in ``cwd`` (default: the working directory), or ``None`` when
     it is not a git checkout or git is not installed."""
     try:
@@ -32,14 +35,21 @@ def code_revision(cwd=None):
     return revision if done.returncode == 0 and revision else None
 
 
-def recorder_version():
-    """The installed ragscore's version (``"unknown"`` when it is not installed)."""
+#: The distribution that installs ragscore (``[project] name`` in pyproject.toml).
+DISTRIBUTION = "ragscore-workbook"
+
+
+def package_version():
+    """The installed ragscore's version (its distribution's metadata; the package's own
+    ``__version__`` when it runs from a source tree that was not installed)."""
     from importlib import metadata
 
     try:
-        return metadata.version("ragscore")
+        return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
-        return "unknown"
+        import sys
+
+        return sys.modules[__name__.partition(".")[0]].__version__
 
 
 def public_url(url):
@@ -56,8 +66,7 @@ def public_url(url):
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
-def make_manifest(*, system, fingerprint, user=None, settings=None, recorder=None,
-                  revision=None, now=None):
+def make_manifest(*, system, fingerprint, user=None, settings=None, recorder=None, now=None):
     """The manifest of one recording (see the module docstring); ``user`` holds the keys a
     user gave (:data:`USER_KEYS`), ``recorder`` the recorder's own options."""
     user = dict(user or {})
@@ -68,12 +77,10 @@ def make_manifest(*, system, fingerprint, user=None, settings=None, recorder=Non
     now = now or datetime.datetime.now(datetime.timezone.utc)
     date = now.strftime("%Y-%m-%dT%H:%M:%SZ")
     manifest = {"run_id": f"{system}@{date}", "date": date, "model": "not stated"}
-    if revision is not None:
-        manifest["code_revision"] = revision
     manifest.update(user)
     manifest["fingerprint"] = {key: fingerprint[key]
                                for key in ("corpus_sha256", "questions_sha256")}
     if settings:
         manifest["settings"] = dict(settings)
-    manifest["recorder"] = {"name": RECORDER, "version": recorder_version(), **(recorder or {})}
+    manifest["recorder"] = {"name": RECORDER, "version": package_version(), **(recorder or {})}
     return manifest

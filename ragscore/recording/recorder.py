@@ -17,11 +17,12 @@ from pathlib import Path
 
 from ..core.rules import RULES, InvalidInputError, show
 from ..io.format import NAME_PATTERN
+from ..io.jsonl import where
 from ..render.progress import CallProgress
 from .calls import RateLimit, call_once_with_retries, check_policy
 from .fields import Fields
 from .journal import Journal, journal_path
-from .provenance import code_revision, make_manifest
+from .provenance import make_manifest, working_directory_revision
 
 __all__ = ["RecordingStopped", "record", "record_calls"]
 
@@ -51,7 +52,11 @@ def _items(dataset, trials):
     return items
 
 
-def _check_options(system, dataset, trials, concurrency, resume):
+#: The most calls per question, and the most calls at once.
+MAX_TRIALS, MAX_CONCURRENCY = 1000, 256
+
+
+def _check_options(system, dataset, *, trials, concurrency, stop_after, resume):
     rules = dataset.rules
     valid = type(system) is str and (rules.is_id(system) if rules.open_labels else
                                      NAME_PATTERN.fullmatch(system) is not None)
@@ -60,15 +65,20 @@ def _check_options(system, dataset, trials, concurrency, resume):
     if system in dataset.systems and not resume:
         raise InvalidInputError(f"system {show(system)} already has runs in the dataset; "
                                 "record under another name")
-    for name, value in (("trials", trials), ("concurrency", concurrency)):
-        if type(value) is not int or value < 1:
-            raise InvalidInputError(f"{name} must be a whole number of at least 1; got "
+    for name, value, most in (("trials", trials, MAX_TRIALS),
+                              ("concurrency", concurrency, MAX_CONCURRENCY)):
+        if type(value) is not int or not 1 <= value <= most:
+            raise InvalidInputError(f"{name} must be a whole number from 1 to {most}; got "
                                     f"{show(value)}")
+    if type(stop_after) is not int or stop_after < 0:
+        raise InvalidInputError(f"stop_after must be a whole number of at least 0 (0: never "
+                                f"stop); got {show(stop_after)}")
 
 
 def record(dataset, fn, *, system, out=None, trials=1, concurrency=8, retries=3,
            backoff=0.5, max_backoff=30.0, rate=None, paths=None, journal=None, resume=False,
-           settings=None, manifest=None, stop_after=10, overwrite=False, progress=None):
+           settings=None, manifest=None, stop_after=10, overwrite=False, progress=None,
+           code_revision=None):
     """Record ``fn`` (the team's pipeline: ``fn(question) -> dict``) on every question of
     ``dataset`` (a :class:`~ragscore.Dataset` or a folder) as system ``system``; return the
     dataset with the new runs and manifest, written to ``out`` when given (default: the
@@ -78,6 +88,9 @@ def record(dataset, fn, *, system, out=None, trials=1, concurrency=8, retries=3,
     "tokens": int, "cost": number}`` (all but ``retrieved`` optional; ``paths`` renames
     them, e.g. ``{"retrieved": "hits[*].id", "scores": "hits[*].score"}``). An exception
     from ``fn`` is retried, then recorded as a failed run with its reason.
+    ``code_revision`` names the revision of the system recorded (its manifest's
+    ``code_revision``); without it the manifest keeps the git revision of the working
+    directory, said to be that (``recorder.working_directory_revision``).
 
     >>> import ragscore
     >>> course = ragscore.load_course()
@@ -94,22 +107,35 @@ def record(dataset, fn, *, system, out=None, trials=1, concurrency=8, retries=3,
                         max_backoff=max_backoff, rate=rate, paths=paths, journal=journal,
                         resume=resume, settings=settings, manifest=manifest,
                         stop_after=stop_after, overwrite=overwrite, progress=progress,
-                        recorder=recorder)
+                        recorder=recorder, code_revision=code_revision)
 
 
 def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, retries=3,
                  backoff=0.5, max_backoff=30.0, rate=None, paths=None, journal=None,
                  resume=False, settings=None, manifest=None, stop_after=10, overwrite=False,
-                 progress=None, recorder=None):
+                 progress=None, recorder=None, code_revision=None, flags=False):
     """:func:`record` with ``call(case, question, trial)`` (what the HTTP recorder passes);
-    ``recorder`` holds the options the manifest states."""
+    ``recorder`` holds the options the manifest states; ``flags``: name the options as the
+    command line spells them (``--out``) in errors.
+
+    Every option, the output folder and the journal are checked before the first call."""
     from ..io.manifest import fingerprint
 
     dataset, folder = _load(dataset)
     out = folder if out is None else Path(out)
-    _check_options(system, dataset, trials, concurrency, resume)
+    _check_options(system, dataset, trials=trials, concurrency=concurrency,
+                   stop_after=stop_after, resume=resume)
     policy = check_policy(retries=retries, backoff=backoff, max_backoff=max_backoff)
     limit = RateLimit(rate)
+    if code_revision is not None and (type(code_revision) is not str
+                                      or not code_revision.strip()
+                                      or not code_revision.isprintable()):
+        raise InvalidInputError(f"code_revision must be a non-blank line of text; got "
+                                f"{show(code_revision)}")
+    if journal is None and out is not None:
+        journal = journal_path(out, system)
+    _check_outputs(out, journal, folder=folder, overwrite=overwrite, resume=resume,
+                   flags=flags)
     items = _items(dataset, trials)
     rules = RULES["open"]
     fields = Fields(paths, corpus_ids=frozenset(dataset.corpus), rules=rules)
@@ -117,19 +143,20 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
     header = {"system": system, "trials": trials,
               "fingerprint": {key: prints[key] for key in ("corpus_sha256",
                                                            "questions_sha256")}}
-    if journal is None and out is not None:
-        journal = journal_path(out, system)
-    book = Journal(journal, header, resume=resume) if journal is not None else None
-    entries = {}
+    book = Journal(journal, header, resume=resume, check=fields.journalled) \
+        if journal is not None else None
+    entries, replaced = {}, 0
     for entry in (book.entries if book else ()):
+        earlier = entries.get((entry["case"], entry["trial"]))
+        replaced += earlier["retries"] if earlier else 0
         entries[entry["case"], entry["trial"]] = entry
     todo = [item for item in items
             if entries.get((item[0], item[2]), {"failed": True}).get("failed")]
     bar = CallProgress(len(todo), stream=sys.stderr if progress is None else progress,
                        label=f"recording {system}", already=len(items) - len(todo))
     try:
-        _run(todo, call, fields.read, entries, book, bar, policy=policy, limit=limit,
-             concurrency=concurrency, stop_after=stop_after)
+        replaced += _run(todo, call, fields.read, entries, book, bar, policy=policy,
+                         limit=limit, concurrency=concurrency, stop_after=stop_after)
     except RecordingStopped:
         if book is not None and not resume and not any(
                 not entry.get("failed") for entry in entries.values()):
@@ -141,7 +168,8 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
             book.close()
     def made(base):
         return _recorded(base, system, items, entries, trials, header, settings, manifest,
-                         {**(recorder or {}), "rate": rate})
+                         {**(recorder or {}), "rate": rate},
+                         replaced_retries=replaced, code_revision=code_revision)
 
     recorded = made(dataset)
     failed = recorded.manifests[system]["recorder"]["failed"]
@@ -177,8 +205,28 @@ def _still_the_same(now, system, header, resume, folder):
     return now
 
 
+def _check_outputs(out, journal, *, folder, overwrite, resume, flags):
+    """The output folder and the journal, checked before the first call: the folder a new
+    one, this dataset's own, or (``overwrite``, or a resume of this recording) a ragscore
+    dataset; the journal a regular file outside every dataset folder."""
+    from ..io.outputs import check_output_file, check_output_folder
+
+    if out is not None:
+        check_output_folder(out, flag="--out" if flags else "out", saves=folder,
+                            inputs=() if folder is None else (folder,),
+                            overwrite=overwrite or resume)
+    if journal is not None:
+        flag = "--journal" if flags else "journal"
+        check_output_file(journal, flag=flag)
+        if out is not None and Path(out).resolve() in (Path(journal).resolve(),
+                                                       *Path(journal).resolve().parents):
+            raise InvalidInputError(f"{flag} {where(journal)} is the output folder or inside "
+                                    "it; keep the journal beside it")
+
+
 def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, stop_after):
-    """Make the calls in ``todo`` on worker threads; journal each as it finishes."""
+    """Make the calls in ``todo`` on worker threads; journal each as it finishes; return
+    the retries of the entries they replaced (failed calls made again)."""
     work, results, stop = queue.Queue(), queue.Queue(), threading.Event()
     for item in todo:
         work.put(item)
@@ -199,7 +247,7 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
                for n in range(min(concurrency, len(todo)))]
     for thread in threads:
         thread.start()
-    down = received = 0
+    down = received = replaced = 0
     try:
         while received < len(todo):
             try:
@@ -213,6 +261,8 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
                 raise entry
             if entry is None:
                 continue
+            earlier = entries.get((entry["case"], entry["trial"]))
+            replaced += earlier["retries"] if earlier else 0
             entries[entry["case"], entry["trial"]] = entry
             if book is not None:
                 book.append(entry)
@@ -230,6 +280,7 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
                     f"stopped: {down} calls in a row found nobody answering (last: "
                     f"{entry['reason']}){kept}; when the system is back, run the same "
                     "command again with --resume")
+        return replaced
     except KeyboardInterrupt:
         stop.set()
         where = f" in {book.path}" if book else ""
@@ -242,8 +293,10 @@ def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, st
 
 
 def _recorded(dataset, system, items, entries, trials, header, settings, manifest,
-              recorder):
-    """``dataset`` with ``system``'s runs (one per question, or its trials) and manifest."""
+              recorder, *, replaced_retries=0, code_revision=None):
+    """``dataset`` with ``system``'s runs (one per question, or its trials) and manifest;
+    the manifest's retry total counts every retry made, those of failed calls made again
+    (``replaced_retries``) too."""
     runs = {case: {name: run for name, run in per_case.items() if name != system}
             for case, per_case in dataset.runs.items()}
     failures, retries = [], 0
@@ -262,10 +315,16 @@ def _recorded(dataset, system, items, entries, trials, header, settings, manifes
             runs.setdefault(case, {}).setdefault(system, []).append(run)
         else:
             runs.setdefault(case, {})[system] = run
+    user = dict(manifest or {})
+    if code_revision is not None:
+        user["code_revision"] = code_revision
+    if "code_revision" not in user:  # not the system's, said so: where the command ran
+        found = working_directory_revision()
+        if found is not None:
+            recorder = {**recorder, "working_directory_revision": found}
     filled = make_manifest(
-        system=system, fingerprint=header["fingerprint"], user=manifest, settings=settings,
-        revision=code_revision(),
-        recorder={**recorder, "calls": len(items), "retries": retries,
+        system=system, fingerprint=header["fingerprint"], user=user, settings=settings,
+        recorder={**recorder, "calls": len(items), "retries": retries + replaced_retries,
                   "failed": len(failures), "failures": failures})
     notes = tuple(note for note in dataset.notes if not note.startswith(f"system {system}: "))
     if failures:

@@ -7,8 +7,9 @@ report it must stay one value. Each function takes any value and returns the tex
   escape, ...), line and paragraph separators and bidirectional overrides are written as
   ``\\n``, ``\\x1b``, ``\\u2028`` and so on, so no value starts a new line, moves the
   cursor or reorders what a reader sees;
-- :func:`markdown_cell`: :func:`text`, with ``\\`` and ``|`` escaped, so a value stays in its
-  table cell;
+- :func:`markdown_cell`: :func:`text`, with ``\\``, ``|`` and every character Markdown reads
+  as markup (links, images, HTML, emphasis) escaped, so a value stays in its table cell and
+  shows as it is;
 - :func:`csv_cell`: numbers and bools unchanged (they stay numbers); a text cell beginning
   with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'``, as OWASP's CSV
   injection guidance says, so no spreadsheet runs it as a formula (the ``csv`` module then
@@ -46,13 +47,33 @@ def text(value):
     return _UNSAFE.sub(_escape_one, value) if _UNSAFE.search(value) else value
 
 
-def markdown_cell(value):
-    """``value`` for one Markdown table cell: :func:`text`, then ``\\`` and ``|`` escaped.
+def plot_text(value):
+    """``value`` as text matplotlib draws as it is: :func:`text`, with ``$`` escaped so a
+    name such as ``$x$`` is never parsed as mathtext (which fails, or draws something else).
 
-    >>> markdown_cell("a|b")
-    'a\\\\|b'
+    >>> print(plot_text("$x$ cost"))
+    \\$x\\$ cost
     """
-    return text(value).replace("\\", "\\\\").replace("|", "\\|")
+    return text(value).replace("$", "\\$")
+
+
+#: What Markdown reads as markup inside a line, escaped with a backslash: links and images
+#: (``[`` ``]`` ``!``), emphasis, code and strikethrough, table cells (``|``) and the escape
+#: itself; ``<``, ``>`` and ``&`` (HTML, autolinks, character references) are written as
+#: character references instead.
+_MARKDOWN = re.compile(r"([\\|\[\]!*_`~])")
+
+
+def markdown_cell(value):
+    """``value`` for one Markdown table cell or a line of Markdown text: :func:`text`, then
+    every character Markdown reads as markup escaped, so a name such as ``![x](https://...)``,
+    ``[Approved](https://...)`` or ``<img src=...>`` is shown as it is, never as an image, a
+    link or HTML.
+
+    >>> print(markdown_cell("a|b"), markdown_cell("![x](u)"), markdown_cell("<img>"))
+    a\\|b \\!\\[x\\](u) &lt;img&gt;
+    """
+    return _MARKDOWN.sub(r"\\\1", _html.escape(text(value), quote=False))
 
 
 def csv_cell(value):

@@ -18,7 +18,7 @@ import json
 from math import fsum
 
 from ..core.rules import InvalidInputError
-from .escape import csv_cell
+from .escape import csv_cell, markdown_cell
 from .text import aligned_lines, format_value
 
 #: trec_eval's order of the measures it prints (its measure table, measures.c), by its
@@ -43,13 +43,14 @@ def measures_text(scored, *, digits=4, markdown=False):
                                       for label in labels)])
     if markdown:
         lines = ["| " + " | ".join(cells[0]) + " |", "|---|---|" + "---:|" * len(labels)]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-                  for row in cells[1:]]
+        lines += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in cells[1:]]
     else:
         lines = aligned_lines(cells, right_from=2)
     summary = [["system", "measure", "method", "value", "used", "left out"]]
-    summary += [[row["system"], row["measure"], row["method"], _number(row["value"], digits),
-                 str(row["used"]), str(row["left_out"])] for row in scored.summary]
+    name = markdown_cell if markdown else str  # Markdown prose: a name never a link or HTML
+    summary += [[name(row["system"]), row["measure"], row["method"],
+                 _number(row["value"], digits), str(row["used"]), str(row["left_out"])]
+                for row in scored.summary]
     lines += ["", "Summary per system and measure (macro: mean over the questions where it is "
                   "defined; pooled: summed numerators over summed denominators):"]
     lines += aligned_lines(summary, right_from=3)

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..core.metrics import REGISTRY, YES_NO, get
 from ..core.rules import InvalidInputError, fail
+from .escape import plot_text
 
 #: Figure size (inches) and resolution for a projector: 900 x 450 pixels.
 PROJECTOR_SIZE = (9.0, 4.5)
@@ -66,7 +67,8 @@ def plot_sweep(sweep_table, *, metric="recall", ax=None, mark_k=None, highlight=
         values = rows[metric].to_numpy(dtype=float, na_value=np.nan)  # n/a: a gap, not 0
         wide = highlight is not None and system == highlight
         ax.plot(rows.index.to_numpy(), values, marker="o", markersize=9 if wide else 6,
-                linewidth=4 if wide else 1.5, label=f"system {system}", gid=f"system {system}")
+                linewidth=4 if wide else 1.5, label=f"system {plot_text(system)}",
+                gid=f"system {system}")
     ks = sorted(set(sweep_table.index.get_level_values("k")))
     if mark_k is not None:
         mark_cutoff(ax, mark_k)
@@ -95,7 +97,8 @@ def _yes_no(value):
 def sweep_title(metric, highlight=None):
     """The sweep plot's title, naming the highlighted system if there is one."""
     title = f"mean {_label(metric)} over answerable questions"
-    return title if highlight is None else f"{title}; thick line: system {highlight}"
+    return title if highlight is None else \
+        f"{title}; thick line: system {plot_text(highlight)}"
 
 
 def mark_cutoff(ax, k):
@@ -135,7 +138,8 @@ def plot_deltas(comparison, *, metric="support", ax=None):
     deltas = rows["delta"]
     heights = deltas.astype("float64").fillna(0.0).tolist()
     colours = ["#b2182b" if h < 0 else "#2166ac" for h in heights]
-    bars = ax.bar(cases, heights, color=colours)
+    bars = ax.bar(range(len(cases)), heights, color=colours,
+                  tick_label=[plot_text(case) for case in cases])
     before = rows["baseline"].astype("float64").tolist()
     after = rows["candidate"].astype("float64").tolist()
     for bar, case, missing, height, old, new in zip(bars, cases, deltas.isna(), heights,
@@ -183,7 +187,8 @@ def plot_heatmap(table, *, ax=None):
         ax.add_patch(_hatch(column, row))
     k = table.attrs.get("k", "k")
     ax.set_xticks(range(len(metrics)), [_label(m, k) for m in metrics], rotation=30, ha="right")
-    ax.set_yticks(range(len(table)), [f"{case} {system}" for case, system in table.index])
+    ax.set_yticks(range(len(table)), [plot_text(f"{case} {system}")
+                                      for case, system in table.index])
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label("score (abstention: 1 yes, 0 no)", fontsize=TEXT_POINTS)
     bar.ax.tick_params(labelsize=TEXT_POINTS)

@@ -1,11 +1,11 @@
 """The shareable report as a short Markdown summary for a pull request or a CI job summary
 (``ragscore html ... --format github``, e.g. appended to ``$GITHUB_STEP_SUMMARY``).
 
-Every cell from the input has ``|`` escaped and line breaks replaced, so a question or an ID
-cannot break the table; HTML in the input is escaped (GitHub renders some HTML in Markdown).
+Every cell from the input has line breaks replaced and Markdown's markup escaped, so a
+question or an ID cannot break the table or show as a link, an image or HTML (GitHub renders
+some HTML in Markdown).
 """
-import html
-
+from .escape import markdown_cell
 from .share_html import SUMMARY_DIGITS
 
 #: Questions listed under "read first".
@@ -13,17 +13,14 @@ LISTED = 10
 
 
 def cell(value):
-    """``value`` as one Markdown table cell: HTML escaped, ``|`` escaped, line breaks as
-    spaces, backticks and brackets escaped so a value cannot start code or a link.
+    """``value`` as one Markdown table cell: line breaks and runs of spaces as one space,
+    then :func:`ragscore.render.escape.markdown_cell` (``|``, links, images, HTML and
+    emphasis escaped).
 
-    >>> cell("a | b\\nc <i>")
-    'a \\\\| b c &lt;i&gt;'
+    >>> print(cell("a | b\\nc <i>"))
+    a \\| b c &lt;i&gt;
     """
-    text = html.escape(str(value), quote=False)
-    text = " ".join(text.split())  # newlines, tabs and runs of spaces: one space
-    for mark in ("\\", "|", "`", "[", "]", "*", "_"):
-        text = text.replace(mark, "\\" + mark)
-    return text
+    return markdown_cell(" ".join(str(value).split()))
 
 
 def _number(value, signed=False, kind="rate"):

@@ -8,6 +8,8 @@ left out of the delta plot and counted in its title).
 import io
 import re
 
+from .escape import plot_text
+
 BASELINE_COLOUR, CANDIDATE_COLOUR = "#4d4d4d", "#2166ac"
 UP_COLOUR, DOWN_COLOUR = "#2166ac", "#b2182b"
 _RC = {"svg.hashsalt": "ragscore-share", "svg.fonttype": "none", "font.size": 9,
@@ -53,7 +55,7 @@ def sweep_svg(data):
                     continue
                 heights = [float("nan") if value is None else float(value) for value in values]
                 ax.plot(ks, heights, style, color=colour, marker="o", markersize=2.5,
-                        label=str(system))
+                        label=plot_text(system))
             ax.axvline(data["k"], color="#999999", linewidth=0.8, linestyle=":")
             ax.set_title(metric["label"].replace(f"@{data['k']}", "@k"))
             ax.set_xlabel("k")

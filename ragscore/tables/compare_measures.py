@@ -45,8 +45,9 @@ def compare_measures(counted, measures, *, baseline, candidate, default_k, na_as
     summary dict per measure (see the module docstring) and one row per question both ran
     and measure: ``case, measure, baseline, candidate, delta, verdict`` (None for n/a; yes
     1.0, no 0.0), regressions first as ``compare`` lists them."""
-    chosen = measures_of(measures)
-    scored = score_measures(counted, chosen, default_k=default_k, na_as_zero=na_as_zero)
+    scored = score_measures(counted, measures_of(measures), default_k=default_k,
+                            na_as_zero=na_as_zero)
+    chosen = scored.measures  # each with the cutoff it was scored at
     metrics = tuple(REGISTRY[m.metric]._replace(name=m.label, label=m.label) for m in chosen)
     paired = pair_up(counted.keys, scored.columns, baseline=baseline, candidate=candidate,
                      metrics=metrics)

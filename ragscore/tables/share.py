@@ -6,6 +6,8 @@ recomputed in the page. Values stay ``None`` where they are n/a.
 """
 from bisect import bisect_right
 
+from pandas import NA
+
 from ..core.aggregate import label_notes
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
@@ -21,9 +23,9 @@ SWEEP_MAX_K = 20
 
 
 def _plain(value):
-    import pandas as pd
-
-    if value is None or value is pd.NA:  # a mean over no question: n/a
+    """``value`` as a plain Python number, ``None`` for every kind of n/a (``None``,
+    ``pandas.NA``, NaN)."""
+    if value is None or value is NA:
         return None
     if hasattr(value, "item"):
         value = value.item()
@@ -77,11 +79,12 @@ def _claims_detail(run, support, *, k):
     return claims
 
 
-def _run_detail(run, case, counts, *, k):
+def _run_detail(run, case, counts, *, k, awaiting):
     if run is None:
         return None
     trials = trial_runs(run)
-    by_trial = ([diagnose_counts(one, k=k, run=record) for one, record in zip(counts, trials)]
+    by_trial = ([diagnose_counts(one, k=k, run=record, awaiting=awaiting)
+                 for one, record in zip(counts, trials)]
                 if len(trials) > 1 and not hasattr(counts, "relevant_ranks") else None)
     shown = 0 if by_trial is None else by_trial.index(combine(by_trial))  # the telling trial
     first = trials[shown]
@@ -145,7 +148,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         relevant = _relevant_ids(record)
         row["relevant"] = list(dict.fromkeys(row.get("relevant", []) + relevant))
         detail = _run_detail(dataset.runs.get(case, {}).get(system), record,
-                             counted.counts_at(position), k=k) or {}
+                             counted.counts_at(position), k=k,
+                             awaiting=(case, system) in counted.waiting) or {}
         if cases_by_system is not None:
             detail["relevant"] = relevant
         detail["diagnosis"] = diagnoses[position]

@@ -152,3 +152,59 @@ def test_a_generated_report_stays_small(browser, tmp_path):
 def test_ten_thousand_questions_under_ten_megabytes(browser, tmp_path):
     size, errors = _generated(browser, tmp_path, 10_000)
     assert errors == [] and size < 10e6
+
+
+def _without_context(run):
+    if isinstance(run, list):  # repeated trials
+        return [_without_context(trial) for trial in run]
+    return {key: value for key, value in run.items() if key != "delivered"}
+
+
+def _page_source(kind, folder):
+    """``(dataset folder, baseline, candidate, questions)`` of each kind of data the page
+    must render (issue 35): the course, an imported answers log, a baseline that recorded no
+    delivered context, and a recording of a live system (the practice collection is the
+    page the tests above open)."""
+    import ragscore
+
+    if kind == "course":
+        return "fixtures/course", "A", "B", 4
+    if kind == "answers log":
+        code, _, err = capture(["import", "log", "fixtures/import/log/answers.jsonl",
+                                "--out", str(folder)])
+        assert code == 0, err
+        return str(folder), "bm25", "dense", 3
+    practice = ragscore.load_dataset("fixtures/practice")
+    if kind == "baseline without context":
+        runs = {case: {system: _without_context(run) if system == "baseline" else run
+                       for system, run in per_case.items()}
+                for case, per_case in practice.runs.items()}
+        ragscore.save_dataset(practice._replace(runs=runs), folder)
+        return str(folder), "baseline", "rerank", 46
+    answers = {case: [doc for doc, grade in labels["relevant"].items() if grade > 0][:1]
+               if isinstance(labels["relevant"], dict) else list(labels["relevant"])[:1]
+               for case, labels in practice.cases.items()}
+    by_text = {labels["question"]: case for case, labels in practice.cases.items()}
+    ragscore.record(practice, lambda question: {"retrieved": answers[by_text[question]]},
+                    system="live", out=folder)
+    return str(folder), "baseline", "live", 46
+
+
+@pytest.mark.parametrize("kind", ["course", "answers log", "baseline without context",
+                                  "recording"])
+def test_the_page_renders_for_every_kind_of_data(browser, tmp_path, kind):
+    folder, baseline, candidate, questions = _page_source(kind, tmp_path / "data")
+    target = tmp_path / "report.html"
+    code, _, err = capture(["html", folder, "--baseline", baseline, "--candidate",
+                            candidate, "--out", str(target)])
+    assert code == 0, err
+    page, errors, _ = _open(browser, target)
+    try:
+        assert errors == []
+        assert page.locator("#questions-body tr.q").count() == questions
+        assert page.locator("#plot-sweep svg").count() == 1
+        page.locator("#questions-body tr.q").first.click()  # a row opens to its details
+        assert page.locator("#questions-body tr.detail").count() == 1
+        assert errors == []
+    finally:
+        page.close()

@@ -79,19 +79,22 @@ def read_in_full(path):
 
 
 def input_bytes(values):
-    """The size in bytes of the files and folders (every file inside) among ``values``
-    (paths, lists of paths, or anything else, which counts 0): the whole of what an import
-    may read."""
+    """The size in bytes of the files and folders (the files in a folder and in its
+    sub-folders, no deeper) among ``values`` (paths, lists of paths, or anything else,
+    which counts 0): the whole of what an import may read."""
     total = 0
     for value in values:
         for item in value if isinstance(value, (list, tuple)) else (value,):
             if not isinstance(item, (str, os.PathLike)):
                 continue
             try:
-                if os.path.isdir(item):
-                    total += sum(os.path.getsize(os.path.join(root, name))
-                                 for root, _, names in os.walk(item) for name in names
-                                 if os.path.isfile(os.path.join(root, name)))
+                if os.path.isdir(item):  # the folder and its sub-folders (BEIR's qrels/),
+                    for root, folders, names in os.walk(item):  # no deeper
+                        if root != os.fspath(item):
+                            folders.clear()
+                        total += sum(os.path.getsize(os.path.join(root, name))
+                                     for name in names
+                                     if os.path.isfile(os.path.join(root, name)))
                 elif os.path.isfile(item):
                     total += os.path.getsize(item)
             except (OSError, ValueError):

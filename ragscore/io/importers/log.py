@@ -211,7 +211,8 @@ def _items(record, field, lists_of, place, corpus, *, required=False):
                                        f"string) and optionally a 'text' string; got "
                                        f"{show(item)}")
             ids.append(doc)
-            texts.append(text)
+            texts.append(None if text is None else
+                         _text(text, f"{field}[{position}].text", place))
         elif type(item) is str and lists_of == "texts":
             ids.append(context_id(item))
             texts.append(_text(item, f"{field}[{position}]", place))

@@ -11,9 +11,10 @@ from ..jsonl import MAX_FILE_BYTES as MAX_BYTES
 __all__ = ["IMPORTERS", "Importer", "Option"]
 
 
-class Option(namedtuple("Option", "flags settings")):
-    """One command-line option of an importer: its flags and the keyword arguments of
-    ``argparse``'s ``add_argument`` (help text, default, ...)."""
+class Option(namedtuple("Option", "flags settings reads", defaults=(False,))):
+    """One command-line option of an importer: its flags, the keyword arguments of
+    ``argparse``'s ``add_argument`` (help text, default, ...) and whether it names a file or
+    folder the import ``reads`` (no output may be written there)."""
 
     __slots__ = ()
 
@@ -32,7 +33,8 @@ MISSING_RUN = Option(("--missing-run",), {
 MIN_RELEVANCE = Option(("--min-relevance",), {
     "type": int, "default": 1, "help": "lowest grade judged relevant (trec_eval -l; default 1)"})
 RUNS = Option(("--run",), {"action": "append", "metavar": "TREC_RUN", "default": None,
-                           "help": "a TREC run file (qid Q0 docno rank score tag); repeatable"})
+                           "help": "a TREC run file (qid Q0 docno rank score tag); repeatable"},
+              reads=True)
 ENGINE = Option(("--engine",), {
     "choices": ("reference", "columnar"), "default": "columnar",
     "help": "read run files in columns where they are laid out plainly (columnar, the "
@@ -196,7 +198,7 @@ IMPORTERS = {importer.name: importer for importer in (
         description="Qrels 'qid iter docno rel'; runs 'qid Q0 docno rank score tag', the tag "
                     "naming the system, read and ordered as trec_eval reads and orders them "
                     "(scores as C floats, ties by docno descending; see docs/import.md).",
-        options=(Option(("--qrels",), {"required": True, "help": "the qrels file"}),
+        options=(Option(("--qrels",), {"required": True, "help": "the qrels file"}, reads=True),
                  RUNS, MISSING_RUN, MIN_RELEVANCE,
                  Option(("--max-depth",), {"type": _depth, "default": None, "metavar": "N",
                                            "help": "keep each ranking's best N documents "
@@ -210,7 +212,8 @@ IMPORTERS = {importer.name: importer for importer in (
     Importer(
         name="beir", summary="a BEIR folder plus TREC run files",
         description="corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv, with TREC run files.",
-        options=(Option(("--folder",), {"required": True, "help": "the BEIR dataset folder"}),
+        options=(Option(("--folder",), {"required": True, "help": "the BEIR dataset folder"},
+                        reads=True),
                  Option(("--qrels-split",), {"default": "test", "metavar": "SPLIT",
                                              "help": "which qrels/SPLIT.tsv to read "
                                                      "(default test)"}),
@@ -222,7 +225,7 @@ IMPORTERS = {importer.name: importer for importer in (
                     "reference_context_ids (or the text-only *_contexts) and response; one "
                     "--file and --system per system, same questions in each.",
         options=(Option(("--file",), {"action": "append", "required": True,
-                                      "help": "a .jsonl or .csv file"}),
+                                      "help": "a .jsonl or .csv file"}, reads=True),
                  Option(("--system",), {"action": "append", "required": True,
                                         "help": "the name of the system that --file records "
                                                 "(in the order of --file)"})),
@@ -234,9 +237,11 @@ IMPORTERS = {importer.name: importer for importer in (
                     "(--results: query, expected_ids, retrieved_ids) with --system naming "
                     "the system it records.",
         options=(Option(("--file",), {"default": None,
-                                      "help": "an EmbeddingQAFinetuneDataset JSON file"}),
+                                      "help": "an EmbeddingQAFinetuneDataset JSON file"},
+                        reads=True),
                  Option(("--results",), {"default": None,
-                                         "help": "a RetrieverEvaluator results JSON file"}),
+                                         "help": "a RetrieverEvaluator results JSON file"},
+                        reads=True),
                  Option(("--system",), {"default": None,
                                         "help": "the name of the system that --results "
                                                 "records"}),
@@ -248,7 +253,7 @@ IMPORTERS = {importer.name: importer for importer in (
                     "list, and optionally the delivered context, the answer text, reference "
                     "answers and relevant IDs. Flags name the fields when yours differ; the "
                     "ranking is the list's order. See docs/import.md.",
-        options=(Option(("file",), {"help": "a .jsonl or .csv file"}),
+        options=(Option(("file",), {"help": "a .jsonl or .csv file"}, reads=True),
                  Option(("--system",), {"default": None,
                                         "help": "the system of records without a system "
                                                 "field"}),
@@ -272,7 +277,7 @@ IMPORTERS = {importer.name: importer for importer in (
                     "grouped by trace: the RETRIEVER span's retrieval.documents give the "
                     "ranking (index order), the root span the question and answer. One "
                     "system per file. See docs/import.md.",
-        options=(Option(("file",), {"help": "a .jsonl or .json file of spans"}),
+        options=(Option(("file",), {"help": "a .jsonl or .json file of spans"}, reads=True),
                  Option(("--system",), {"required": True,
                                         "help": "the name of the system that was traced"})),
         read=_openinference),
@@ -283,9 +288,10 @@ IMPORTERS = {importer.name: importer for importer in (
                     "RagPredictionDataset JSON, or Response dumps with source_nodes) in the "
                     "examples' order. Contexts are named by a hash of their text.",
         options=(Option(("--dataset",), {"required": True,
-                                         "help": "a LabelledRagDataset JSON file"}),
+                                         "help": "a LabelledRagDataset JSON file"}, reads=True),
                  Option(("--predictions",), {"action": "append", "default": None,
-                                             "help": "a system's responses; repeatable"}),
+                                             "help": "a system's responses; repeatable"},
+                        reads=True),
                  Option(("--system",), {"action": "append", "default": None,
                                         "help": "the system of each --predictions, in order"})),
         read=_llamaindex_rag),

@@ -150,3 +150,13 @@ def test_a_folder_import_counts_the_folder(kind):
     folder = TREC.parent / kind
     assert input_bytes([str(folder)]) == sum(path.stat().st_size for path in
                                              folder.rglob("*") if path.is_file())
+
+
+def test_a_folder_is_counted_two_levels_deep_only(tmp_path):
+    """A folder named by mistake (``--folder /``) is not walked to its end for a progress
+    line: the folder and its sub-folders count (BEIR's qrels/), nothing deeper."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for path, size in ((tmp_path / "top", 3), (tmp_path / "a" / "one", 5),
+                       (tmp_path / "a" / "b" / "deep", 7)):
+        path.write_bytes(b"x" * size)
+    assert input_bytes([str(tmp_path)]) == 3 + 5
