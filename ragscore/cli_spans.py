@@ -4,6 +4,7 @@ set on a new chunking or new document versions). Wiring only: the rule is
 :mod:`ragscore.core.spans`, the folders :mod:`ragscore.io.spans` and
 :mod:`ragscore.io.rechunk`. See docs/spans.md."""
 import json
+from pathlib import Path
 
 from .cli_common import OK, output_file
 from .core.rules import InvalidInputError, show
@@ -97,11 +98,24 @@ def _labels(args, out):
     return OK
 
 
-def _write_report(path, report):
+def _outputs(args, inputs):
+    """``--out`` (a dataset folder to save) and ``--report`` (a file), each checked before
+    any work: never an input, never inside a dataset folder (io/outputs.py)."""
+    from .io.outputs import check_output_folder
+
+    check_output_folder(args.out, flag="--out", inputs=inputs, overwrite=args.overwrite)
+    report = None if args.report is None else output_file("--report", args.report,
+                                                          inputs=inputs)
+    if report is not None and Path(args.out).resolve() in (report, *report.parents):
+        raise InvalidInputError(f"--report {args.report} is inside --out {args.out}, the "
+                                "folder this command saves; write it beside the folder")
+    return report
+
+
+def _write_report(target, report):
     from .io.store import write_file_atomically
 
-    write_file_atomically(output_file("--report", path),
-                          [json.dumps(report, indent=2, ensure_ascii=False) + "\n"])
+    write_file_atomically(target, [json.dumps(report, indent=2, ensure_ascii=False) + "\n"])
 
 
 def _anchor(args, out):
@@ -113,16 +127,15 @@ def _anchor(args, out):
     if args.documents is None or args.out is None:
         raise InvalidInputError("ragscore labels anchor DIR needs --documents DOCS.jsonl and "
                                 "--out NEW_DIR")
-    if args.report:
-        output_file("--report", args.report)
+    target = _outputs(args, (args.target[1], args.documents))
     dataset = load_dataset(args.target[1])
     documents = read_source_documents(args.documents, MAX_FILE_BYTES)
     provenance = _provenance(args, args.documents)
     changed, report = anchor_chunks(dataset, documents, provenance=provenance,
                                     allow_overlap=args.allow_overlap)
     folder = save_dataset(changed, args.out, overwrite=args.overwrite)
-    if args.report:
-        _write_report(args.report, report)
+    if target is not None:
+        _write_report(target, report)
     counts = report["counts"]
     out.write(f"wrote {folder}: {len(changed.corpus):,} chunks placed in "
               f"{len(documents):,} documents; labels: {counts['kept']} kept, "
@@ -155,7 +168,7 @@ def _rechunk(args, out):
     from .io.jsonl import MAX_FILE_BYTES
     from .io.rechunk import rechunk, span_report
 
-    output_file("--report", args.report)
+    target = _outputs(args, (args.dataset, args.chunks, args.documents))
     dataset = load_dataset(args.dataset)
     documents = (None if args.documents is None
                  else read_source_documents(args.documents, MAX_FILE_BYTES))
@@ -166,7 +179,7 @@ def _rechunk(args, out):
                             layout=layout)
     report = span_report(changed, left=left)
     folder = save_dataset(changed, args.out, overwrite=args.overwrite)
-    _write_report(args.report, report)
+    _write_report(target, report)
     runs = sum(len(per_case) for per_case in changed.runs.values())
     out.write(f"wrote {folder}: {len(changed.corpus):,} chunks of {len(changed.documents):,} "
               f"documents, {runs:,} runs carried, {report['runs left out']['count']:,} left "
