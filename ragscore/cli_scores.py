@@ -316,7 +316,10 @@ def _sweep(args, out):
                      *(format_value(value, digits=args.digits) for value in values)])
     lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
              "its share of yes over its own questions.", *aligned_lines(rows, right_from=1)]
-    lines += [f"Note: {one_line(note)}" for note in label_notes(counted, max_k)]
+    from .io.spans import LOST_NOTE
+
+    lost = [note for note in counted.notes if note.startswith(LOST_NOTE)]  # span test sets
+    lines += [f"Note: {one_line(note)}" for note in lost + label_notes(counted, max_k)]
     out.write("\n".join(lines) + "\n")
     return OK
 

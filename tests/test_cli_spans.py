@@ -182,9 +182,12 @@ def test_rechunk_writes_every_label_with_its_status(folders, tmp_path, capsys):
         "A": ["launch", "rollback", "owner", "region"], "B": ["launch", "rollback", "owner"]}}
     assert {label["status"] for label in report["labels"] if label["doc"] == "team-notes"} \
         == {"ambiguous"}
+    lost = ("span labels: 2 of 8 lost (0 orphaned, 2 ambiguous, 0 in no chunk): their "
+            "questions score without them")
     code, out, _ = run(capsys, "report", tmp_path / "new")
-    assert ("Note: span labels: 2 of 8 lost (0 orphaned, 2 ambiguous, 0 in no chunk): their "
-            "questions score without them") in out
+    assert f"Note: {lost}" in out
+    code, out, _ = run(capsys, "sweep", tmp_path / "new", "--max-k", "2")
+    assert f"Note: {lost}" in out
 
 
 def test_labels_anchor_turns_a_chunk_id_test_set_into_spans(tmp_path, capsys):
