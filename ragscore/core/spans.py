@@ -28,7 +28,6 @@ A new chunking or a new version of a document moves each span by its text
 
 Standard library only.
 """
-import hashlib
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
 from itertools import accumulate
@@ -54,6 +53,8 @@ def document_version(text):
     >>> document_version("One.") == document_version("One!")
     False
     """
+    import hashlib  # only when asked: import ragscore stays light
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
