@@ -10,7 +10,7 @@ comes back. Runs name chunks: a run is carried over only when every chunk it nam
 delivered or cited) is in the new chunking with the same text; the others are left out and
 counted (they need recording again).
 """
-from ..core.labels import passage_key
+from ..core.labels import question_key
 from ..core.rules import InvalidInputError, show
 from ..core.spans import anchor
 from ..core.trials import trial_runs
@@ -131,14 +131,7 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
     positions = check_chunking(placed, documents, overlapping=allow_overlap)
     judgements, labels = [], []
     for case_name, case in dataset.cases.items():
-        listed = case.get("relevant") or ()
-        grades = dict(listed) if type(listed) is dict else dict.fromkeys(
-            listed, dataset.min_relevance)
-        spans = [("span-relevance", None, chunk, grade) for chunk, grade in grades.items()]
-        spans += [("evidence", claim, chunk, "evidence")
-                  for claim, sources in (case.get("support") or {}).items()
-                  for chunk in sources]
-        for kind, claim, chunk, decision in spans:
+        for kind, claim, chunk, decision in _case_labels(case, dataset.min_relevance):
             labels.append({"kind": kind, "case": case_name, "claim": claim, "chunk": chunk,
                            "decision": decision, "status": statuses.get(chunk, "orphaned")})
             if chunk in positions:
@@ -146,27 +139,21 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
                 judgements.append(span_judgement(
                     kind, case_name, (doc, documents[doc][0], start, end),
                     documents[doc][1][start:end], decision, provenance, claim=claim))
-        support = case.get("support")
-        if support is not None:
-            from ..core.labels import question_key
-
+        if case.get("support") is not None:
             judgements.append({"kind": "answerability", "case": case_name,
                                "key": question_key(case.get("question", "")),
-                               "decision": "answerable" if support else "unanswerable",
+                               "decision": "answerable" if case["support"] else "unanswerable",
                                **provenance})
     corpus = {chunk: dataset.corpus[chunk] for chunk in positions}
     runs, left = carry_runs(dataset.runs, dataset.corpus, corpus)
     cases = {name: {key: value for key, value in case.items()
                     if key not in ("relevant", "support", "conflicting")} | {"relevant": ()}
              for name, case in dataset.cases.items()}
-    kept = [record for record in dataset.judgements if record["kind"] != "relevance"
-            or record.get("doc") in corpus and record["key"] == passage_key(
-                record["doc"], corpus[record["doc"]])]
     changed = dataset._replace(
         corpus=corpus, cases=cases, runs=runs, ids="open", documents=documents,
         positions=positions, sources={chunk: place[0] for chunk, place in positions.items()},
         versions={chunk: documents[place[0]][0] for chunk, place in positions.items()},
-        judgements=tuple(kept) + tuple(judgements), overlapping_chunks=allow_overlap,
+        judgements=dataset.judgements + tuple(judgements), overlapping_chunks=allow_overlap,
         groups=None, superseded=frozenset(),
         notes=_notes(dataset.notes, f"chunking: {len(positions):,} chunks of "
                                     f"{len(documents):,} documents placed by their text"))
@@ -178,6 +165,17 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
                          for status in ("kept", "moved", "orphaned", "ambiguous")},
               "runs left out": {"count": sum(map(len, left.values())), "by system": left}}
     return changed, report
+
+
+def _case_labels(case, min_relevance):
+    """``[(kind, claim, chunk, decision)]``: a case's chunk labels as span labels to be:
+    each relevant chunk's grade (a listed one at ``min_relevance``), each claim's sources
+    as its evidence."""
+    listed = case.get("relevant") or ()
+    grades = dict(listed) if type(listed) is dict else dict.fromkeys(listed, min_relevance)
+    return ([("span-relevance", None, chunk, grade) for chunk, grade in grades.items()]
+            + [("evidence", claim, chunk, "evidence")
+               for claim, sources in (case.get("support") or {}).items() for chunk in sources])
 
 
 def _anchor_chunk(chunk, text, source, documents):
