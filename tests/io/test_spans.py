@@ -407,3 +407,41 @@ def test_two_reviewers_disputing_an_evidence_span_are_audited_and_resolved(tmp_p
                         "Monday' disputed: ana evidence, ben not evidence"]
     support = labelled(disputed).dataset.cases["launch"].get("support")
     assert support is None  # its one claim's evidence no longer stands
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"id_": "n1", "text": "x", "start_char_idx": None, "end_char_idx": None,
+      "relationships": {"1": {"node_id": "release-notes"}}, "class_name": "TextNode"},
+     "node 'n1': fields 'start_char_idx' and 'end_char_idx' must be offsets; got None and "
+     "None (LlamaIndex leaves them null when it could not find the node's text"),
+    ({"id_": "n1", "text": "x", "start_char_idx": 0, "end_char_idx": 1,
+      "class_name": "TextNode"}, "node 'n1' names no document"),
+    ({"page_content": "The fictional", "metadata": {"source": "release-notes"}},
+     "field 'metadata.start_index' is missing (split with add_start_index=True"),
+    ({"page_content": "The fictional", "metadata": {"source": "release-notes",
+                                                    "start_index": -1}},
+     "the splitter could not find the chunk in its document"),
+])
+def test_a_chunk_a_pipeline_could_not_place_is_refused_with_its_line(tmp_path, record,
+                                                                     message):
+    path = write(tmp_path / "chunks.jsonl", [record])
+    with pytest.raises(ValueError) as error:
+        read_chunks(path, max_bytes=MAX_FILE_BYTES)
+    assert str(error.value).startswith(f"{path}, line 1: ")
+    assert message in str(error.value)
+
+
+def test_langchain_dumpd_and_a_json_array_read_as_the_same_chunks(tmp_path):
+    rows = [json.loads(line) for line in (SPANS / "chunks-langchain.jsonl").open()]
+    dumped = [{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "document",
+                                                      "Document"],
+               "kwargs": {"page_content": row["page_content"], "metadata": row["metadata"]}}
+              for row in rows]
+    as_array = tmp_path / "chunks.json"
+    as_array.write_text(json.dumps(dumped))
+    placed, layout = read_chunks(as_array, max_bytes=MAX_FILE_BYTES)
+    expected, _ = read_chunks(SPANS / "chunks-langchain.jsonl", max_bytes=MAX_FILE_BYTES)
+    assert layout == "langchain"
+    assert {chunk: place[:3] for chunk, place in placed.items()} == \
+        {chunk: place[:3] for chunk, place in expected.items()}
+    assert str(placed["release-notes@47"].where) == f"{as_array}, item 1"
