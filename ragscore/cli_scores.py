@@ -105,8 +105,8 @@ def _report(args, out):
 
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
         text = render(table, k=k, fmt=args.format, digits=args.digits)
-    notes = counted.notes + tuple(label_notes(counted, k))
     prose = markdown_cell if args.format == "markdown" else one_line  # names shown as typed
+    notes = counted.notes + tuple(label_notes(counted, k))
     if notes and args.format in ("text", "markdown"):
         out.write("".join(f"Note: {prose(shortened_note(note))}\n" for note in notes)
                   + "\n")

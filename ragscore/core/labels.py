@@ -60,7 +60,6 @@ scoring, one decision per item comes from people's current judgements by
 
 Standard library only.
 """
-import hashlib
 import json
 import re
 from collections import namedtuple
@@ -113,6 +112,8 @@ def content_key(*parts):
     ...     b'["passage","a","Monday."]').hexdigest()[:16]
     True
     """
+    import hashlib  # here: loading it costs 'import ragscore' a few milliseconds
+
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -206,8 +207,9 @@ def check_record(record, at, *, is_id=None):
     allowed, required = _FIELDS[kind.name]
     if not allowed.issuperset(record):
         extra = sorted(str(name) for name in record if name not in allowed)
-        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for a {kind.name} "
-                                f"judgement (it has {', '.join(sorted(allowed))})")
+        article = "an" if kind.name[0] in "aeiou" else "a"
+        raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for {article} "
+                                f"{kind.name} judgement (it has {', '.join(sorted(allowed))})")
     if not required.issubset(record):
         missing = [name for name in COMMON + kind.subject if name not in record]
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")

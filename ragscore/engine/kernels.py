@@ -181,7 +181,7 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row
             batch.relevant_case * width + batch.relevant_doc)) >= 0
         rank = np.where(recorded, np.where(delivered & relevant, 1, 0), rank)
     if batch.claim_vouched.any():
-        vouched = batch.claim_vouched[citation_claim]
+        vouched = batch.claim_vouched[citation_claim] & (label < 0)  # not an expected claim
         is_labelled |= vouched & ~(_member(batch.row_case[row] * width + docs, sorted_set(
             batch.loser_case * width + batch.loser_doc)) >= 0)
         rank = np.where(vouched, _first_ranks(batch, width, row, docs, element_row,

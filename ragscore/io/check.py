@@ -12,7 +12,7 @@ from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus, validate_delivered, validate_labels, \
     validate_reviews, validate_run
-from .format import INDEX, KINDS, NAME_PATTERN, Dataset, check_index, dataset_index, \
+from .format import INDEX, NAME_PATTERN, Dataset, check_index, dataset_index, \
     dataset_records, rules_of, uses_version_3, uses_version_4
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, records
 from .read import Reader, Trials, load_dataset, run_extras
@@ -202,11 +202,12 @@ def validate_folder(path, *, max_bytes=None):
     try:
         for field, message in schema_errors(index, "dataset-index")[:1]:
             raise DatasetFileError(f"{Path(path) / INDEX}: {field}: {message}")
-        for kind in KINDS:
+        for kind in opened:  # version 5's judgements: checked record by record on loading
             file_path, handle = opened[kind]
             checked[kind] = 0
             for number, record in records(handle, file_path, limit):
-                errors = schema_errors(record, _RECORD_SCHEMAS[kind])
+                errors = schema_errors(record, _RECORD_SCHEMAS[kind]) \
+                    if kind in _RECORD_SCHEMAS else ()
                 if errors:
                     field, message = errors[0]
                     raise DatasetFileError(f"{file_path}, line {number}: {field}: {message}")

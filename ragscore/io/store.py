@@ -23,7 +23,6 @@ import json
 import os
 import re
 import secrets
-import threading
 import time
 from pathlib import Path
 
@@ -268,7 +267,20 @@ def _remove_unreferenced(folder, keep, previous):
 
 
 _HELD = {}  # folder -> how many times this process holds its lock (threads share it)
-_HELD_GUARD = threading.RLock()  # one thread of this process holds folder locks at a time
+
+
+def _guard():
+    """The lock one thread of this process holds while it holds folder locks (made on first
+    use: ``import ragscore`` loads no threading)."""
+    global _GUARD
+    if _GUARD is None:
+        import threading
+
+        _GUARD = threading.RLock()
+    return _GUARD
+
+
+_GUARD = None
 
 
 class _Locked:
@@ -283,7 +295,7 @@ class _Locked:
     def __enter__(self):
         import fcntl
 
-        _HELD_GUARD.acquire()
+        _guard().acquire()
         held = _HELD.get(self.key)
         if held is not None:
             _HELD[self.key] = (held[0], held[1] + 1)
@@ -292,7 +304,7 @@ class _Locked:
             descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
             fcntl.flock(descriptor, fcntl.LOCK_EX)
         except BaseException:
-            _HELD_GUARD.release()
+            _guard().release()
             raise
         _HELD[self.key] = (descriptor, 1)
         return self
@@ -304,7 +316,7 @@ class _Locked:
             os.close(descriptor)  # closing releases the lock
         else:
             _HELD[self.key] = (descriptor, depth - 1)
-        _HELD_GUARD.release()
+        _guard().release()
 
 
 def folder_lock(folder):

@@ -168,8 +168,8 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
             book.close()
     def made(base):
         return _recorded(base, system, items, entries, trials, header, settings, manifest,
-                         {**(recorder or {}), "rate": rate},
-                         replaced_retries=replaced, code_revision=code_revision)
+                         {**(recorder or {}), "rate": rate}, replaced_retries=replaced,
+                         code_revision=code_revision)
 
     recorded = made(dataset)
     failed = recorded.manifests[system]["recorder"]["failed"]
@@ -184,25 +184,6 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
     if book is not None and not failed:
         book.remove()
     return recorded
-
-
-def _still_the_same(now, system, header, resume, folder):
-    """``now`` (the folder as it is when the recording is saved, under its lock), unless
-    its questions or corpus changed since the recording started or another recording
-    saved ``system`` meanwhile: then nothing is saved (the journal keeps every call)."""
-    from ..io.manifest import fingerprint
-
-    prints = fingerprint(now)
-    changed = [key for key, value in header["fingerprint"].items() if prints[key] != value]
-    if changed:
-        raise InvalidInputError(f"{folder}: its {changed[0]} changed while system "
-                                f"{show(system)} was being recorded; nothing saved (the "
-                                "journal keeps every call: record again with --resume)")
-    if system in now.systems and not resume:
-        raise InvalidInputError(f"{folder}: system {show(system)} was saved by another "
-                                "recording meanwhile; nothing saved (record under another "
-                                "name; the journal keeps every call)")
-    return now
 
 
 def _check_outputs(out, journal, *, folder, overwrite, resume, flags):
@@ -222,6 +203,25 @@ def _check_outputs(out, journal, *, folder, overwrite, resume, flags):
                                                        *Path(journal).resolve().parents):
             raise InvalidInputError(f"{flag} {where(journal)} is the output folder or inside "
                                     "it; keep the journal beside it")
+
+
+def _still_the_same(now, system, header, resume, folder):
+    """``now`` (the folder as it is when the recording is saved, under its lock), unless
+    its questions or corpus changed since the recording started or another recording
+    saved ``system`` meanwhile: then nothing is saved (the journal keeps every call)."""
+    from ..io.manifest import fingerprint
+
+    prints = fingerprint(now)
+    changed = [key for key, value in header["fingerprint"].items() if prints[key] != value]
+    if changed:
+        raise InvalidInputError(f"{folder}: its {changed[0]} changed while system "
+                                f"{show(system)} was being recorded; nothing saved (the "
+                                "journal keeps every call: record again with --resume)")
+    if system in now.systems and not resume:
+        raise InvalidInputError(f"{folder}: system {show(system)} was saved by another "
+                                "recording meanwhile; nothing saved (record under another "
+                                "name; the journal keeps every call)")
+    return now
 
 
 def _run(todo, call, read, entries, book, bar, *, policy, limit, concurrency, stop_after):

@@ -25,7 +25,7 @@ SWEEP_MAX_K = 20
 def _plain(value):
     """``value`` as a plain Python number, ``None`` for every kind of n/a (``None``,
     ``pandas.NA``, NaN)."""
-    if value is None or value is NA:
+    if value is None or value is NA:  # a mean over no question: n/a
         return None
     if hasattr(value, "item"):
         value = value.item()
