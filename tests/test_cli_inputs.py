@@ -69,9 +69,9 @@ def test_a_lone_surrogate_in_a_review_note_stops_the_save_and_leaves_no_file(ans
     queue = tmp_path / "queue.jsonl"
     assert capture(["review", "export", str(answers), "--out", str(queue)])[0] == 0
     rows = [json.loads(line) for line in queue.read_text().splitlines()]
-    for row in rows:
-        row.update(decision="supported", reviewer="ana", date="2026-01-01",
-                   sources=row["citations"], note="")
+    for row in rows:  # a decision of each row's kind (format version 5's queue)
+        row.update(decision={"relevance": 1, "answerability": "answerable"}.get(
+            row["kind"], "supported"), reviewer="ana", date="2026-01-01", note="")
     rows[0]["note"] = "odd \ud800 note"
     queue.write_text("".join(json.dumps(row) + "\n" for row in rows))
     before = set(os.listdir(answers)) | {".ragscore.lock"}
