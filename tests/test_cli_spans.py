@@ -21,23 +21,28 @@ def run(capsys, *argv):
     return code, captured.out, captured.err
 
 
-def imported(tmp_path, capsys, name, chunks, runs):
-    code, out, err = run(capsys, "import", "spans", "--documents", SPANS / "documents.jsonl",
-                         "--questions", SPANS / "questions.jsonl", "--chunks", SPANS / chunks,
-                         "--runs", SPANS / runs, "--reviewer", "ana", "--date", "2026-12-04",
-                         "--out", tmp_path / name)
+def imported(folder, name, chunks, runs):
+    from ragscore.cli import capture
+
+    code, out, err = capture(["import", "spans", "--documents", str(SPANS / "documents.jsonl"),
+                              "--questions", str(SPANS / "questions.jsonl"), "--chunks",
+                              str(SPANS / chunks), "--runs", str(SPANS / runs), "--reviewer",
+                              "ana", "--date", "2026-12-04", "--out", str(folder / name)])
     assert code == 0, err
-    return tmp_path / name, out
+    return folder / name, out
 
 
-@pytest.fixture
-def folders(tmp_path, capsys):
-    sentences, out = imported(tmp_path, capsys, "sentences", "chunks-sentences.jsonl",
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    """The course as a span test set on its sentences and on its whole notes, imported once
+    (the tests read them and write elsewhere)."""
+    folder = tmp_path_factory.mktemp("spans")
+    sentences, out = imported(folder, "sentences", "chunks-sentences.jsonl",
                               "runs-sentences.jsonl")
     assert out.splitlines()[0] == (f"wrote {sentences}: 5 chunks of 2 documents, 4 questions, "
                                    "8 runs of 2 systems (A, B)")
     assert "  labels: span-relevance 4, evidence 4, answerability 4" in out.splitlines()
-    notes, _ = imported(tmp_path, capsys, "notes", "chunks-notes.jsonl", "runs-notes.jsonl")
+    notes, _ = imported(folder, "notes", "chunks-notes.jsonl", "runs-notes.jsonl")
     return sentences, notes
 
 
