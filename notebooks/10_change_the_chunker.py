@@ -47,7 +47,11 @@ from ragscore.workbook.widgets import show
 SPANS = Path("../fixtures/spans")
 K = 2
 
+# %% [markdown]
+# The chapter reads one span test set on two chunkings, each with the runs recorded on it,
+# straight from the files in memory (`ragscore import spans` writes the same as a folder):
 
+# %%
 def load(chunks, runs):
     """The span test set of fixtures/spans on one chunking, with its runs (in memory)."""
     dataset, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
