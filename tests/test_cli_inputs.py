@@ -64,14 +64,18 @@ def test_a_lone_surrogate_in_an_item_text_is_refused_naming_the_line(tmp_path):
     assert not (tmp_path / "d").exists() and _temporary_files(tmp_path) == []
 
 
+#: A valid decision for each kind of queue row.
+DECISIONS = {"relevance": 1, "support": "supported", "answerability": "answerable"}
+
+
 def test_a_lone_surrogate_in_a_review_note_stops_the_save_and_leaves_no_file(answers,
                                                                              tmp_path):
     queue = tmp_path / "queue.jsonl"
     assert capture(["review", "export", str(answers), "--out", str(queue)])[0] == 0
     rows = [json.loads(line) for line in queue.read_text().splitlines()]
-    for row in rows:  # a decision of each row's kind (format version 5's queue)
-        row.update(decision={"relevance": 1, "answerability": "answerable"}.get(
-            row["kind"], "supported"), reviewer="ana", date="2026-01-01", note="")
+    for row in rows:  # a decision of each row's kind (a grade for a pooled passage)
+        row.update(decision=DECISIONS[row["kind"]], reviewer="ana", date="2026-01-01",
+                   note="")
     rows[0]["note"] = "odd \ud800 note"
     queue.write_text("".join(json.dumps(row) + "\n" for row in rows))
     before = set(os.listdir(answers)) | {".ragscore.lock"}

@@ -83,9 +83,9 @@ class Sandbox:
                                 str(self.queue)])
         assert code == 0, err
         rows = [json.loads(line) for line in self.queue.read_text().splitlines()]
-        for row in rows:  # a decision of each row's kind (format version 5's queue)
-            row.update(decision={"relevance": 1, "answerability": "answerable"}.get(
-                row["kind"], "supported"), reviewer="ana", date="2026-01-02")
+        decisions = {"relevance": 1, "support": "supported", "answerability": "answerable"}
+        for row in rows:  # a decision of each row's kind (a grade for a pooled passage)
+            row.update(decision=decisions[row["kind"]], reviewer="ana", date="2026-01-02")
         self.queue.write_text("".join(json.dumps(row) + "\n" for row in rows))
         self.folder = self.inputs / "empty-folder"
         self.folder.mkdir()
