@@ -34,8 +34,8 @@ def split_side(text, role):
     """``(folder, system)`` of ``DIR:SYSTEM`` (the last ``:`` whose left side is a folder).
 
     >>> import tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> split_side(folder + ":bm25", "baseline") == (folder, "bm25")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     split_side(folder + ":bm25", "baseline") == (folder, "bm25")
     True
     """
     for position in range(len(text) - 1, 0, -1):
