@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHAPTER ?= 02
+# Present mode runs the chapter in a waiting kernel as soon as the server starts (Voila's
+# preheated kernels), so the live page is ready when the class opens it; the browser test
+# starts Voila with the same options.
+PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1
 # Test processes: two, one per core of the machines CI runs on; each test file runs whole in one
 # process, so a notebook's cells keep their order and kernel (make test JOBS=0 runs them in one process).
 JOBS ?= 2
@@ -24,7 +28,7 @@ demo: $(STAMP)  ## print the course table at k=2
 test: $(STAMP)  ## the suite: unit tests, doctests, notebooks (nbval), browser tests (about 3 min)
 	$(PYTEST) -m "not exhaustive" tests ragscore notebooks
 
-test-all: $(STAMP)  ## the suite plus the exhaustive tests (every chapter's live page in present mode)
+test-all: $(STAMP)  ## the suite plus the exhaustive tests (a fresh install, trec_eval byte for byte, a 10,000-question shared page)
 	$(PYTEST) tests ragscore notebooks
 
 lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
@@ -34,10 +38,12 @@ lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks
 
 present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
 	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \
-	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1
+	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1 \
+	  $(PRESENT_OPTIONS)
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
 	for py in notebooks/[0-9][0-9]_*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done
+	$(BIN)/python tools/sync_cell_tags.py notebooks/[0-9][0-9]_*.py
 	$(BIN)/python -c 'import glob, nbformat; [nbformat.write(nb, path) for path in sorted(glob.glob("notebooks/[0-9][0-9]_*.ipynb")) for nb in [nbformat.read(path, as_version=4)] if not nb.metadata.__setitem__("kernelspec", {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"})]'
 	unset MPLBACKEND; for nb in notebooks/[0-9][0-9]_*.ipynb; do start=$$(date +%s%N); \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace --log-level=WARN \

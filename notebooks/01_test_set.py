@@ -4,6 +4,9 @@
 # **Promise:** by the end of this chapter you can read a grounded test set (notes, questions,
 # labels, recorded runs) and say what each part claims and what it leaves open.
 #
+# **Time:** about 25 minutes. **Before this chapter:** basic Python (calling a function,
+# reading a dict); no background in retrieval or evaluation.
+#
 # You will learn:
 # - the two places where a retrieval-augmented answer can go wrong;
 # - what the notes, the questions and the recorded runs hold, read as tables;
@@ -15,11 +18,23 @@
 # *Finding your way:* next, [Chapter 2 — Denominators](02_denominators.ipynb) ·
 # every chapter is listed in the README's "Start here" · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [corpus](../docs/glossary.md#corpus,-note,-chunk) ·
+# [relevant](../docs/glossary.md#relevant,-relevance-label) ·
+# [claim](../docs/glossary.md#claim,-expected-claim) · [support](../docs/glossary.md#support) ·
+# [citation](../docs/glossary.md#citation) ·
+# [run](../docs/glossary.md#run,-system,-recorded-run) ·
+# [unanswerable](../docs/glossary.md#answerable,-unanswerable) ·
+# [held-out](../docs/glossary.md#development-and-held-out-questions,-split) ·
+# [validation](../docs/glossary.md#validation)
 
 # %%
 import ragscore
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, attempt, question_rows
+from ragscore.workbook.quickcheck import quick_check
+from ragscore.workbook.widgets import show
 
 course = ragscore.load_course()
 
@@ -67,6 +82,9 @@ Table({"case": name, "question": case["question"],
 # lesson: SQuAD 2.0 (Rajpurkar, Jia and Liang, 2018) added questions that the given passage
 # cannot answer, so that a model is rewarded for saying so. `region` is our own question, not
 # one of theirs.
+
+# %%
+show(quick_check("01"))
 
 # %% [markdown]
 # ## Step 4: the recorded runs
@@ -138,13 +156,26 @@ Table([
 # - Validation refuses malformed input (a repeated or unknown note, blank text, a label
 #   outside the relevant notes, a bad cutoff) and names the field; it does not check truth.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What are the two stages of a retrieval-augmented answer, and why does a test set score
+#    them apart? (step 1)
+# 2. What does a claim ID stand for, and what does the scorer never read? (step 3)
+# 3. What makes a question unanswerable, and what should a system do with one? (step 3)
+# 4. What does a recorded run hold for one question and one system? (step 4)
+# 5. Why are the notes frozen before anyone labels them? (step 5)
+# 6. When does a held-out question stop being held-out? (step 5)
+# 7. Name three things validation refuses, and one thing it cannot check. (step 6)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell. The check tells you whether you are right,
 # hints at the likely mistake if not, and never prints the answer. Counts are whole numbers,
-# yes/no answers are `True` or `False`, rates are numbers from 0 to 1 compared to two
-# decimals (you may type a fraction such as `1/4`). Your instructor has the answers with the
-# reasoning (`docs/instructor.md`).
+# rates are numbers from 0 to 1 compared to two decimals (you may type a fraction such as
+# `1/4`), and a choice is one of the names listed, in quotes. After your first try, right or
+# wrong, `solution("01.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. Over the four questions, how many claims does the reviewer expect in all? (a count)
 
@@ -162,8 +193,12 @@ answer = None
 check("01.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Would validation refuse an answer to `owner` whose claim `aurora` cites a note called
-#    `no-such-note`? (`True` or `False`; you can try it with `attempt` in a new cell)
+# 3. Suppose an answer to `owner` claims `aurora` and cites a note called `no-such-note`.
+#    What becomes of it? Type one of `"refused"` (validation refuses the whole run),
+#    `"dropped"` (the citation is dropped and the claim judged without it), `"unsupported"`
+#    (the run is scored and the claim counts as unsupported) or `"supported"` (the claim
+#    counts as supported, since `owners` is retrieved). You can try it with `attempt` and
+#    `ragscore.evaluate` in a new cell.
 
 # %% tags=["exercise"]
 answer = None

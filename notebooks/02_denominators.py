@@ -4,6 +4,9 @@
 # **Promise:** you will compute P@k, R@k and RR@k by hand, say which denominator a dashboard
 # uses, and keep undefined values out of your averages.
 #
+# **Time:** about 35 minutes. **Before this chapter:** chapter 1 (the notes, the questions
+# with their labels, the recorded runs).
+#
 # You will learn:
 # - P@k, R@k and RR@k on the course questions;
 # - why P@k (k fixed slots) and precision over returned items disagree;
@@ -14,13 +17,23 @@
 # *Finding your way:* previous, [Chapter 1 — The test set](01_test_set.ipynb) · next,
 # [Chapter 3 — Citations](03_citations.ipynb) · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [cutoff k](../docs/glossary.md#cutoff,-k) ·
+# [P@k](../docs/glossary.md#precision-at-k,-P@k) ·
+# [precision over returned items](../docs/glossary.md#precision-over-returned-items,-P/ret@k) ·
+# [R@k](../docs/glossary.md#recall-at-k,-R@k) ·
+# [RR@k](../docs/glossary.md#reciprocal-rank,-RR@k) ·
+# [n/a](../docs/glossary.md#n/a) · [slice](../docs/glossary.md#slice) ·
+# [graded relevance](../docs/glossary.md#graded-relevance,-min_relevance)
 
 # %%
 # %matplotlib inline
 import ragscore
 from ragscore.reports import claim_counts
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, attempt, question_rows, score_row
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import RETRIEVAL_METRICS, k_explorer, ranking_editor, show
 
 course = ragscore.load_course()
@@ -58,6 +71,9 @@ returned = len(course.runs["rollback"]["A"]["retrieved"][:2])
 Table([{"hits in top 2": int(counts["hits"]), "slots (k)": 2, "returned": returned,
         "P@2 = hits / k": f"{counts['hits'] / 2:.2f}",
         "over returned = hits / returned": f"{counts['hits'] / returned:.2f}"}])
+
+# %%
+show(quick_check("02"))
 
 # %% [markdown]
 # ## Step 3: reciprocal rank says where the first hit landed
@@ -140,10 +156,26 @@ Table([{"typed": "owners, archve", "result": attempt(
 #   means are taken over; an answerable question with an empty list scores 0.
 # - Each value depends on k: a note below the cutoff does not count.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does P@k divide by when the list is shorter than k? (step 1)
+# 2. What does precision over returned items divide by, and why can two dashboards that use
+#    the two precisions not be compared? (step 2)
+# 3. What does RR@k say that R@k does not? (step 3)
+# 4. Why is `region`'s P@2 n/a and not 0, and how is an answerable question with an empty
+#    list scored? (step 4)
+# 5. What happens to `owner` A's three values when k goes from 2 to 1, and why? (step 5)
+# 6. Why is a typed ID that is not in the corpus refused rather than scored as a miss?
+#    (step 6)
+# 7. What does this lab leave out on purpose, and why? (step 7)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("02.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. What is P@3 for `rollback` B (retrieved: `rollback`, `checklist`)?
 

@@ -4,6 +4,9 @@
 # **Promise:** you will decide, for any claim, whether it counts as supported under the strict
 # rule, and say why in one sentence.
 #
+# **Time:** about 35 minutes. **Before this chapter:** chapters 1 and 2 (labels, runs and
+# the cutoff k).
+#
 # You will learn:
 # - the strict citation rule, and support against coverage;
 # - why `owner` A's good retrieval does not rescue its wrong citation;
@@ -15,11 +18,19 @@
 # *Finding your way:* previous, [Chapter 2 — Denominators](02_denominators.ipynb) · next,
 # [Chapter 4 — Every question](04_every_question.ipynb) · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [supported claim](../docs/glossary.md#supported-claim) ·
+# [support](../docs/glossary.md#support) · [coverage](../docs/glossary.md#coverage) ·
+# [citation](../docs/glossary.md#citation) ·
+# [abstention](../docs/glossary.md#abstention,-correct-abstention) ·
+# [cutoff k](../docs/glossary.md#cutoff,-k)
 
 # %%
 import ragscore
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, attempt, claim_rows, score_row
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import ANSWER_METRICS, citation_editor, show
 
 course = ragscore.load_course()
@@ -87,6 +98,9 @@ Table([scored("launch", "A"), scored("launch", "B")])
 
 # %%
 Table([scored("rollback", "A")])
+
+# %%
+show(quick_check("03"))
 
 # %% [markdown]
 # ## Step 5: the citation must be in view
@@ -160,10 +174,25 @@ Table([{"attempt": "aurora claimed twice, citing owners both times",
 #   n/a on an unanswerable one, where declining is the correct abstention.
 # - The grader compares reviewed IDs; judging free text or a refusal is separate work.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. State the strict citation rule in one sentence. (step 1)
+# 2. Why does `owner` A's perfect recall not rescue its answer? (step 2)
+# 3. Why does `launch` B's extra claim lower support but not coverage? (step 3)
+# 4. What does support ask, and what does coverage ask? (step 4)
+# 5. Why does `smoke` lose its support at k = 1? (step 5)
+# 6. How is an answer with no claims scored on an answerable question, and on an
+#    unanswerable one? (step 7)
+# 7. Why is a claim made twice in one answer refused? (step 8)
+# 8. What would a grader of free text have to do that this one does not? (step 9)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("03.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. Suppose `launch` B's answer also claimed `switch`, citing `launch`. What would its
 #    support be at k = 2? (a rate)
@@ -182,8 +211,9 @@ answer = None
 check("03.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. If `owner` A cited both `owners` and `archive` for `aurora`, would `aurora` be supported
-#    at k = 2? (`True` or `False`)
+# 3. Suppose each of system B's answers added `archive` to the citations of every claim it
+#    makes, its rankings unchanged. How many of B's five claims would be supported at
+#    k = 2? (a count)
 
 # %% tags=["exercise"]
 answer = None

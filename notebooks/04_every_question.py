@@ -4,6 +4,9 @@
 # **Promise:** you will read the per-question table first, then report averages that say how
 # they were made, so that no favourable mean can hide a regression.
 #
+# **Time:** about 30 minutes. **Before this chapter:** chapters 2 and 3 (the six values a
+# question gets, and n/a).
+#
 # You will learn:
 # - the full table of the course at k = 2;
 # - per-question changes from A to B, regressions first;
@@ -15,14 +18,24 @@
 # *Finding your way:* previous, [Chapter 3 — Citations](03_citations.ipynb) · next,
 # [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) · terms in **bold** are defined in
 # the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [per-question table](../docs/glossary.md#per-question-table) ·
+# [paired comparison](../docs/glossary.md#paired-comparison,-baseline,-candidate,-verdict) ·
+# [regression](../docs/glossary.md#regression) · [macro](../docs/glossary.md#macro-mean) ·
+# [pooled](../docs/glossary.md#pooled) · [slice](../docs/glossary.md#slice) ·
+# [left out as n/a](../docs/glossary.md#left-out-as-n/a) ·
+# [declared aggregate](../docs/glossary.md#declared-aggregate)
 
 # %%
 # %matplotlib inline
 import ragscore
 from ragscore.plots import plot_deltas, plot_heatmap, plot_sweep
 from ragscore.reports import aggregates, compare, question_table, render, sweep
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, comparison_rows, show_plot
+from ragscore.workbook.quickcheck import quick_check
+from ragscore.workbook.widgets import show
 
 course = ragscore.load_course()
 table = question_table(course, k=2)
@@ -74,6 +87,9 @@ chosen = summary[(summary["metric"].isin(["recall", "support"]) & (summary["meth
 Table({"system": row.system, "value": f"{row.value:.2f}", "declared as": row.description}
       for row in chosen.itertuples())
 
+# %%
+show(quick_check("04"))
+
 # %% [markdown]
 # Mean recall rises from 0.83 to 1.00 and mean support from 0.67 to 0.83, while `launch` got
 # worse. Pooled support is 2 of 3 claims for A and 4 of 5 for B (0.80, not B's macro 0.83).
@@ -124,10 +140,25 @@ show_plot(plot_sweep(sweep(course, max_k=4), metric="support", mark_k=2))
 # - Correct abstention is a count on the unanswerable slice, kept apart from retrieval.
 # - A release decision names the affected questions, the severity and the follow-up.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. Why is the per-question table read before any average? (step 1)
+# 2. Why does `launch` regress for B although its coverage stays 1.00? (step 2)
+# 3. What does a value that becomes n/a count as in a comparison? (step 2)
+# 4. How do a macro mean and a pooled value differ, and why do B's two support values
+#    differ? (step 3)
+# 5. What is the difference between "not in the slice" and "left out as n/a"? (step 3)
+# 6. Where is correct abstention counted, and why not with retrieval? (step 4)
+# 7. How does the heatmap keep n/a apart from 0? (step 5)
+# 8. What must a release decision name besides the numbers? (step 6)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("04.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. What is A's **pooled** recall over the answerable questions (hits over relevant notes,
 #    both summed)? (a rate)

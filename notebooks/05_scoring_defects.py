@@ -4,6 +4,9 @@
 # **Promise:** you will watch the contract tests catch three plausible scoring bugs, and know
 # why an import error would prove nothing.
 #
+# **Time:** about 25 minutes. **Before this chapter:** chapters 2 to 4 (the metrics and the
+# n/a policy); reading a short test function helps.
+#
 # You will learn:
 # - the ten behaviours the workbook's tests pin, and what the other contract tests add;
 # - what each of the workbook's three defects does to the numbers, and which test fails;
@@ -14,15 +17,23 @@
 # *Finding your way:* previous, [Chapter 4 — Every question](04_every_question.ipynb) · next,
 # [Chapter 6 — A release decision](06_integration.ipynb) · terms in **bold** are defined in
 # the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [contract test](../docs/glossary.md#contract,-contract-test) ·
+# [defect](../docs/glossary.md#defect,-mutation) ·
+# [cross-check](../docs/glossary.md#cross-check) ·
+# [disputed label](../docs/glossary.md#reviewer,-judgement,-disputed-label)
 
 # %%
 import ragscore
 from ragscore.reports import claim_counts
 from ragscore.workbook.crosscheck import crosscheck
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.selfcheck import MUTATIONS, behaviour_rows, contract_checks, other_rows, \
     progress_bar
+from ragscore.workbook.widgets import show
 
 course = ragscore.load_course()
 
@@ -48,10 +59,18 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 # results shows the tables below, which appear once all four are done). A defect counts as
 # **caught** only when a test *fails an assertion*; an import error would only show that the
 # copy is broken, not that any test checks the rule.
+#
+# `reuse=True` keeps each run's result under a hash of everything it read (every file it
+# copied, the defect, the tests, Python's and pytest's versions) and reads it back when
+# exactly that is run again: the same code gives the same verdict. Change a file and the
+# runs happen again; leave `reuse` out to run them whatever happened before.
 
 # %%
 bar = progress_bar(1 + len(MUTATIONS), "test runs finished")
-results = contract_checks([None, *MUTATIONS], progress=bar.step)
+results = contract_checks([None, *MUTATIONS], progress=bar.step, reuse=True)
+
+# %%
+show(quick_check("05"))
 
 # %% [markdown]
 # The workbook's own test file checks ten behaviours. Each is pinned here by one or more
@@ -131,10 +150,23 @@ Table([crosscheck()])
 #   the fixture a benchmark.
 # - Tests check arithmetic against labels; disagreement about the labels needs review.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does each of the three defects change, and which kind of weak answer does it
+#    flatter? (step 1)
+# 2. Why does an import error not count as catching a defect? (step 2)
+# 3. How many of the ten behaviours does each defect break? (step 2)
+# 4. What does the short-list defect do to `rollback` A's P@2, and why only there? (step 3)
+# 5. What does the cross-check compare, and what does it not prove? (step 4)
+# 6. What can no test of the scorer fix, and what should you do about it? (step 5)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("05.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. Under the "any citation suffices" defect, what support would `owner` A get at k = 2 if
 #    it cited both `owners` and `archive` for `aurora`? (a rate)

@@ -5,12 +5,15 @@
 # their manifests and the context they actually used, compare one controlled change stage by
 # stage, and let a policy written in advance decide, with an exit code your CI can read.
 #
+# **Time:** about 45 minutes. **Before this chapter:** chapters 3 and 4 (support, coverage
+# and paired comparisons); a terminal, and a TOML file read once.
+#
 # You will learn:
 # - what a run manifest records, and why the test set's hashes are computed, not typed;
 # - how a recorded delivered context is checked against the retrieval;
 # - how to evaluate retrieval and answer stages separately for two configurations;
 # - how an acceptance gate reads a policy and a baseline, and what its exit code means;
-# - what happens when the test set changes under a committed baseline.
+# - what happens when the test set changes under a committed baseline;
 # - how to record a running system's answers into a test set folder and gate them.
 #
 # The data: `fixtures/course-runs/` holds the course's four questions recorded as runs of
@@ -22,12 +25,18 @@
 # *Finding your way:* previous, [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) ·
 # next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
 # in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [manifest](../docs/glossary.md#manifest) · [fingerprint](../docs/glossary.md#fingerprint) ·
+# [delivered context](../docs/glossary.md#delivered-context) ·
+# [ctx differs@k](../docs/glossary.md#ctx-differs@k) · [policy](../docs/glossary.md#policy) ·
+# [gate](../docs/glossary.md#gate) ·
+# [committed baseline](../docs/glossary.md#committed-baseline) ·
+# [not assessed](../docs/glossary.md#not-assessed)
 
 # %%
-import json
 import tempfile
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import ragscore
 from ragscore import REGISTRY
@@ -35,9 +44,12 @@ from ragscore.cli import capture
 from ragscore.io.manifest import fingerprint, manifest_report
 from ragscore.reports import aggregates, compare, question_table
 from ragscore.tables.records import ops_summary
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, aggregate_rows, comparison_rows, \
     table_rows
+from ragscore.workbook.quickcheck import quick_check
+from ragscore.workbook.toy_system import serving
+from ragscore.workbook.widgets import show
 
 RUNS = "../fixtures/course-runs"
 POLICY = "../fixtures/policies/course.toml"
@@ -57,11 +69,24 @@ recorded = ragscore.load_dataset(RUNS)
 
 # %%
 report = manifest_report(recorded)
-Table([{"run": system, "run_id": manifest["run_id"], "date": manifest["date"],
-        "code": manifest["code_revision"],
-        "retrieval": ", ".join(f"{key} {value}" for key, value in manifest["retrieval"].items()),
-        "rubric": manifest["rubric_version"]}
-       for system, manifest in report["runs"].items()])
+a, b = report["runs"]["A"], report["runs"]["B"]
+
+
+def shown(value):
+    """A manifest value as text: a dict of settings as "key value, key value"."""
+    return ", ".join(f"{key} {item}" for key, item in value.items()) \
+        if isinstance(value, dict) else str(value)
+
+
+Table({"field": field, "A": shown(a[field]), "B": shown(b[field]),
+       "same in both": "yes" if a[field] == b[field] else "no"} for field in a)
+
+# %% [markdown]
+# Every field the text names is there, and the last column shows the one controlled change:
+# besides what every run has of its own (its ID, date, code revision and notes), the two
+# differ only in `retrieval`, where B adds the reranker. The prompt, the model, the
+# generation settings, the context cutoff and the rubric are the same, so a difference in
+# the scores can be put down to the reranker.
 
 # %%
 prints = report["fingerprint"]
@@ -130,7 +155,12 @@ Table([{"stage": REGISTRY[metric].stage, "metric": REGISTRY[metric].label_at(2),
 
 # %%
 changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
-Table(comparison_rows(changes[changes["verdict"].isin(["regressed", "improved"])], k=2))
+Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
+
+# %% [markdown]
+# `owner`'s `ctx differs@2` went from yes to no: B was given its top two notes where A's
+# context had been cut. That is **changed**, not improved: a different input to the answer
+# stage, to read before trusting either support value.
 
 # %% [markdown]
 # Latency, tokens, cost and failures are reported beside quality when a record carries them.
@@ -146,27 +176,31 @@ Table([{"system": row.system, "records": row.records, "failed": row.failed,
 
 # %% [markdown]
 # ## Step 4: the gate, decided before looking
-# The policy `fixtures/policies/course.toml` was written before any result was read: no
-# support regression on any question and full evidence coverage on the questions tagged
-# `critical` (these two rules have severity critical), a mean coverage of at least 0.8, correct abstention on every
-# unanswerable question, and at most one unsupported claim. `ragscore gate` prints each rule
-# with PASS or FAIL and the questions that broke it, worst first, grouped by severity, and
-# exits 0 (every rule passes), 1 (a rule fails) or 2 (bad input). A CI job reads that code.
+# The policy `fixtures/policies/course.toml` was written before any result was read. Its
+# five rules: no question loses support; the questions tagged `critical` keep full coverage
+# (these two are of severity critical); mean coverage is at least 0.8; every unanswerable
+# question is declined; at most one claim is unsupported. `ragscore gate` prints each rule
+# with PASS or FAIL and the questions that broke it, worst first, grouped by severity. It
+# exits 0 when every rule passes, 1 when a rule fails and 2 on bad input; a CI job reads
+# that code.
 
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
                           "--baseline", "A"])
 CommandOutput(out + err + f"exit code {code}")
 
+# %%
+show(quick_check("06"))
+
 # %% [markdown]
 # B fails one rule, no support regression, because of `launch`. Its averages look better
 # than A's, and the gate still refuses it, because the policy said in advance that no
-# question may lose support. A, judged by the same policy against B, fails all five rules.
-#
-# A gate rule reads every question of the test set (or every question with the rule's tag),
-# not the answerable slice of chapter 4's averages. So `region`, whose coverage is n/a, is
-# inside what the coverage rules read, and their lines say "1 n/a left out".
-
+# question may lose support. Each rule's line says what it found in short sentences: how
+# many questions broke it out of how many it could judge, then where it looked and how many
+# values were n/a. A gate rule reads every question of the test set (or every question with
+# the rule's tag), not the answerable slice of chapter 4's averages, so `region`, whose
+# coverage is n/a, is inside what the coverage rules read: "1 n/a left out". A, judged by
+# the same policy against B, fails all five rules:
 
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "A",
@@ -203,79 +237,50 @@ CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
 # question to the system's HTTP endpoint, keeps the ranking, the delivered context and the
 # answer text it returns, fills in the manifest (fingerprint, date, code revision, settings)
 # and writes the runs into a normal dataset folder; every finished call is journalled, so an
-# interrupted recording resumes (`docs/record.md` has the details). Here the system is a
-# toy retriever over the course notes (it ranks notes by the words they share with the
-# question), served on this machine on a free port for the length of one cell.
+# interrupted recording resumes (`docs/record.md` has the details).
+#
+# The system here is a toy, `ragscore.workbook.toy_system`: it ranks the notes by the words
+# they share with the question, delivers the first two and answers "See the note ...". Open
+# the module to see all a system has to answer; `serving(notes)` runs it on this machine, on
+# a free port, for the length of a `with` block.
 
 # %%
-WORDS = {doc: set(text.lower().strip(".").split()) for doc, text in recorded.corpus.items()}
-
-
-def overlap_retriever(question):
-    """Every note, most words shared with the question first (ties in corpus order)."""
-    asked = set(question.lower().strip("?").split())
-    return sorted(WORDS, key=lambda doc: -len(WORDS[doc] & asked))
-
-
-class Retriever(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self):
-        question = json.loads(self.rfile.read(int(self.headers["Content-Length"])))["question"]
-        ranking = overlap_retriever(question)
-        body = json.dumps({"retrieved": ranking, "delivered": ranking[:2],
-                           "answer": f"See the note {ranking[0]}."}).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-retrieval_policy = """k = 2
-[[rule]]
-name = "recall no worse than A"
-metric = "recall"
-check = "no_regression"
-tolerance = 0.0
-[[rule]]
-name = "mean precision"
-metric = "precision"
-check = "min_mean"
-threshold = 0.5
-"""
-server = ThreadingHTTPServer(("127.0.0.1", 0), Retriever)  # port 0: any free port
-threading.Thread(target=server.serve_forever, daemon=True).start()
-with tempfile.TemporaryDirectory() as scratch:
-    endpoint = f"http://127.0.0.1:{server.server_address[1]}/ask"
+recording = tempfile.TemporaryDirectory(prefix="ragscore-live-")
+LIVE = Path(recording.name) / "live"
+with serving(recorded.corpus) as endpoint:
     code, out, err = capture(["record", RUNS, "--endpoint", endpoint, "--system", "live",
-                              "--out", f"{scratch}/live"])
-    server.shutdown()
-    live = ragscore.load_dataset(f"{scratch}/live")
-    with open(f"{scratch}/policy.toml", "w") as handle:
-        handle.write(retrieval_policy)
-    gate_code, gate_out, _ = capture(["gate", f"{scratch}/live", "--policy",
-                                      f"{scratch}/policy.toml", "--candidate", "live",
-                                      "--baseline", "A"])
+                              "--out", str(LIVE)])
 CommandOutput(out.split("; wrote")[0] + ("" if code == 0 else f"\n{err}"))
 
 # %% [markdown]
-# The recording is a system like A and B: the same tables score it (no claims were
-# assessed, so its answer metrics are n/a, never 0), and a gate reads it. The policy here
-# asks only about retrieval, since nothing has judged the live answers yet.
+# The recording is a system like A and B, in a dataset folder of its own:
 
 # %%
+live = ragscore.load_dataset(LIVE)
 Table([{"question": case, "retrieved": ", ".join(live.runs[case]["live"]["retrieved"][:3]),
         "delivered": ", ".join(live.runs[case]["live"]["delivered"]),
         "answer": live.runs[case]["live"]["answer"]} for case in live.cases])
 
+# %% [markdown]
+# ## Step 7: gate the recording
+# The same tables score the recording, and a gate reads it. Nobody has judged the live
+# answers yet, so their support and coverage are **not assessed** (n/a, never 0), and the
+# policy for this release, `fixtures/policies/retrieval.toml`, asks only about retrieval:
+
 # %%
-CommandOutput("\n".join(gate_out.splitlines()[1:]))
+RETRIEVAL_POLICY = "../fixtures/policies/retrieval.toml"
+CommandOutput(Path(RETRIEVAL_POLICY).read_text())
 
 # %% [markdown]
-# ## Step 7: what this chapter does not settle, and why
+# Against A, on the same questions:
+
+# %%
+code, out, err = capture(["gate", str(LIVE), "--policy", RETRIEVAL_POLICY,
+                          "--candidate", "live", "--baseline", "A"])
+CommandOutput("\n".join(out.splitlines()[1:]))
+
+# %% [markdown]
+# ## Step 8: what this chapter does not settle, and why
 # - **A practical test collection** (lookups, multi-evidence, near-duplicates, outdated and
 #   conflicting notes, unanswerable and permission-sensitive questions): four questions
 #   estimate nothing; the practice collection and its slices are the next step.
@@ -306,9 +311,26 @@ CommandOutput("\n".join(gate_out.splitlines()[1:]))
 #   questions that broke it, and exits 0, 1 or 2 for CI.
 # - A committed baseline refuses to compare against a test set that has moved.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does a run manifest record, and which two hashes are computed rather than typed?
+#    (step 1)
+# 2. What does `ctx differs@k` flag, and why does the strict rule need the delivered
+#    context? (step 2)
+# 3. How can retrieval improve while the answer stage regresses? (step 3)
+# 4. What do the gate's exit codes 0, 1 and 2 mean to a CI job? (step 4)
+# 5. Why is the policy written before anyone looks at the results? (step 4)
+# 6. What does the gate do when the test set changed after the baseline was saved, and what
+#    is the honest fix? (step 5)
+# 7. What does `ragscore record` keep from each call, and what lets it resume? (step 6)
+# 8. Why does the recording's policy ask only about retrieval? (step 7)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell.
+# Replace `None` with your answer and run the cell. After your first try, right or wrong,
+# `solution("06.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. Someone fixes a typo in the text of the note `archive` and changes nothing else. Which
 #    hash of the fingerprint changes? (type one of `"corpus_sha256"`, `"questions_sha256"`,

@@ -5,10 +5,13 @@
 # score it with the same rules as the course, and explain to a colleague why their
 # dashboard's means differ from yours on the very same numbers.
 #
+# **Time:** about 35 minutes. **Before this chapter:** chapters 2 and 4 (the metrics, n/a and
+# the answerable slice); TREC's file layout helps, and step 1 shows it.
+#
 # You will learn:
 # - how an import reads TREC qrels and runs, orders ties as trec_eval does, and says what it
 #   dropped;
-# - graded relevance, `min_relevance`, nDCG, AP and Hit;
+# - graded relevance, **min_relevance**, **nDCG**, AP and Hit;
 # - a retrieval-only test set: the answer stage not assessed is n/a, never 0;
 # - three reasons peers' means differ from ours: n/a against 0, RR cut at k, and the
 #   denominator of precision.
@@ -17,14 +20,24 @@
 # *Finding your way:* previous, [Chapter 6 — A release decision](06_integration.ipynb) · next,
 # [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · terms in **bold**
 # are defined in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [TREC](../docs/glossary.md#TREC-qrels-and-runs,-trec_eval) ·
+# [graded relevance and min_relevance](../docs/glossary.md#graded-relevance,-min_relevance) ·
+# [nDCG](../docs/glossary.md#nDCG@k) · [AP and Hit](../docs/glossary.md#AP@k,-Hit@k) ·
+# [not assessed](../docs/glossary.md#not-assessed) · [n/a](../docs/glossary.md#n/a) ·
+# [RR@k](../docs/glossary.md#reciprocal-rank,-RR@k) ·
+# [precision over returned items](../docs/glossary.md#precision-over-returned-items,-P/ret@k)
 
 # %%
 from pathlib import Path
 
 from ragscore.io.importers import import_ragas, import_trec
 from ragscore.reports import aggregates, question_table
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, aggregate_rows, table_rows
+from ragscore.workbook.quickcheck import quick_check
+from ragscore.workbook.widgets import show
 
 FIXTURES = Path("..") / "fixtures" / "import"
 
@@ -59,9 +72,11 @@ Table([{"system": system, "question": question, "ranking": ", ".join(run["retrie
 
 # %% [markdown]
 # ## Step 3: graded labels
-# Judges gave grades: 2 for the best note, 1 for a useful one, 0 for judged but not useful,
-# -1 for a spam page. A grade at or above `min_relevance` (1 by default) counts as relevant
-# for P, R, RR, AP and Hit; nDCG weighs each hit by its grade.
+# Judges gave grades (**graded relevance**): 2 for the best note, 1 for a useful one, 0 for
+# judged but not useful, -1 for a spam page. A grade at or above **min_relevance** (1 by
+# default) counts as relevant for P, R, RR, AP and Hit; **nDCG** (normalised discounted
+# cumulative gain) instead weighs each hit by its grade, discounted by its rank, against the
+# best order the grades allow.
 
 # %%
 Table([{"question": name, "judged": ", ".join(f"{doc} {grade}"
@@ -80,7 +95,9 @@ Table(table_rows(graded))
 # %% [markdown]
 # dense put `tide` first on `q1` and broke the tie between `lighthouse` and `ferry` (both
 # 0.75) in `lighthouse`'s favour: `lighthouse` (grade 2) is at rank 2 and `harbour` is
-# missed. Recall is 1/2, RR is 1/2, and nDCG@3 = (2 / log2 3) / (2 + 1 / log2 3) = 0.48.
+# missed. Recall is 1/2, RR is 1/2, and nDCG@3 = (2 / log2 3) / (2 + 1 / log2 3) = 0.48:
+# the grade 2 at rank 2 is discounted by log2 3, and the best order would have put grade 2
+# first and grade 1 second.
 # On `q3` its empty ranking scores 0 everywhere.
 
 # %% [markdown]
@@ -96,7 +113,11 @@ Table(table_rows(graded))
 strict = trec._replace(min_relevance=2)
 ours = aggregates(strict, k=3, metrics=("recall",))
 theirs = aggregates(strict, k=3, metrics=("recall",), na_as_zero=True)
-Table(aggregate_rows(ours[ours["method"] == "macro"]) + aggregate_rows(theirs[theirs["method"] == "macro"]))
+Table(aggregate_rows(ours[ours["method"] == "macro"])
+      + aggregate_rows(theirs[theirs["method"] == "macro"]))
+
+# %%
+show(quick_check("07"))
 
 # %% [markdown]
 # ## Step 6: RR cut at k, or not
@@ -112,8 +133,9 @@ Table([{**row, "RR at full depth": deep["RR@1000"]}
 
 # %% [markdown]
 # ## Step 7: which precision? Import a Ragas file
-# `fixtures/import/ragas/` holds the same three questions answered by two systems, in the
-# layout Ragas and Hugging Face datasets use (`user_input`, `retrieved_context_ids`,
+# `fixtures/import/ragas/` holds three other questions (a ferry's pier, the tides, who
+# repaints the lighthouse), each answered by both of its systems, in the layout Ragas and
+# Hugging Face datasets use (`user_input`, `retrieved_context_ids`,
 # `reference_context_ids`, `response`). Ragas' ID-based context precision divides by the
 # number of IDs returned; our P@k divides by k. bm25 returned a single, right ID for the tide
 # question: P@2 = 1/2 = 0.50, but precision over returned items is 1/1 = 1.00. For the
@@ -146,10 +168,25 @@ Table([{"question": ragas.cases[row["case"]]["question"], "system": row["system"
 # From the command line the same steps are `ragscore import trec ...` and
 # `ragscore report DIR --metrics ... [--na-as-zero]`.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does the TREC import drop, and what does it give a system that skipped a
+#    question? (step 1)
+# 2. How does trec_eval order two notes with the same score? (step 2)
+# 3. What does min_relevance decide, and which metric uses the grade itself? (step 3)
+# 4. Why does the report leave support and coverage out for these runs? (step 4)
+# 5. How do our mean and trec_eval's differ on a question with nothing relevant? (step 5)
+# 6. Why is dense's RR@1 on `q1` 0 when trec_eval's `recip_rank` says 1/2? (step 6)
+# 7. What does Ragas' ID-based context precision divide by, and what does P@k divide by?
+#    (step 7)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("07.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. What is dense's nDCG@1 on `q2`? (a rate; the grades are in step 3)
 

@@ -6,6 +6,9 @@
 # conflicting sources, labels reviewers disagree on, a held-out split, and a comparison big
 # enough to carry a confidence interval.
 #
+# **Time:** about 45 minutes. **Before this chapter:** chapters 4, 6 and 7 (slices, the gate,
+# graded labels); step 6 uses a confidence interval and a p-value, each explained there.
+#
 # You will learn:
 # - how per-tag aggregates show what one mean hides;
 # - why a fully supported answer can still fail on a disclosure;
@@ -23,6 +26,17 @@
 # *Finding your way:* previous, [Chapter 7 — Your own data](07_your_own_data.ipynb) · next,
 # [Chapter 9 — Your system's answers](09_your_answers.ipynb) · terms in **bold** are defined
 # in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [slice](../docs/glossary.md#slice) ·
+# [disclosure](../docs/glossary.md#access-groups,-disclosure) ·
+# [stale support](../docs/glossary.md#stale-support) · [conflict](../docs/glossary.md#conflict) ·
+# [disputed](../docs/glossary.md#reviewer,-judgement,-disputed-label) ·
+# [kappa](../docs/glossary.md#percent-agreement,-chance-agreement,-kappa) ·
+# [held-out](../docs/glossary.md#development-and-held-out-questions,-split) ·
+# [bootstrap interval](../docs/glossary.md#bootstrap-interval) ·
+# [p-value](../docs/glossary.md#p-value,-sign-flip-test) ·
+# [minimum detectable effect](../docs/glossary.md#minimum-detectable-effect)
 
 # %%
 import ragscore
@@ -30,8 +44,9 @@ from ragscore.cli import capture
 from ragscore.render.text import format_value
 from ragscore.reports import agreement_table, disputed_slice, question_table, stats_table
 from ragscore.tables.summary import sliced_aggregates
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, stats_rows, table_rows
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import review_editor, show
 
 PRACTICE = "../fixtures/practice"
@@ -69,6 +84,9 @@ Table([{"tag": tag, "system": system, "R@3": format_value(value),
 table = question_table(practice, k=K, metrics=("support", "coverage", "disclosures"))
 leaks = table[table["disclosures"] > 0]
 Table(table_rows(leaks))
+
+# %%
+show(quick_check("08"))
 
 # %% [markdown]
 # `card-request` under `rerank`: support and coverage are 1.00, and a finance-only note was
@@ -193,10 +211,27 @@ Table(stats_rows(stats_table(question_table(course, k=2, metrics=("recall",)),
 #   agree beyond chance.
 # - Decide on held-out questions, and read the paired interval: 24 questions settle little.
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does a mean per tag show that one mean over every question hides? (step 1)
+# 2. Why is a fully supported answer that was given a restricted note still a failure?
+#    (step 2)
+# 3. When is a claim's support stale, and what becomes of a claim that cites the losing side
+#    of a conflict? (step 3)
+# 4. What happens to an item two reviewers decided differently? (step 4)
+# 5. What does kappa take away from the percent agreement? (step 4)
+# 6. Why does a comparison over dev and held-out questions warn, and what does
+#    `--split heldout` change? (step 5)
+# 7. What do the interval and the p-value say about rerank's recall gain, and why can the
+#    course data not have them? (step 6)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("08.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. How many disclosures does `rerank` make over the whole collection? (a count)
 

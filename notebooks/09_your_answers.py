@@ -5,6 +5,9 @@
 # as `[1]` or `[^2]`, and turn them into scored claims: split, checked, reviewed once per
 # sentence, and scored with the same strict citation rule as chapter 3.
 #
+# **Time:** about 40 minutes. **Before this chapter:** chapter 3 (the strict citation rule)
+# and chapter 8, step 4 (reviewers' judgements).
+#
 # You will learn:
 # - how an answer is cut into claims, and what each claim's markers resolve to;
 # - why a marker that points nowhere is a finding, never silently dropped;
@@ -26,6 +29,14 @@
 # [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · next,
 # [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) · terms in
 # **bold** are defined in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [claim](../docs/glossary.md#claim,-expected-claim) ·
+# [finding](../docs/glossary.md#derived-claim,-finding) ·
+# [not assessed](../docs/glossary.md#not-assessed) ·
+# [review queue](../docs/glossary.md#review-queue,-normalised-text) ·
+# [supported claim](../docs/glossary.md#supported-claim) · [pooled](../docs/glossary.md#pooled) ·
+# [abstention](../docs/glossary.md#abstention,-correct-abstention)
 
 # %%
 from pathlib import Path
@@ -38,8 +49,9 @@ from ragscore.io.queue_file import add_judgements, read_decisions
 from ragscore.io.review_queue import review_queue
 from ragscore.reports import question_table
 from ragscore.workbook.answer_review import answer_queue_editor
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, table_rows
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import show
 
 ANSWERS = "../fixtures/answers"
@@ -62,7 +74,8 @@ Table([{"case": case, "system": system, "retrieved": ", ".join(run["retrieved"])
 # `[1]` is the first passage of the context the answer stage saw. A run that records its
 # delivered context counts in it; these record only the retrieved ranking, so `[1]` is the
 # first retrieved ID. `[launch]` names an ID, `[1-2]` a range, `[^1]` a footnote whose line
-# (`[^1]: launch`) names the ID, and `【1】` is the full-width form.
+# (`[^1]: launch`) names the ID, and `【1】` is the full-width form (U+3010 and U+3011,
+# which a screen without a Chinese or Japanese font draws as two boxes).
 
 # %% [markdown]
 # ## Step 2: from answer text to claims
@@ -95,6 +108,9 @@ CommandOutput(out)
 # %%
 before = question_table(answers, k=K, metrics=ANSWER_METRICS)
 Table(table_rows(before))
+
+# %%
+show(quick_check("09"))
 
 # %% [markdown]
 # Each n/a says why, with how many claims wait. The reasons of `draft`'s support, and the
@@ -239,10 +255,25 @@ print(f"support: {'n/a' if value is None else value}, "
 #   --review-out queue.csv`, fill in `queue.csv`, `ragscore review import DIR queue.csv`,
 #   `ragscore report DIR` (docs/answers.md).
 
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. What does `[1]` point at when a run records no delivered context? (step 1)
+# 2. How is an answer cut into claims, and what does a marker that points nowhere become?
+#    (step 2)
+# 3. Why is an answer nobody has reviewed n/a rather than 0 or 1? (step 3)
+# 4. Why does the review queue list a sentence two systems wrote only once? (step 4)
+# 5. Why is `terse`'s "Switch traffic back and run the smoke test [1-2]" unsupported?
+#    (step 5)
+# 6. Under what key is a judgement stored, and what does a re-run send back to the queue?
+#    (step 6)
+
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("09.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. The twelve answers hold 15 claims. How many claim entries did the review queue of
 #    step 4 hold? (a count)

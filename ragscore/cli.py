@@ -15,6 +15,7 @@ import sys
 from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
                          dataset_argument, engine_option, terminal_safe)
 from .core.rules import InvalidInputError, show
+from .render.width import FittedLines, check_width, output_width
 
 __all__ = ["build_parser", "capture", "main", "terminal_safe"]
 
@@ -61,7 +62,34 @@ def build_parser():
     add_record_command(commands)
     add_answer_commands(commands)
     add_span_commands(commands)
+    _add_width_option(parser, top=True)
     return parser
+
+
+#: Commands whose text output is data (JSON) for a program: escaped, never wrapped.
+DATA_OUTPUT = ("manifest",)
+
+
+def _width(text):
+    try:
+        check_width(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _add_width_option(parser, *, top):
+    """``--width COLUMNS`` on ``parser`` and on every command under it (after the command
+    too, as ``ragscore report DIR --width 80``); given once, it counts everywhere."""
+    parser.add_argument("--width", type=_width, metavar="COLUMNS",
+                        default=None if top else argparse.SUPPRESS,
+                        help="wrap text output at this many columns, a long line continuing "
+                             "indented under itself (default: $COLUMNS, else the terminal's "
+                             "width when writing to one, else no wrapping); 0: never wrap")
+    for action in parser._actions:  # noqa: SLF001 (argparse keeps its sub-commands here)
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for command in action.choices.values():
+                _add_width_option(command, top=False)
 
 
 def _quiet_stdout():
@@ -103,7 +131,11 @@ def main(argv=None, *, out=None):
             return OK
         if args.command is None:
             parser.error("the following arguments are required: COMMAND")
-        if getattr(args, "format", "text") in ("text", "markdown"):  # read by people: escaped
+        fmt = getattr(args, "format", "text")
+        args.width = output_width(args.width, out)  # the columns a renderer may lay out in
+        if fmt == "text" and args.command not in DATA_OUTPUT:  # read by people: fits the width
+            out = FittedLines(out, args.width)
+        if fmt in ("text", "markdown"):  # read by people: escaped
             out = Escaping(out)
         code = args.handler(args, out)
         out.flush()

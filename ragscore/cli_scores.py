@@ -166,7 +166,8 @@ def _failures(args, counted, k, out):
     if args.format not in ("text", "json"):
         raise InvalidInputError(f"--failures prints text or json; got --format {args.format}")
     rows = failure_rows(load_dataset(args.dataset), counted, k=k)
-    out.write((failures_json if args.format == "json" else failures_text)(rows, k=k))
+    out.write(failures_json(rows, k=k) if args.format == "json"
+              else failures_text(rows, k=k, width=args.width))
     return OK
 
 
@@ -366,7 +367,8 @@ def add_score_commands(commands):
         "compare", help="paired per-question comparison of two systems",
         description="For each question and metric: baseline value, candidate value, delta "
                     "and verdict (regressed, no longer defined, newly defined, improved, "
-                    "unchanged). Regressions are listed first.")
+                    "changed for a flag such as ctx differs, unchanged). Regressions are "
+                    "listed first.")
     dataset_argument(comparison, pair=True)
     comparison.add_argument("--baseline", required=True,
                             help="the system you have now (without DATASET: DIR:SYSTEM)")

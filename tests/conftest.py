@@ -57,3 +57,12 @@ def device(tmp_path):
             return None
         return path
     return make
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print what passing tests measured (their ``measured`` property: the browser tests'
+    timings), which pytest-xdist carries back from its workers where printed output is lost."""
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "measured":
+                terminalreporter.write_line(value)

@@ -232,13 +232,13 @@ def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K, d
         return outcome
     sides = sorted({side for _, side in no_run})
     return outcome._replace(passed=False, no_run=tuple(no_run), detail=(
-        f"{outcome.detail}; {len(no_run)} in scope with no {' or '.join(sides)} run: "
-        "nothing shows they pass"))
+        f"{outcome.detail} {len(no_run)} in scope with no {' or '.join(sides)} run: "
+        "nothing shows they pass."))
 
 
 def _nothing_defined(rule, label, where, left_out):
     return Outcome(rule, False, None, 0, left_out, [],
-                   f"no defined {label} in the {where}: nothing shows it passes")
+                   f"no defined {label} in the {where}: nothing shows it passes.")
 
 
 def _defined(values):
@@ -253,8 +253,8 @@ def _min_mean(rule, metric, values, where, label, left_out, baseline, k, *, digi
     below = sorted(((name, values[name], None) for name, value in defined.items()
                     if value < rule.threshold), key=lambda item: float(item[1]))
     return Outcome(rule, mean >= rule.threshold, mean, len(defined), left_out, below,
-                   f"mean {label} {mean:.{digits}f} over {len(defined)} of the {where} "
-                   f"(threshold {rule.threshold:g}; {left_out} n/a left out)")
+                   f"mean {label} {mean:.{digits}f} over {len(defined)} of the {where}; "
+                   f"threshold {rule.threshold:g}. {left_out} n/a left out.")
 
 
 def _min_each(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
@@ -265,7 +265,7 @@ def _min_each(rule, metric, values, where, label, left_out, baseline, k, *, digi
                     if value < rule.threshold), key=lambda item: float(item[1]))
     return Outcome(rule, not below, len(below), len(defined), left_out, below,
                    f"{len(below)} of {len(defined)} defined {label} values below "
-                   f"{rule.threshold:g} in the {where} ({left_out} n/a left out)")
+                   f"{rule.threshold:g}, in the {where}. {left_out} n/a left out.")
 
 
 def _max_count(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
@@ -276,9 +276,9 @@ def _max_count(rule, metric, values, where, label, left_out, baseline, k, *, dig
     having = sorted(((name, values[name], None) for name, value in defined.items() if value),
                     key=lambda item: -float(item[1]))
     return Outcome(rule, total <= rule.threshold, total, len(defined), left_out, having,
-                   f"{total:g} {label} in all over the {where}, in {len(having)} question"
-                   f"{'s' * (len(having) != 1)} "
-                   f"(at most {rule.threshold:g} allowed; {left_out} n/a left out)")
+                   f"{total:g} {label} in all, in {len(having)} question"
+                   f"{'s' * (len(having) != 1)}; at most {rule.threshold:g} allowed. "
+                   f"In the {where}, {left_out} n/a left out.")
 
 
 def _no_regression(rule, metric, values, where, label, left_out, baseline, k, *, digits=2):
@@ -302,11 +302,11 @@ def _no_regression(rule, metric, values, where, label, left_out, baseline, k, *,
     if not compared:
         return Outcome(rule, False, None, 0, left_out, [],
                        f"no question in the {where} has {label} defined for both: nothing "
-                       "shows it passes")
+                       "shows it passes.")
     return Outcome(rule, not failures, len(failures), compared, left_out, failures,
-                   f"{len(failures)} of {compared} questions fell more than {tolerance:g} below "
-                   f"the baseline's {label}, in the {where} ({left_out} with n/a on either "
-                   "side left out)")
+                   f"{len(failures)} of {compared} questions fell below the baseline's "
+                   f"{label}" + (f" by more than {tolerance:g}" if tolerance else "")
+                   + f". In the {where}, {left_out} with n/a on either side left out.")
 
 
 #: The checks a rule may make, by name (a policy's ``check``).

@@ -10,26 +10,33 @@ from operator import eq, floordiv, itemgetter
 from .rules import InvalidInputError, show
 
 #: Verdicts of a paired comparison, in the order a report lists them (regressions first).
-VERDICTS = ("regressed", "no longer defined", "newly defined", "improved", "unchanged")
+VERDICTS = ("regressed", "no longer defined", "newly defined", "improved", "changed",
+            "unchanged")
 
 
-def verdict(before, after, *, lower_is_better=False):
+def verdict(before, after, *, lower_is_better=False, neutral=False):
     """The verdict on one question and metric; ``None`` is n/a.
 
-    A fall is a regression, unless lower is better (a count of problems), where a rise is.
+    A fall is a regression, unless lower is better (a count of problems), where a rise is;
+    any change of a ``neutral`` flag (a delivered context that now differs, or no longer
+    does) is ``changed``: a different input, neither better nor worse.
 
     >>> verdict(1.0, 0.5), verdict(None, 0.5), verdict(0.5, None), verdict(2.0, 1.0, lower_is_better=True)
     ('regressed', 'newly defined', 'no longer defined', 'improved')
+    >>> verdict(1.0, 0.0, neutral=True)
+    'changed'
     """
     if before is None:
-        return VERDICTS[4] if after is None else VERDICTS[2]
+        return "unchanged" if after is None else "newly defined"
     if after is None:
-        return VERDICTS[1]
+        return "no longer defined"
+    if after == before:
+        return "unchanged"
+    if neutral:
+        return "changed"
     if lower_is_better:
         before, after = after, before
-    if after < before:
-        return VERDICTS[0]
-    return VERDICTS[3] if after > before else VERDICTS[4]
+    return "regressed" if after < before else "improved"
 
 
 def systems_in(keys, *names):
@@ -85,7 +92,7 @@ def pair_up(keys, columns, *, baseline, candidate, metrics):
         code_of = {}
         for pair in dict.fromkeys(pairs):
             code_of[pair] = len(outcomes)
-            outcomes.append((metric.name, *_decide(*pair, metric.lower_is_better)))
+            outcomes.append((metric.name, *_decide(*pair, metric)))
         per_metric.append(map(code_of.__getitem__, pairs))
     return Paired(cases, outcomes, list(chain.from_iterable(zip(*per_metric))))
 
@@ -133,12 +140,13 @@ _RANK = {name: order for order, name in enumerate(VERDICTS)}
 _CASE, _SYSTEM = itemgetter(0), itemgetter(1)
 
 
-def _decide(before, after, lower_is_better):
+def _decide(before, after, metric):
     """``(before, after, delta, verdict)`` of one pair: values as floats, ``None`` n/a."""
     before = None if before is None else float(before)
     after = None if after is None else float(after)
     delta = None if before is None or after is None else after - before
-    return before, after, delta, verdict(before, after, lower_is_better=lower_is_better)
+    return before, after, delta, verdict(before, after, lower_is_better=metric.lower_is_better,
+                                         neutral=metric.neutral)
 
 
 def split_mix(counted, cases=None):

@@ -27,11 +27,31 @@ def schema(name):
     return json.loads(text)
 
 
+def _jsonschema():
+    """The ``jsonschema`` package, imported without its optional IRI grammar: jsonschema
+    imports ``rfc3987_syntax`` (when installed, as JupyterLab's dependencies install it) only
+    to check the ``iri`` formats, and that module builds a Lark parser as it is imported, a
+    second or more of every command and chapter that reads a manifest, for a check no schema
+    here asks for (they use no ``format``). Blocked for that one import, then unblocked."""
+    import sys
+
+    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # jsonschema imports it under suppress(ImportError)
+        try:
+            import jsonschema
+        finally:
+            del sys.modules["rfc3987_syntax"]
+    import jsonschema
+
+    return jsonschema
+
+
 def schema_errors(value, name):
     """Every way ``value`` breaks the schema ``name``, as ``(field path, message)`` pairs,
     deepest first (an empty list: it conforms). Needs the ``jsonschema`` package."""
-    import jsonschema
     from referencing import Registry, Resource
+
+    jsonschema = _jsonschema()
 
     registry = Registry().with_resources(
         (f"{other}.schema.json", Resource.from_contents(schema(other))) for other in SCHEMAS)

@@ -12,8 +12,23 @@ from itertools import zip_longest
 from ..core.diagnosis import DIAGNOSES, FAILURES, diagnose_counts, question_diagnoses
 from ..core.trials import trial_runs
 
-#: Column widths: question, answer or claims, relevant IDs.
+#: Column widths: question, answer or claims, relevant IDs (112 columns in all, with the
+#: two gaps); a narrower output width shares its columns out in the same proportions.
 WIDTHS = (34, 46, 28)
+GAP = 2
+
+
+def column_widths(width=None):
+    """The three column widths for an output ``width`` (``None``: :data:`WIDTHS`).
+
+    >>> column_widths(80)
+    (23, 32, 21)
+    """
+    if width is None or width >= sum(WIDTHS) + 2 * GAP:
+        return WIDTHS
+    room = width - 2 * GAP
+    first, second = room * WIDTHS[0] // sum(WIDTHS), room * WIDTHS[1] // sum(WIDTHS)
+    return first, second, room - first - second
 
 
 def _claims_text(claims):
@@ -63,8 +78,9 @@ def _column(text, width):
                          break_on_hyphens=False) or [""]
 
 
-def failures_text(rows, *, k):
-    """The text of :func:`failure_rows`: a count per diagnosis, then one block per row."""
+def failures_text(rows, *, k, width=None):
+    """The text of :func:`failure_rows`: a count per diagnosis, then one block per row, its
+    three columns sharing ``width`` (``None``: :data:`WIDTHS`)."""
     if not rows:
         return f"No question failed at k={k}: every diagnosis is ok or n/a.\n"
     tally = {}
@@ -72,8 +88,9 @@ def failures_text(rows, *, k):
         tally[row["reason"]] = tally.get(row["reason"], 0) + 1
     lines = [f"{len(rows)} failing (question, system) pairs at k={k}: "
              + "; ".join(f"{count} {reason}" for reason, count in tally.items()), ""]
+    widths = column_widths(width)
     head = ("question", "answer (or claims [citations])", "relevant IDs")
-    rule = "  ".join("-" * width for width in WIDTHS)
+    rule = "  ".join("-" * width for width in widths)
     for row in rows:
         said = row["answer"] if row["answer"] is not None else _claims_text(
             None if row["claims"] is None else
@@ -81,16 +98,17 @@ def failures_text(rows, *, k):
         if row["answer"] is not None and row["claims"] is not None:
             said += " | claims: " + _claims_text([(c["claim"], c["citations"])
                                                   for c in row["claims"]])
-        columns = [_column(row["question"] or "(no question text)", WIDTHS[0]),
-                   _column(said, WIDTHS[1]),
-                   _column(", ".join(row["relevant"]) or "none (unanswerable)", WIDTHS[2])]
+        columns = [_column(row["question"] or "(no question text)", widths[0]),
+                   _column(said, widths[1]),
+                   _column(", ".join(row["relevant"]) or "none (unanswerable)", widths[2])]
         trial = (f" (trial {row['trial']} of {row['trials']})" if row["trials"] > 1 else "")
         lines.append(f"{row['case']}  {row['system']}: {row['reason']}{trial}")
-        lines.append("  ".join(name.ljust(width) for name, width in zip(head, WIDTHS)).rstrip())
+        lines.append("  ".join(name[:width].ljust(width)
+                               for name, width in zip(head, widths)).rstrip())
         lines.append(rule)
         for parts in zip_longest(*columns, fillvalue=""):
             lines.append("  ".join(part.ljust(width)
-                                   for part, width in zip(parts, WIDTHS)).rstrip())
+                                   for part, width in zip(parts, widths)).rstrip())
         lines.append(f"top {k} retrieved: " + (", ".join(row["retrieved_top_k"]) or "nothing"))
         lines.append("")
     return "\n".join(lines)

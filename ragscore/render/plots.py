@@ -103,7 +103,8 @@ def sweep_title(metric, highlight=None):
 
 def mark_cutoff(ax, k):
     """Mark cutoff ``k`` on a plot against k: a shaded band, a dashed line and the words
-    "current k = 2" at the foot. Calling it again moves the same three artists."""
+    "current k = 2" at the foot, beside the band on its roomier side (so at k = 1 they never
+    cover the y axis's labels). Calling it again moves the same three artists."""
     artists = {artist.get_gid(): artist for artist in [*ax.lines, *ax.patches, *ax.texts]}
     if "current k" not in artists:
         ax.axvspan(k - 0.2, k + 0.2, color="#ffe08a", alpha=0.6, zorder=0, gid="current k band")
@@ -118,7 +119,10 @@ def mark_cutoff(ax, k):
     band.set_x(k - 0.2) if hasattr(band, "set_x") else band.set_xy(
         [[k - 0.2, 0], [k - 0.2, 1], [k + 0.2, 1], [k + 0.2, 0], [k - 0.2, 0]])
     text = artists["current k text"]
-    text.set_x(k)
+    low, high = ax.get_xlim()
+    left = k <= (low + high) / 2  # the words go to the roomier side, clear of both axes
+    text.set_x(k + 0.25 if left else k - 0.25)
+    text.set_horizontalalignment("left" if left else "right")
     text.set_text(f"current k = {k}")
     return ax
 

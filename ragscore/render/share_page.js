@@ -72,7 +72,7 @@
   }
 
   function worse(delta, metric) {
-    if (delta === null || delta === undefined || delta === 0) return false;
+    if (delta === null || delta === undefined || delta === 0 || metric.neutral) return false;
     return metric.lower_is_better ? delta > 0 : delta < 0;
   }
 

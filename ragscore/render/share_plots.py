@@ -94,7 +94,8 @@ def delta_svg(data):
             position = 0
             for value, times in _runs(defined):
                 better = value < 0 if metric["lower_is_better"] else value > 0
-                colour = "#999999" if value == 0 else UP_COLOUR if better else DOWN_COLOUR
+                colour = "#999999" if value == 0 or metric.get("neutral") else \
+                    UP_COLOUR if better else DOWN_COLOUR
                 if value == 0:
                     ax.plot([position, position + times], [0, 0], color=colour, linewidth=2)
                 else:

@@ -21,8 +21,9 @@ def compare(table, *, baseline, candidate):
     One row per (case, metric) for every metric column of ``table``: the baseline value,
     the candidate value, ``delta`` = candidate - baseline (a yes/no metric counts yes as 1
     and no as 0; n/a when either side is n/a) and a verdict: regressed, no longer defined,
-    newly defined, improved or unchanged (for a metric where lower is better, such as
-    disclosures, a rise is a regression). Regressions come first, then the rest in that
+    newly defined, improved, changed or unchanged (for a metric where lower is better, such
+    as disclosures, a rise is a regression; a change of a neutral flag, such as ctx
+    differs, is ``changed``). Regressions come first, then the rest in that
     order; within a verdict, question order, then metric order.
     """
     metrics = [REGISTRY[name] for name in table.columns if name in REGISTRY]

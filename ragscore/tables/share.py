@@ -176,7 +176,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
         "dataset": getattr(dataset, "name", "dataset"), "baseline": baseline,
         "candidate": candidate, "k": k, "confidence": confidence, "seed": seed,
         "metrics": [{"name": m.name, "label": m.label_at(k), "kind": m.kind,
-                     "lower_is_better": bool(getattr(m, "lower_is_better", False))}
+                     "lower_is_better": bool(getattr(m, "lower_is_better", False)),
+                     "neutral": bool(getattr(m, "neutral", False))}
                     for m in chosen],
         "measures": _means(counted, k=k, metrics=chosen, baseline=baseline,
                            candidate=candidate, stats=stats),

@@ -20,6 +20,7 @@ p-value and the detectable effect are None and the note says why. A question cou
 repeated trials of one question must be reduced to one value per question first.
 """
 import math
+from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -153,11 +154,10 @@ def paired_stats(baseline_values, candidate_values, *, confidence=0.95, seed=0,
         return PairedStats(method, n, mean_delta, None, None, None, None,
                            f"only {n} paired question{'s' * (n != 1)}; at least {min_pairs} "
                            "are needed")
-    from scipy import stats
-
     low, high = _interval(deltas, confidence=confidence, seed=seed, resamples=resamples)
     spread = float(np.std(deltas, ddof=1))
-    z = stats.norm.ppf(1 - (1 - confidence) / 2) + stats.norm.ppf(POWER)
+    normal = NormalDist()  # the standard library's quantiles: no scipy import for two numbers
+    z = normal.inv_cdf(1 - (1 - confidence) / 2) + normal.inv_cdf(POWER)
     detectable = float(z * spread / math.sqrt(n))
     note = "every paired question has the same delta" if spread == 0 else ""
     return PairedStats(method, n, mean_delta, low, high,

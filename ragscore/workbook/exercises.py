@@ -6,6 +6,11 @@ reads ``check("02.1", answer)``; the answer itself is written only in the instru
 (``docs/instructor.md``), which a test checks against the digests. A rate one hundredth away
 from the answer gets the rounding hint (:data:`ROUNDING`), whichever way it is off.
 
+After a first attempt (an answer of the right type, right or wrong), ``solution("02.1")``
+shows the worked solution, and a wrong answer's feedback offers it; before any attempt it
+only says to try first. The solutions are the instructor notes' reasoning, stored scrambled
+(:mod:`ragscore.workbook.solutions`) so that no listing or repr shows one by accident.
+
 Kinds and their canonical forms (what is hashed):
 
 - ``rate``: a number from 0 to 1, rounded to two decimals (``2/3``, ``0.667`` and ``0.67``
@@ -17,6 +22,9 @@ Kinds and their canonical forms (what is hashed):
 Plain Python numbers, numpy and pandas scalars, ``Fraction`` and ``Decimal`` are accepted.
 ``None``, ``pd.NA`` and NaN count as "not answered yet". Any other type gets a message saying
 what to type; an unknown exercise ID raises :class:`InvalidInputError`.
+
+No exercise is a plain yes or no, nor a choice of two: a wrong reply to one would give the
+answer away (the ``yes/no`` kind is still checked, for a question that needs it).
 """
 import hashlib
 import math
@@ -54,6 +62,11 @@ ROUNDING = ("You are one hundredth away, which is usually rounding: round to two
             "fraction itself, such as 1/6, and let Python divide.")
 
 
+#: The exercises attempted in this session (:func:`check` saw an answer of the right type):
+#: :func:`solution` shows their worked solutions, and no others.
+ATTEMPTED = set()
+
+
 class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options")):
     """One exercise: ``mistakes`` maps a likely wrong answer (canonical form) to its hint;
     ``hint`` is for any other wrong answer; ``options`` lists the choices of a ``choice``."""
@@ -61,9 +74,10 @@ class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options
     __slots__ = ()
 
 
-class Feedback(namedtuple("Feedback", "exercise status message")):
-    """The result of :func:`check`: ``status`` is one of ``correct``, ``wrong``,
-    ``wrong type`` or ``missing``; a notebook shows only ``message``."""
+class Feedback(namedtuple("Feedback", "exercise status message offer", defaults=("",))):
+    """The result of :func:`check` and :func:`solution`: ``status`` is one of ``correct``,
+    ``wrong``, ``wrong type``, ``missing``, ``solution`` or ``not yet``; a notebook shows
+    ``message`` and, on a line of its own, ``offer`` (how to see the worked solution)."""
 
     __slots__ = ()
 
@@ -72,7 +86,7 @@ class Feedback(namedtuple("Feedback", "exercise status message")):
         return self.status == "correct"
 
     def __repr__(self):
-        return self.message
+        return f"{self.message}\n{self.offer}" if self.offer else self.message
 
     __str__ = __repr__
 
@@ -94,6 +108,8 @@ def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, optio
 
 CASES = ("launch", "rollback", "owner", "region")
 HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
+#: What validation and the scorer might do with a citation to a note that does not exist.
+OUTCOMES = ("refused", "dropped", "unsupported", "supported")
 
 #: Every exercise of the workbook, by ID. The answers are in docs/instructor.md. No hint
 #: states its exercise's answer (tests/workbook/test_exercises.py reads them all).
@@ -114,15 +130,21 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "called bonus, with launch as its support?",
                "1": "owner A is one such run; check the claims made on launch and on region too.",
                "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
-    _exercise("01.3", YES_NO, "666442",
-              "8b64fa36c57fa73d70cc46ee99153539ea29df3630f47c781166616e386e70bd",
+    _exercise("01.3", CHOICE, "5d2e71",
+              "bfe787d4a529125f785b331208604d3beb8b789a582aabfc81534a9dde14c1e7",
               "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
-              "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell.",
-              {"yes": "Step 6 tries an unknown note in the retrieved list only; a citation "
-                      "is a different field. Before deciding, run attempt(course.corpus, "
-                      "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
-                      "(('aurora', ('no-such-note',)),)}) in a new cell and read what it "
-                      "says."}),
+              "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell, then "
+              "ragscore.evaluate with the same arguments and k=2, and read the support.",
+              {"refused": "Step 6 tries an unknown note in the retrieved list only; a "
+                          "citation is a different field. Run attempt(course.corpus, "
+                          "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
+                          "(('aurora', ('no-such-note',)),)}) in a new cell and read what "
+                          "it says.",
+               "dropped": "Nothing a run records is thrown away behind your back: score "
+                          "that run with ragscore.evaluate (k=2) and look at its support.",
+               "supported": "owners is retrieved, but aurora cites no-such-note: is that "
+                            "note labelled as support for aurora (step 3)?"},
+              options=OUTCOMES),
     _exercise("02.1", RATE, "b80045",
               "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
               "P@3 has three slots: count the relevant notes in the top 3 and divide by 3.",
@@ -163,11 +185,16 @@ EXERCISES = {exercise.id: exercise for exercise in (
               {"4": "At k = 1 only each run's first note is in view: check where every cited "
                     "note is ranked.",
                "5": "launch B's bonus is unsupported at any cutoff: nothing is labelled for it."}),
-    _exercise("03.3", YES_NO, "cc7ac3",
-              "ba121483c04e9d1b69147dff70b1cb5aba99dcb2d69516aefeb3a2ff3359df61",
-              "Apply step 1's rule to each cited note in turn.",
-              {"yes": "owners on its own would do. The rule in step 1 asks something of "
-                      "every cited note: check the second one too."}),
+    _exercise("03.3", COUNT, "a41c0f",
+              "943ec15b5aa92d9ce0042c4fc70fdbdd1f02ab3aebebcf2b3e2df4f89a860800",
+              "Apply step 1's rule to each of B's claims with its new citation list: every "
+              "cited note must be labelled for the claim and be in the top 2.",
+              {"4": "4 is how many of B's claims are supported as recorded. Step 1's rule "
+                    "asks something of every cited note, the added one too.",
+               "3": "Look at each claim's added citation: does one good citation make up "
+                    "for a bad one (step 1)?",
+               "5": "bonus had no support before anything was added: nobody labelled a "
+                    "note for it on launch."}),
     _exercise("04.1", RATE, "626563",
               "b320ab513debe59eaa0062e3822a5ba7d1cac17ca553b66e7eb398a6b7c6f8eb",
               "Pooled recall sums the hits over the answerable questions and divides by the "
@@ -400,7 +427,10 @@ def canonical(kind, answer, *, options=()):
     if value is None or math.isinf(value):
         return None, f"Type {expected}; you gave {show(answer)}."
     if kind == COUNT:
-        if value != int(value) or value < 0:
+        if value < 0:
+            return None, (f"A count is a whole number, 0 or more; you gave {show(answer)}. "
+                          "Count the things the question names.")
+        if value != int(value):
             return None, (f"A count is a whole number of things; you gave {show(answer)}. "
                           "Count, do not divide.")
         return str(int(value)), None
@@ -435,12 +465,36 @@ def check(exercise_id, answer):
     form, problem = canonical(exercise.kind, answer, options=exercise.options)
     if problem is not None:
         return Feedback(exercise.id, "wrong type", problem)
+    ATTEMPTED.add(exercise.id)
     shown = _shown(exercise.kind, form)
     if digest(exercise.id, exercise.salt, form) == exercise.digest:
-        return Feedback(exercise.id, "correct", f"Correct: {shown} is right.")
+        return Feedback(exercise.id, "correct", f"Correct: {shown} is right.",
+                        f'To compare your working: solution("{exercise.id}").')
     hint = ROUNDING if _off_by_rounding(exercise, form) else exercise.mistakes.get(form,
                                                                                 exercise.hint)
-    return Feedback(exercise.id, "wrong", f"Not quite: you gave {shown}. {hint}")
+    return Feedback(exercise.id, "wrong", f"Not quite: you gave {shown}. {hint}",
+                    f'Try again, or see the worked solution: solution("{exercise.id}").')
+
+
+def solution(exercise_id):
+    """The worked solution to ``exercise_id`` once it has been attempted in this session
+    (:func:`check` saw an answer of the right type, right or wrong); before that, a note
+    saying to try first. Never the answer before an attempt.
+
+    >>> ATTEMPTED.discard("02.2")  # as in a fresh session
+    >>> solution("02.2").status
+    'not yet'
+    """
+    from .solutions import worked
+
+    exercise = _find(exercise_id)
+    if exercise.id not in ATTEMPTED:
+        return Feedback(exercise.id, "not yet",
+                        f"Try exercise {exercise.id} first: put your answer in its cell and "
+                        f"run check(\"{exercise.id}\", answer). The worked solution opens "
+                        "after your first attempt, right or wrong.")
+    return Feedback(exercise.id, "solution", f"Worked solution to {exercise.id}: "
+                                             f"{worked(exercise)}")
 
 
 def _shown(kind, form):

@@ -20,11 +20,15 @@ from ..render.text import format_delta, format_value, is_na
 STYLE = ("<style>.ragscore-table.ragscore-table td,.ragscore-table.ragscore-table th{"
          "padding:2px 8px;text-align:left;font-size:16px}"
          ".ragscore-table.ragscore-table td.na{color:#888;font-style:italic}</style>")
-#: Command output for a projector: 16 px, one line per line (never wrapped in the middle of a
-#: word), scrolling sideways when a line is wider than the page.
-CONSOLE_STYLE = ("font-size:16px;line-height:1.4;white-space:pre;word-break:normal;"
+#: Command output for a projector: 16 px, wrapped at :data:`PAGE_COLUMNS` with its
+#: continuation indented (:func:`ragscore.render.width.fit_text`), and at spaces to a box
+#: narrower than that (never in the middle of a word); a word longer than the box scrolls.
+CONSOLE_STYLE = ("font-size:16px;line-height:1.4;white-space:pre-wrap;word-break:normal;"
                  "overflow-wrap:normal;overflow-x:auto;margin:0;padding:6px 8px;"
                  "background:#f7f7f7")
+#: Columns of command output on a page: JupyterLab shows about 85 at 16 px in 1280 pixels
+#: with its file browser open, present mode about 95 at 18 px.
+PAGE_COLUMNS = 80
 #: Widest a plot is drawn on the page, in CSS pixels (the PNG is drawn at this size).
 PAGE_WIDTH = 900
 #: Added to the live widgets' HTML only: where a live widget is drawn (JupyterLab, Voila),
@@ -182,8 +186,13 @@ def sweep_rows(sweep_table, *, metric):
 
 
 def _cell(value):
+    """One table cell; a long name may break after ``_`` or ``/`` (``<wbr>``), so a test's
+    name or a file's path wraps in its column instead of widening the table past the page."""
     marker = ' class="na"' if value == "n/a" else ""
-    return f"<td{marker}>{html.escape(str(value))}</td>"
+    text = html.escape(str(value))
+    if len(text) > 24:
+        text = text.replace("_", "_<wbr>").replace("/", "/<wbr>")
+    return f"<td{marker}>{text}</td>"
 
 
 def rows_html(rows, *, caption=None, classes="ragscore-table"):
@@ -282,19 +291,27 @@ class Table:
 
 
 class CommandOutput:
-    """What a command printed, for a notebook page: pre-formatted text at 16 px that scrolls
-    sideways rather than wrapping a line in the middle of a word; plain text elsewhere.
+    """What a command printed, for a notebook page, as a terminal of :data:`PAGE_COLUMNS`
+    columns shows it: a longer line wrapped at spaces, continuing indented under itself
+    (:func:`ragscore.render.width.fit_text`, as the command line does); pre-formatted text at
+    16 px, plain text elsewhere.
 
     >>> CommandOutput("exit code 1\\n")
     exit code 1
-    >>> "white-space:pre" in CommandOutput("x")._repr_html_()
+    >>> "white-space:pre-wrap" in CommandOutput("x")._repr_html_()
     True
+    >>> print(CommandOutput("word " * 12, width=30))
+    word word word word word word
+        word word word word word
+        word
     """
 
-    def __init__(self, text):
+    def __init__(self, text, *, width=PAGE_COLUMNS):
+        from ..render.width import fit_text
+
         if not isinstance(text, str):
             fail("command output", "a str", text)
-        self.text = text.rstrip("\n")
+        self.text = fit_text(text.rstrip("\n"), width)
 
     def _repr_html_(self):
         return (f'<pre class="ragscore-console" style="{CONSOLE_STYLE}">'

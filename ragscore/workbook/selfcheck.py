@@ -1,7 +1,13 @@
 """Run the contract tests from a notebook, with or without one of the workbook's defects.
 
 Needs a checkout of the repository (``tests/`` beside ``ragscore/``), as ``make lab`` has.
+With ``reuse=True`` a result is kept under a hash of everything the run reads (the files it
+copies, the defect, the tests named, Python's and pytest's versions) and read back when
+exactly that is run again: the same code gives the same verdict, so a live page need not
+wait for pytest four times to show it.
 """
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -171,23 +177,79 @@ CONTRACT_TESTS = ("tests/core/test_contract.py",)
 CROSSCHECK_TESTS = ("tests/core/test_crosscheck.py",)
 
 
-def contract_check(mutation=None, *, tests=CONTRACT_TESTS):
-    """Run the contract tests on a scratch copy, with the named defect applied if given."""
+def run_key(mutation, tests, *, source=ROOT):
+    """The hash of everything a :func:`contract_check` reads: the bytes and paths of the
+    files :func:`scratch_copy` copies, the defect, the tests named, Python's and pytest's
+    versions."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(json.dumps([mutation, list(tests), sys.version,
+                                        version("pytest")]).encode("utf-8"))
+    source = Path(source)
+    paths = [source / name for name in ("pyproject.toml", "conftest.py")]
+    for name in ("ragscore", "tests", "fixtures"):
+        paths += sorted(path for path in (source / name).rglob("*")
+                        if path.is_file() and "__pycache__" not in path.parts)
+    for path in paths:
+        digest.update(str(path.relative_to(source)).encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _kept(key):
+    """Where the result of the run ``key`` is kept (the user's cache folder)."""
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(home) / "ragscore" / "contract-checks" / f"{key}.json"
+
+
+def _read_kept(key):
+    try:
+        return json.loads(_kept(key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _keep(key, result):
+    """Write ``result`` atomically; a cache that cannot be written is only a slower page."""
+    target = _kept(key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=target.parent, suffix=".tmp",
+                                         delete=False, encoding="utf-8") as handle:
+            json.dump(result, handle)
+        os.replace(handle.name, target)
+    except OSError:
+        pass
+
+
+def contract_check(mutation=None, *, tests=CONTRACT_TESTS, reuse=False):
+    """Run the contract tests on a scratch copy, with the named defect applied if given;
+    with ``reuse``, read back the kept result of a run of exactly this code and these tests
+    (:func:`run_key`) instead, and keep this one for next time."""
+    key = run_key(mutation, tests) if reuse else None
+    if key is not None:
+        found = _read_kept(key)
+        if found is not None:
+            return found
     with tempfile.TemporaryDirectory(prefix="ragscore-check-") as folder:
         scratch = scratch_copy(folder)
         if mutation is not None:
             apply_mutation(scratch, mutation)
-        return run_tests(scratch, *tests, deselect_slow=True)
+        result = run_tests(scratch, *tests, deselect_slow=True)
+    if key is not None:
+        _keep(key, result)
+    return result
 
 
-def contract_checks(mutations, *, tests=CONTRACT_TESTS, jobs=2, progress=None):
+def contract_checks(mutations, *, tests=CONTRACT_TESTS, jobs=2, progress=None, reuse=False):
     """:func:`contract_check` for each of ``mutations`` (``None``: no defect), ``jobs`` at a
     time; returns ``{mutation: result}`` in the order given. ``progress(name)``, if given,
-    is called as each check finishes."""
+    is called as each check finishes; ``reuse`` as in :func:`contract_check`."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(contract_check, name, tests=tests): name for name in mutations}
+        futures = {pool.submit(contract_check, name, tests=tests, reuse=reuse): name
+                   for name in mutations}
         results = {}
         for future in as_completed(futures):
             results[futures[future]] = future.result()

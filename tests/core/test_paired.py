@@ -21,6 +21,22 @@ def test_the_verdict_on_one_pair(before, after, lower, expected):
     assert verdict(before, after, lower_is_better=lower) == expected
 
 
+@pytest.mark.parametrize("before, after, expected", [
+    (1.0, 0.0, "changed"), (0.0, 1.0, "changed"), (1.0, 1.0, "unchanged"),
+    (None, 1.0, "newly defined"), (0.0, None, "no longer defined")])
+def test_a_neutral_flag_only_changes(before, after, expected):
+    """ctx differs@k: a delivered context that now differs from the top k, or no longer
+    does, is a different input to read, not a better or a worse one."""
+    assert verdict(before, after, lower_is_better=True, neutral=True) == expected
+
+
+def test_a_changed_delivered_context_is_changed_in_a_comparison():
+    keys = [("q1", "A"), ("q1", "B"), ("q2", "A"), ("q2", "B")]
+    rows = paired_rows(keys, {"context_differs": [True, False, False, True]}, baseline="A",
+                       candidate="B", metrics=select(("context_differs",)))
+    assert [row[-1] for row in rows] == ["changed", "changed"]
+
+
 def test_rows_come_regressions_first_then_question_then_metric_order():
     keys = [("q1", "A"), ("q1", "B"), ("q2", "A"), ("q2", "B"), ("q3", "B")]
     columns = {"precision": [0.5, 0.25, 0.0, 0.5, 1.0],

@@ -25,7 +25,7 @@ GIVEAWAYS = {
     "01.2": ([r"\bruns?\b", r"cit|label"], [r"\b3\b", r"\bthree\b"],
              "Three runs cite a note not labelled for their claim."),
     "01.3": ([r"cit", r"unknown|not in the corpus|no-such-note|does not exist"],
-             [r"accepted", r"valid input", r"not refused", r"marked unsupported"],
+             [r"accepted", r"valid input", r"not refused", r"unsupported"],
              "A citation to an unknown note is valid input."),
     "02.1": ([r"rollback", r"\bB\b", r"P@3"], [r"0\.67", r"2/3"],
              "case: rollback | system: B | P@3: 0.67"),
@@ -35,9 +35,9 @@ GIVEAWAYS = {
              "case: launch | answer: B with switch | support: 0.33"),
     "03.2": ([r"\bB\b", r"k = 1|@1|k=1", r"supported"], [r"\b3\b", r"\bthree\b"],
              "At k = 1, B makes three supported claims."),
-    "03.3": ([r"owners", r"archive", r"aurora"], [r"unsupported", r"not supported",
-                                                    r"supported: no"],
-             "aurora citing owners and archive is unsupported."),
+    "03.3": ([r"archive", r"\bB\b|B's"], [r"\bnone\b", r"\b(0|zero) (of|claims?)\b",
+                                         r"no claim"],
+             "With archive added to each citation, none of B's claims is supported."),
     "04.1": ([r"pooled|summed", r"recall|relevant"], [r"0\.75", r"3/4", r"3 hits of 4"],
              "system: A | value: 0.75 | declared as: 3 hits of 4 relevant documents, summed"),
     "04.2": ([r"k = 1|@1|k=1", r"regress"], [r"\b2\b", r"\btwo\b"],
@@ -88,9 +88,12 @@ class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
         self.lines, self.headers, self.cells, self.text, self.in_cell = [], [], [], [], False
+        self.glued = False
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("td", "th"):
+        if tag == "wbr":         # a place a long name may break: no space in the text
+            self.glued = True
+        elif tag in ("td", "th"):
             self.in_cell, self.text = True, []
         elif tag == "tr":
             self.cells = []
@@ -110,7 +113,10 @@ class _Rows(HTMLParser):
                                              in zip(names, self.cells)))
 
     def handle_data(self, data):
-        if self.in_cell:
+        if self.in_cell and self.glued and self.text:
+            self.text[-1] += data.strip()
+            self.glued = False
+        elif self.in_cell:
             self.text.append(data.strip())
         elif data.strip():
             self.lines.extend(line for line in data.splitlines() if line.strip())
@@ -196,3 +202,16 @@ def test_a_giveaway_planted_in_prose_fails_the_check():
     notebook.cells.insert(index, nbformat.v4.new_markdown_cell(
         "Without that rule the gate\nwould end with exit code 0."))
     assert giveaways(lines_above(notebook.cells, "06.3"), "06.3")
+
+
+def test_a_name_that_may_break_is_read_whole():
+    """Table cells may break a long name after ``_`` (``<wbr>``); the reader joins it back,
+    so a giveaway written with underscores is still caught."""
+    from ragscore.workbook.explore import Table
+
+    shown = Table([{"hash": "corpus_sha256 of every note", "changed": "yes"}])._repr_html_()
+    assert "<wbr>" in shown
+    parser = _Rows()
+    parser.feed(shown)
+    assert "hash: corpus_sha256 of every note | changed: yes" in parser.lines
+    assert giveaways(parser.lines, "06.1")

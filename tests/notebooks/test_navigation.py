@@ -137,3 +137,52 @@ def test_the_glossary_names_the_works_the_workbook_cites():
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_learner_code_carries_no_lint_suppressions(source):
     assert "noqa" not in source.read_text()
+
+
+def lab_anchor(heading):
+    """The id JupyterLab gives a Markdown heading: its text, spaces made hyphens (case and
+    punctuation kept), the fragment a link must name to open at that heading."""
+    return heading.strip().replace(" ", "-")
+
+
+def glossary_headings():
+    return [line[4:].strip() for line in GLOSSARY.read_text().splitlines()
+            if line.startswith("### ")]
+
+
+def glossary_links(source):
+    return [target.partition("#")[2] for _, target, _ in markdown_links(source)
+            if target.startswith("../docs/glossary.md#")]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_glossary_link_opens_its_term(source):
+    """A chapter links its terms to their entries, each link naming the id JupyterLab gives
+    the entry's heading (a link to the glossary alone opened it at the top)."""
+    anchors = {lab_anchor(heading) for heading in glossary_headings()}
+    linked = glossary_links(source)
+    assert len(linked) >= 3, source.name
+    assert not [anchor for anchor in linked if anchor not in anchors], source.name
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_bold_term_the_glossary_defines_is_linked(source):
+    """A term in **bold** whose name heads a glossary entry (``support``, ``pooled``) has
+    that entry among the chapter's term links."""
+    names = {name.strip().lower(): lab_anchor(heading) for heading in glossary_headings()
+             for name in heading.split(",")}
+    bold = {term.lower() for cell in jupytext.read(source).cells if cell.cell_type == "markdown"
+            for term in re.findall(r"\*\*([^*]+)\*\*", cell.source)}
+    wanted = {names[term] for term in bold if term in names}
+    assert wanted <= set(glossary_links(source)), (source.name, wanted - set(
+        glossary_links(source)))
+
+
+def test_the_anchor_check_notices_a_link_to_a_missing_term(tmp_path):
+    chapter = tmp_path / "01_x.py"
+    chapter.write_text('# %% [markdown]\n# # Chapter 1 — X\n\n# %% [markdown] tags=["lab-only"]\n'
+                       "# [support](../docs/glossary.md#Support) ·\n"
+                       "# [a](../docs/glossary.md#support) · [b](../docs/glossary.md#coverage)\n")
+    anchors = {lab_anchor(heading) for heading in glossary_headings()}
+    assert [anchor for anchor in glossary_links(chapter) if anchor not in anchors] == ["Support"]
+    assert lab_anchor("precision at k, P@k") == "precision-at-k,-P@k"

@@ -2,6 +2,7 @@
 
 nbval (run by `make test`) then re-executes each .ipynb and compares the stored outputs.
 """
+import html
 import re
 from pathlib import Path
 
@@ -115,3 +116,127 @@ def test_the_pairing_check_notices_drift(tmp_path):
     stored = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
     stored.cells[1].source += "\nedited only in the notebook"
     assert _cells(jupytext.read(source)) != _cells(stored)
+
+
+def promise_cell(source):
+    """The chapter's first cell: title, promise, time, prerequisites, what you will learn."""
+    return jupytext.read(source).cells[0].source
+
+
+def check_opening(text):
+    """The promise, then a time estimate in minutes and the prerequisites, then the list of
+    what the chapter teaches."""
+    promise, time_at, before_at, learn = (text.find(part) for part in (
+        "**Promise:**", "**Time:**", "**Before this chapter:**", "You will learn"))
+    assert -1 < promise < time_at < learn and -1 < promise < before_at < learn, text[:200]
+    assert re.search(r"\*\*Time:\*\* about \d{1,3} minutes\.", text), text[:300]
+    assert re.search(r"\*\*Before this chapter:\*\* \S[^\n]*", text)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_chapter_opens_with_its_time_and_prerequisites(source):
+    check_opening(promise_cell(source))
+
+
+def test_the_opening_check_notices_a_missing_time():
+    text = promise_cell(SOURCES[0])
+    with pytest.raises(AssertionError):
+        check_opening(re.sub(r"\*\*Time:\*\*[^*]*", "", text))
+
+
+def quick_checks(notebook, chapter):
+    """Positions of the cells showing ``chapter``'s quick check, and of the Recap heading."""
+    found = [at for at, cell in enumerate(notebook.cells) if cell.cell_type == "code"
+             and cell.source.strip() == f'show(quick_check("{chapter}"))']
+    recap = next(at for at, cell in enumerate(notebook.cells) if cell.source.startswith("## Recap"))
+    return found, recap
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_chapter_has_its_quick_check_after_a_step(source):
+    """One cell shows the chapter's own quick check, between its steps and the Recap, and not
+    among the exercises (present mode shows it: the room answers it)."""
+    from ragscore.workbook.quickcheck import QUICK_CHECKS
+
+    notebook = jupytext.read(source)
+    chapter = source.name[:2]
+    found, recap = quick_checks(notebook, chapter)
+    assert len(found) == 1 and found[0] < recap, (source.name, found)
+    steps = [at for at, cell in enumerate(notebook.cells) if cell.source.startswith("## Step")]
+    assert steps and steps[0] < found[0]
+    step = QUICK_CHECKS[chapter].step
+    heading = max(at for at in steps if at < found[0])
+    assert notebook.cells[heading].source.startswith(f"## Step {step}:"), (source.name, step)
+    assert not {"exercise", "lab-only"} & set(notebook.cells[found[0]].metadata.get("tags", ()))
+
+
+def questionnaire(notebook):
+    cells = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"
+             and cell.source.startswith("## Questionnaire")]
+    return cells
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_each_chapter_ends_with_a_questionnaire_answered_in_its_steps(source):
+    """After the Recap and before the Exercises: five to eight numbered questions, each naming
+    the step of this chapter whose text answers it."""
+    notebook = jupytext.read(source)
+    found = questionnaire(notebook)
+    assert len(found) == 1, source.name
+    order = [cell.source.split("\n")[0] for cell in notebook.cells
+             if cell.source.startswith(("## Recap", "## Questionnaire", "## Exercises"))]
+    assert order == ["## Recap", "## Questionnaire", "## Exercises"], order
+    items = re.findall(r"^(\d+)\. (.+?)(?=^\d+\. |\Z)", found[0], re.M | re.S)
+    assert 5 <= len(items) <= 8 and [int(n) for n, _ in items] == list(range(1, len(items) + 1))
+    steps = {int(match.group(1)) for cell in notebook.cells
+             for match in [re.match(r"## Step (\d+):", cell.source)] if match}
+    for _, item in items:
+        named = [int(n) for n in re.findall(r"\(steps? (\d+)(?:(?: and |, )\d+)*\)", item)]
+        assert named and set(named) <= steps, (source.name, item)
+
+
+def page_lines(output):
+    """The lines a stored output puts on the page as text: a stream, the text of a
+    pre-formatted block in HTML (command output), or plain text with no richer form."""
+    if output.output_type == "stream":
+        return output.text.splitlines()
+    data = output.get("data", {})
+    if "text/html" in data:
+        blocks = re.findall(r"<pre[^>]*>(.*?)</pre>", data["text/html"], re.S)
+        return [line for block in blocks
+                for line in html.unescape(re.sub(r"<[^>]+>", "", block)).splitlines()]
+    if {"image/png", "application/vnd.jupyter.widget-view+json"} & set(data):
+        return []
+    return data.get("text/plain", "").splitlines()
+
+
+def wide_lines(notebook, width):
+    from itertools import chain
+
+    return [line for cell in notebook.cells for line in
+            chain.from_iterable(page_lines(output) for output in cell.get("outputs", []))
+            if len(line) > width]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_no_stored_output_line_is_wider_than_the_page(source):
+    """Command output, streams and plain text fit :data:`PAGE_COLUMNS` (80): JupyterLab shows
+    about 85 monospace characters at 1280 pixels, present mode about 95. Tables are HTML,
+    which the page wraps."""
+    from ragscore.workbook.explore import PAGE_COLUMNS
+
+    stored = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
+    assert not wide_lines(stored, PAGE_COLUMNS)
+
+
+def test_the_width_check_notices_a_wide_line_in_command_output():
+    from ragscore.workbook.explore import PAGE_COLUMNS, CommandOutput
+
+    stored = nbformat.read(SOURCES[0].with_suffix(".ipynb"), as_version=4)
+    wide = CommandOutput("x" * 90)                       # one word: never wrapped
+    stored.cells.append(nbformat.v4.new_code_cell("CommandOutput(...)", outputs=[
+        nbformat.v4.new_output("execute_result", data={"text/html": wide._repr_html_(),
+                                                       "text/plain": repr(wide)})]))
+    stored.cells.append(nbformat.v4.new_code_cell("print(...)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="y " * 50 + "\n")]))
+    assert wide_lines(stored, PAGE_COLUMNS) == ["x" * 90, ("y " * 50).rstrip("\n")]

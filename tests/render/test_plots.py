@@ -123,3 +123,24 @@ def test_a_zero_delta_is_drawn_and_abstention_reads_yes_no(course):
 def test_heatmap_labels_at_the_table_cutoff(course):
     ax = plot_heatmap(question_table(course, k=2))
     assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["P@2", "R@2", "RR@2"]
+
+
+def test_the_current_k_words_stay_inside_the_axes_at_either_end():
+    """At k = 1 the words were centred on the first tick and covered the y axis's 0.0."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragscore.render.plots import mark_cutoff
+
+    figure, ax = plt.subplots()
+    ax.plot([1, 2, 3, 4, 5], [0, 0.5, 1, 1, 1])
+    for k in (1, 5, 3):
+        mark_cutoff(ax, k)
+        figure.canvas.draw()
+        words = next(text for text in ax.texts if text.get_gid() == "current k text")
+        box = words.get_window_extent()
+        axes = ax.get_window_extent()
+        assert axes.x0 <= box.x0 and box.x1 <= axes.x1, (k, box, axes)
+        assert words.get_text() == f"current k = {k}"
+    plt.close(figure)

@@ -22,13 +22,13 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "instructor.md"
 HAND = {
     "01.1": (COUNT, 4, 5, 7),             # monday, switch, smoke, aurora; region expects none
     "01.2": (COUNT, 3, 2, 0),             # launch B (bonus), owner A (aurora), region A (region)
-    "01.3": (YES_NO, False, True, None),  # an unknown citation is valid input
+    "01.3": (CHOICE, "unsupported", "refused", None),  # valid input; the claim unsupported
     "02.1": (RATE, 2 / 3, 1.0, 0.1),      # 2 hits / 3 slots
     "02.2": (RATE, 1 / 3, 1.0, 0.25),     # (archive, launch, owners): first relevant at rank 3
     "02.3": (RATE, 2 / 3, 0.5, 0.2),      # A's P@1: 1, 1, 0 and region n/a, out of the slice
     "03.1": (RATE, 1 / 3, 2 / 3, 0.1),    # monday supported; bonus and switch not: 1/3
     "03.2": (COUNT, 3, 4, 0),             # k = 1: monday, switch, aurora; not bonus, smoke
-    "03.3": (YES_NO, False, True, None),  # archive is not labelled for aurora
+    "03.3": (COUNT, 0, 4, 2),             # archive labelled for none of B's five claims
     "04.1": (RATE, 0.75, 5 / 6, 0.2),     # (1 + 1 + 1) / (1 + 2 + 1)
     "04.2": (COUNT, 2, 1, 5),             # k = 1: launch and rollback support
     "04.3": (CHOICE, "rollback", "launch", None),  # smoke's checklist is ranked 2nd
@@ -209,9 +209,36 @@ def test_no_answer_is_stored_in_plain_sight():
         assert form not in exercise.mistakes, name
 
 
-def test_a_yes_no_answer_is_echoed_as_typed():
-    assert check("03.3", True).message.startswith("Not quite: you gave True. ")
-    assert check("03.3", False).message == "Correct: False is right."
+@pytest.fixture
+def yes_no_exercise(monkeypatch):
+    """A yes/no exercise (the workbook has none left: a wrong yes gives away the no), whose
+    answer, worked by hand, is False."""
+    from ragscore.workbook import exercises
+
+    planted = exercises._exercise("00.1", YES_NO, "0a0b0c",
+                                  exercises.digest("00.1", "0a0b0c", "no"), "Read step 1.")
+    monkeypatch.setitem(EXERCISES, "00.1", planted)
+    return "00.1"
+
+
+def test_a_yes_no_answer_is_echoed_as_typed(yes_no_exercise):
+    assert check(yes_no_exercise, True).message.startswith("Not quite: you gave True. ")
+    assert check(yes_no_exercise, False).message == "Correct: False is right."
+    for answer, message in WRONG_TYPES[YES_NO]:
+        assert message.lower() in check(yes_no_exercise, answer).message.lower(), answer
+
+
+def test_no_exercise_can_be_settled_by_elimination():
+    """A yes/no exercise, or a choice of two, tells a learner who got it wrong the answer."""
+    for name, exercise in EXERCISES.items():
+        assert exercise.kind != YES_NO, name
+        assert exercise.kind != CHOICE or len(exercise.options) >= 3, name
+
+
+def test_a_negative_count_is_told_a_count_is_never_negative():
+    message = check("01.1", -1).message
+    assert "0 or more" in message and "divide" not in message
+    assert "Count, do not divide" in check("01.1", 1.5).message
 
 
 @pytest.mark.parametrize("bad", ["99.9", None, 2.1, "2.1"])

@@ -3,6 +3,7 @@
 Each must make the suite fail with assertion failures (not an import error or a crash),
 and each must be caught by the test chapter 5 says should catch it.
 """
+import json
 import os
 import subprocess
 import sys
@@ -111,3 +112,47 @@ def test_each_defect_fails_exactly_its_behaviour(checked):
     assert "test_a_million_document_corpus_is_accepted" not in others   # marked slow
     assert all(row["adds"] != "(not described here)" for row in other_rows(checked[None])
                if row["test"] in _contract_functions())
+
+
+def _tree(root, text):
+    for name in ("ragscore", "tests", "fixtures"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    (root / "ragscore" / "rule.py").write_text(text)
+    (root / "pyproject.toml").write_text("")
+    (root / "conftest.py").write_text("")
+    return root
+
+
+def test_a_kept_run_is_keyed_by_every_file_it_reads(tmp_path):
+    from ragscore.workbook.selfcheck import run_key
+
+    first = run_key(None, ("t.py",), source=_tree(tmp_path / "a", "k = 2\n"))
+    assert run_key(None, ("t.py",), source=_tree(tmp_path / "b", "k = 2\n")) == first
+    assert run_key(None, ("t.py",), source=_tree(tmp_path / "c", "k = 3\n")) != first
+    assert run_key("any citation suffices", ("t.py",), source=tmp_path / "a") != first
+    assert run_key(None, ("u.py",), source=tmp_path / "a") != first
+    (tmp_path / "a" / "fixtures" / "new.json").write_text("{}")
+    assert run_key(None, ("t.py",), source=tmp_path / "a") != first
+
+
+def test_reuse_reads_back_a_kept_run_and_only_then(tmp_path, monkeypatch):
+    from ragscore.workbook import selfcheck
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(selfcheck, "run_key", lambda mutation, tests: f"key-{mutation}")
+    runs = []
+
+    def run(scratch, *tests, deselect_slow):
+        runs.append(tests)
+        return {"returncode": 0, "passed": len(runs), "failed": 0}
+
+    monkeypatch.setattr(selfcheck, "run_tests", run)
+    monkeypatch.setattr(selfcheck, "scratch_copy", lambda folder: folder)
+    assert selfcheck.contract_check(reuse=True)["passed"] == 1
+    assert selfcheck.contract_check(reuse=True)["passed"] == 1        # read back, not run
+    assert selfcheck.contract_check()["passed"] == 2                   # without reuse: run
+    assert len(runs) == 2
+    kept = tmp_path / "ragscore" / "contract-checks" / "key-None.json"
+    assert json.loads(kept.read_text())["passed"] == 1
+    kept.write_text("not json")                                        # a broken file: rerun
+    assert selfcheck.contract_check(reuse=True)["passed"] == 3

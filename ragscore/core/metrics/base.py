@@ -27,8 +27,8 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
 
 
 class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
-                                  "yes_means lower_is_better needs_labels",
-                        defaults=("answerable", None, "", False, False))):
+                                  "yes_means lower_is_better needs_labels neutral",
+                        defaults=("answerable", None, "", False, False, False))):
     """One metric, defined once.
 
     ``formula(at, k)`` gives a float in [0, 1] (a rate), a bool (yes/no) or a whole number
@@ -40,7 +40,9 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
     macro-averaged); ``yes_means`` says in words what a yes of a yes/no metric stands for;
     ``lower_is_better`` marks metrics where a rise is a regression (counts of problems);
     ``needs_labels`` marks metrics that read the question's labels (relevance, expected
-    claims), n/a with the reason "not labelled yet" on a question nobody has labelled.
+    claims), n/a with the reason "not labelled yet" on a question nobody has labelled;
+    ``neutral`` marks a flag whose change is neither better nor worse (a delivered context
+    that differs from the top k): a comparison calls any change of it ``changed``.
     """
 
     __slots__ = ()

@@ -21,4 +21,5 @@ def context_differs(at, k):
 METRIC = Metric(name="context_differs", label="ctx differs@{k}", kind=YES_NO, stage="retrieval",
                 formula=context_differs, defined=lambda at: at.context_recorded,
                 undefined="no delivered context was recorded", slice="all",
-                yes_means="were given a context other than their top k", lower_is_better=True)
+                yes_means="were given a context other than their top k", lower_is_better=True,
+                neutral=True)

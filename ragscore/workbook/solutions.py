@@ -1,0 +1,156 @@
+"""The worked solutions of the workbook's exercises, shown by
+:func:`ragscore.workbook.exercises.solution` after a first attempt.
+
+Each is the instructor notes' row for the exercise (``docs/instructor.md``, "Answers": the
+answer and the reasoning that reaches it, with the likely slips), stored scrambled: XORed
+with a SHA-256 key stream of the exercise's ID and salt, then base64. That keeps a solution
+out of any listing, repr or search of the package; it is not a secret from a learner who
+sets out to read it (nor is the answer a salted hash of two decimals guards). Written by
+``python tools/build_solutions.py`` from the notes; a test holds the two equal.
+"""
+import base64
+import hashlib
+
+_PEPPER = "ragscore-workbook-v1:solution"
+
+
+def _key(exercise, length):
+    blocks, counter = [], 0
+    while sum(map(len, blocks)) < length:
+        seed = f"{_PEPPER}:{exercise.id}:{exercise.salt}:{counter}".encode("utf-8")
+        blocks.append(hashlib.sha256(seed).digest())
+        counter += 1
+    return b"".join(blocks)[:length]
+
+
+def scramble(exercise, text):
+    """``text`` scrambled for ``exercise`` (its ``id`` and ``salt``), as base64 text.
+
+    >>> from collections import namedtuple
+    >>> one = namedtuple("One", "id salt")("00.0", "abc")
+    >>> unscramble(one, scramble(one, "the answer is 1/2."))
+    'the answer is 1/2.'
+    """
+    data = text.encode("utf-8")
+    return base64.b64encode(bytes(a ^ b for a, b in zip(data, _key(exercise, len(data))))
+                            ).decode("ascii")
+
+
+def unscramble(exercise, stored):
+    """The text :func:`scramble` turned into ``stored``."""
+    data = base64.b64decode(stored)
+    return bytes(a ^ b for a, b in zip(data, _key(exercise, len(data)))).decode("utf-8")
+
+
+def worked(exercise):
+    """The worked solution of ``exercise``: its answer, then the reasoning."""
+    return unscramble(exercise, SCRAMBLED[exercise.id])
+
+
+# The block below is written by tools/build_solutions.py: edit docs/instructor.md instead.
+# --- scrambled solutions ---
+SCRAMBLED = {
+    "01.1": ("Tih1HBMpsl9OKc09Ta0ZKiSn8557d2KfpIfZoPaTaUIqGIAwu1nryTrZxaOD6bpuA4k13yo6AGxEIFXe"
+             "g8cutDxwNgVVz9NgWPGBOYNTg6+oDUSeSmvi/V9lb05pzUdoFUMzubnZ54OXnjKMKZvL3SZtIN5VcAVx"
+             "zr3hQa6ZbYFo4cwbSMzVyiKwNL/PYbJMU0ssepGK3RK0mBWqgHamhYjmwRhmK7KO"),
+    "01.2": ("1FN4Cc2hOmU9L75OYO0ttd+Efl/6SbgKPEOt2h7dU6PExmQpsxgU/jSiBIu4z4dyzpQpKSLGCKQoBiDe"
+             "B1Cvt3m6ltdvZEDIIbxTU1UAujAsjWagLwjDQphGrEedRkV+Dc9LRADQmhzVFSWh5TDJUeAXOKB6Ug9L"
+             "NERLt709WhRpIniYgw5O1No4DmtxcxTi8NB6gytDQY8M9LY2KPI0xz4cwrIZRIlELkzh1M7gBYFoXvXm"
+             "/vG6v4Z9tFP2icmVHw=="),
+    "01.3": ("lXT2nGUuIaGbHIldc+ypypByD4ZsREuh2H22eyfz08WSUgF9CcdPuRymRE6Yni1lDBtR5U2EM94klDX+"
+             "agpq1O2DFkQb6uIY62C6+xVG6dHvUod29MkwK9N3vwWjRczBt3YtfWgI//Is0UUrJXuyc1S4ITwhAl5R"
+             "+dd6YLMwPKrr4ddoXJhdXIswAa6eWdEdLxmuMo2LhmOLQuURAboHgBwn+UL7i/9HLkjse5dn1CUw9RBI"
+             "glHeRkkytNST8G6Ia5zl/05DkzCTHLinKUh28D2BiCx3g6WyEU2wrOSJd3XRzm2n93Hif5Mlf+gseIaw"
+             "Q68QyOYpLur7p3R3uJAP24Gkfnsd6JKix7BowSnK4cabxGHDt/JSc3+tImj5LRs70vLpADm1b9NKas89"
+             "qHHLZT4gDzwR9Ha4s9FSkY7MICBWyp/1q6DIpiuhPYPXX1g4qfqmi0++iql9QJNbA4LLcu3lwagQ7aNh"
+             "yV1la0IQYgg/tYqB4MzM9zf2iBdvVfzxn294PJKSGJOSA+H98dAOXBL36Q5UdgFhT7XyjUbIj1uzULDO"
+             "rZZZINV1CBp+hrM="),
+    "02.1": ("cLKzNtrA4h7ayMQwanbDCfiXeGu3iusc5r/A+AZ5tTMnf4Abaj+6iO55+YX+RvPiu3KWkA0mF+Kzs7pR"
+             "OMNnyT0JRtsJjpy3933v/70DWQrkSKWU83F+BjioJQ4ppCEJPLgJ58rbkKkgMEqrFmLPdrP6WEBYnVnI"
+             "FXoJhS+duuAuMx1BV0ItvwHPIjA73gTvdst15UQuWn+ZDFWEEqQjSWV6Fdn7/A/ma6BbzmHyJgwBZcB9"
+             "cTv2U3iuQUUQ6eu81RyASZfvGbPFrJ3WAlD63yWZ"),
+    "02.2": ("KJSn68kJAL9Z+rPoEvt5vhFWPheqwvNk6bCWe+cIs7cmKCch7T21f6D/6GLpweeTp+z6KCrWUvoXYURw"
+             "F2gYApjaIu1KtSmTg+f7OyH0vBGY35yEGJgnt1zVMf1Fd3y2lFn/"),
+    "02.3": ("y8bhBwyyMmb6+sCFds1KwllZuA3Jri0/ToA/S48gEJmz4Gshu88IXA525C9xoIb3FUyxXZBBRo3/1pLU"
+             "fP268N7k54/rSkR/v7Wd2Z0ov1YxNSojTbIC+vXmvNTKWn9oFR/XNHKYrPu0SQdeBNiRObMYhvOzUnue"
+             "2FZuQew6YP/MxNkSKwnNRldtpO7m9IGnrXXEwp88N3h/k6dTic++PdqDKUjfUGzOWik55CDmX7WrxnYB"
+             "iVY="),
+    "03.1": ("pZtpoYw3J3R+sepDPKHoOKsRjoCa73k7kjmdF9f/2m6TnUkmpJD7xdcgvEP7WP3QImu2fKcKBE+NlgGq"
+             "HqYH2hj6Z0q3caUigCwdp2jxFRZwTj3xceeyTWyTn9oBcn+geengtnBfxXcSk/gaHXdy45kXJO2N+nfS"
+             "PngAgSelmqXymQakltRAZSQ09h5tKhLtYncpWKEVwJhzyzzttBoJ7Q5KeVOdlpqwxpJlhKqqyvYKs88G"
+             "cV23b1FHkmkBXc+Dr5lpSIp7HMZIDbA8xCukkO3+qMIWcl/gjoimk7S5wP0NSGrFuw=="),
+    "03.2": ("oHH1EGdYDMyFJ8DAO/wih0o+YLTZ3FVra37n8C202m+JF5z0rjwNTKKUfz+lmsCPneoopUqK4rWktCfV"
+             "7KaqJm1Bx8CVy6GuCEq20PCUDFxmlqNpTV0jvF747nDLOU/imfQuXCyL1CeGc7f6HZh86Zyj2g2PlvNs"
+             "0EO8RndvrZXy21y0dT7ZhtF82pLnc0oXlxjhet+OCUKMqSWSXwvMPJmb8qZThGGqXYgikq2B8fCc2QYV"
+             "hVOphw=="),
+    "03.3": ("/b8bR/0kppSmofsxXbrYzwijncNv6jJSckJlTy9pGUez6O+5Ocvwu3td9jF9/DV/jJ5hpRDzJ7zhots1"
+             "MwwqTaMCf9KhR8liD3qNomy3qGztpG5GEZtLaqS3dVq1vhoiUGk/OpAZe3zuK48zUxup9HNEr9rkcIYS"
+             "I3TcO+dQrmY9qmOZlXLz8x6s3tDq+m1A3wN9EVZKcpFuIkMGrE1EXPsYPXtNTtv68IGMI28V9Tc+0HS9"
+             "X79HGMZ/gmzc+ddmIPfUg8QdbrZqdVPXOv4R8w+brIO2lu6Jk2uk4Y37DO4xqX5GUF3vZy/WcmRoWI/k"
+             "+5FBPJyY+aQYbBsG6iQ1DmO9ZtJOtC0OXmJ1xI3PVbPf5uRSuXUeaPIqXjXrWex3XP/cXcjrNgVQLr/i"
+             "KokBVXvtiCB8jeOyQqlszSUh78efAcGDB2ZdK8YxelOTK0KOmubcAn/ZPpfQyjxMmP20jLQ2ZthxhRwY"
+             "Jd05/fSVhqfMstwB+5eifGHdubC/7Fs="),
+    "04.1": ("jzj214yoPGDgRwI4tvQ/+4U3aQ0Ut07rGRO7KRASCN37o5tM5tMoMucWuWiWu2EhdW++OP550ecl6FrX"
+             "pr8h1Z07H7NA9oQQ0DaZkp2x7SZLy4Ov261RFPCm2/BR3RZ0ygs0ZeMz0Yr1ubWWO/y0zdI="),
+    "04.2": ("tVPOvl6XOmTUS7E9nu8dmjzrHBHnJjkjlGDNfO67fjwNsGtzyZyp9zGG4rIdC87nxG2loI6KEyVVdFsH"
+             "JFDJTQex3+MUaJKQXeASNwT5J5G3CI8ECPncDBHhw8P7E8Poz2h0I9JBt0nr3lQTh5G53GzVHhufH/eY"
+             "Ik2kMVL5Scl/IpwHr67zTTiR3TvAZhTipIU5vRAHunYCoJiSu7d3aToT5fW3xenuQR+QgZ7oCBkmKw5e"
+             "wwp+7nTWMCsmgFlpla90e+QPSZc7oBQftf0o1Jo4Ch6iNtzCCSbEEFHbLBsb0+2Q1j5exz+VbHMToU95"
+             "Kq8X1ticr248pg=="),
+    "04.3": ("RcJ9d4BaCeKrsAoh1wV/QQGLw+q2tKmkg1ndRcmZPy9KUWlOHEyOAs61h/ABjoVxoxXbseNg8SA+5Iut"
+             "DBIxm+NZWBqlbWWNdxVGKmhxFX2qAOKD/LsPcA=="),
+    "04.4": ("FxXPyJYW21Lbu60b2InwniYm21BIqdnPeV6ytd4fmLNdoEwGr7YXSv+V7+HXXxcnvYQWF4mKs4D2PpE4"
+             "Op3kRX9ugX4wNtxJZkIOd18rd6Oya632Pe+S5dYHjTUH6ShNdibhNkDY27EOoqOaXA9Y3Ch+AxPr/p0K"
+             "++3/xz0OSeclhLK4ZKkgWsye/rxWfTaFS7VmciKn+2vqnFCGMWt2zPX/IbQTd1beisKmoABOfUcKOZI1"),
+    "05.1": ("IcNweX9kY08BNzJKu+uL5zxG47bsOMBo8YsQdmv+F4GLODA5cMs3/yQ4LWfIrMMOy6iy+rGAUGVqJQS8"
+             "TuuQliITPzZ/bvnuamSoqIA3AI2rhNC/JPCLMPbxK+bdoA24fmQdzH2+bJuyLgEocHV4IBebYsZHE0lY"
+             "njmPARtGrgloz55lJctIfdo0xsEeFTsKQ2a5vVwPLZyV0SCHNfUpc8htOZMhL4XCUWxPS3vJkw=="),
+    "05.2": ("7jUefzhQYAUqRk/WTTl2YWyHk0CvtwZJowlGY5R9QqeqCbJbq/VIN0Sb2l8YmPL8g/JGPiKkmGu/IJgd"
+             "Dnpr73+SVgJbEZaFuw0OU7xkDqnYmTz8PlAne5584nWU3bAAwMwI6zbQXeW5HqnivTmGT/lmV8eD0sxr"
+             "g7nf/AGC+vUWmk89+sFzkh3WGpSyjjxizVjYinEGTcWhwIJ7+Z3o"),
+    "05.3": ("NZZzs47uKJ9Dru0iKlR8xwEsHyJnj/WGJEYtwX7w9iMhtJDHt1WyvxUagmvu76JfeHVFJSfVV4Bg/Sim"
+             "ESTv77f58/olX3e20GtQjMtNpI7pBTg0lVwg+4fBjJR+d7EIsoH9msMGir3xcE8QAa2AW3ninrIoB/EB"
+             "HJlZxlM7B9/w7ohi+pfWb9r7NT+Ca3al4bt1dCv7NNcib+nPKyGL1SMyiv4TOIzwZJ7QnNNl5lRdl0A9"
+             "snp1sHP0xg=="),
+    "06.1": ("+Y/11G5hX6gWe9EvCSoIppw+GqcF0dIgviAcpC1F03Ac+Jmh39sqr/BtkhFhQRYzlkOfbaXWez272ozX"
+             "KnyJ/+OmI+Dsfur+7An7cKcDu6fnb7P2bah5m2aDuJuncnV/qV35MleJa+tnCBM9vd4QMr7jaKzFDW/2"
+             "qd8jhYjfzK82e3Wulis="),
+    "06.2": ("tMZN9fr6LJ2Ci7wKUoEywZHLhpkOuSYOXE3/lX3RumWMT+woRBfe9u9gjpub1wgmfpvjBh4PbepykHET"
+             "uBO9UmxudRjL8P1RHbnoK3RagYIZuGqFO8o58WsuyNp8gx9xPBpozW495WeaBWxJyrVNdVUMInKoDL2p"
+             "rt3Sedto542jqC/WXaPEwg9gm7MOr+otjPETiLkG25VLTE1sQFX5iW6zfj27NK4okORW/hCwHlYdd+HR"
+             "iAYDmyIKKnXptN71uhLzP9CNyYwhSSryrBXPMPr6/H6jEHEnDHt3TKTXG/caDazp7/YZHlZoK4HXD1kD"
+             "1UjTjZlKMfAa2u0sYkaSN0VJ4Y+0IYvPNMjPE6Cf8GhlvGRaL2eSEotuXk6R+oVq45Lfq2sGUDgpyw=="),
+    "06.3": ("Z61u2KjS/tIGlIKYEwSzcB0I96+cLxT52ocrhoO6VGt7QVEMyJWY+Pt7xF15M96GZinhp1F45wya4w+F"
+             "nKwF9QgGFdovqmCe4Ei4VZ5EP+g7+u5E73oNaEVZRzSTM7fYmF8yfmtkDtuoPwFzgwNhnuU="),
+    "07.1": ("QTZ06FScHWIgz8p0kPkw6e/ZGFjou8mrBLWoQQEj0gx53e3AMwIWWg9cGF38ihZLb6kgeraFDMRxrTOI"
+             "FctONVWfLlcoHgRxxVLx96h8zEND3/jc4YZ3oeTXaWzvfH9suKprZwGZtlRGhMvph/IYcS9tnBoPj+to"
+             "Kw2qAsNnt2L6R1skilHuzWnj7cWJCZfANCYcCBdiK/XFsdPV2HVlhZr3RS0eDOv/4Yi+RabSlDIB0HJP"
+             "ktE/WTkZt7juHLssAk45kBQeFlEJ5qyI7/PfPT3c"),
+    "07.2": ("gfqI7hedkPnNw/HV5Ib7/zhnSaniRGlUaP9qfTnSVinvUo0KFdsoaXBJTjkKiM6VSWR+PFru3u5oOHXC"
+             "EDONsxkOYc6Y+OMz3fuEnxSE4wq/aUBHt/5fgy5damB0HdHCNDx9sB07/9TUVpA2jbFU3t+j+xzpDBi4"
+             "j2YOo2M1TxlpSFMlYLbj+BK1HK86t4xBu3UJ0U+x2sxmdL3gfXjP428Xh2uBM4qmCYUgo9xFRXrf/pmv"
+             "3BanYK6ltrjp0xlEuKnX3yEz15Mt4ANFpjFk0vEXzSc="),
+    "08.1": ("d6jaq0IVOUb2i2E6+Lz7dXmwwbHEH0ItoHA8kvbZcGlSi2iou2huK2lyDfU24kvW+pNWr1JBQFb7/pJV"
+             "Na4U79cQvw/YJQdF25kjM7qfrdgAi7jJopQibVMP5v2KA9KzBN9fgOcgPe3ivAmSwbqK0DzO+9d0/vuu"
+             "S37/SmqJAev5Yrl4brUSdA=="),
+    "08.2": ("sGJFwuYxWsLpKNBMWtvSCO43/aKlv3OEBuwIzfoWLj2rdSZRHgEt98Vn0dmcXcf3MdnfowucSWJnNkjL"
+             "BM25Xiac8MX9ICM/ksJywwP7aNQ3FHGqQLas6RbiOEjzvwO47P7nxUdoJrcou9XFM6UdrEaE7se/gOqi"
+             "A8Ztu1JXkpXRzQ=="),
+    "08.3": ("gcWSqXDtbupUNjiJTTiOTwyOHK+wYYZmqpAgAixzgI1s254KGVOwSjPRoq9jmMbyas3RFEROxGMUBxeX"
+             "ZL4xGdMRw+DkwQPatoc1TRZs/Epuj8PBAuyFaQ5Rvz5OmCI0GnGZOSYnJhvIWJazlfFnSHNfZ0jrTU2t"
+             "CVrp/SzgfU9MaWmJphQ9"),
+    "09.1": ("cV9n6gfVhSwFya52EQbCJdjh36yFFxQNIMvjD6C1oaNDHW99sHLgFgr7NY0iPkYSnsGjPadUSdd4Vfzl"
+             "o4DnXN7873RKLFnv2CReAVFP6luO8AnVcDu9ft35r9S9GS2Gnxy8YX3PWeSo66MjkGQRlTyLpXyCv7JT"
+             "UWwJzapgPUtQHUTbwvcYPTkl2hfd/beNYOm+TH/4ICqRodcpiuxJt4cEI9b+tMvlgc2QfkBkhhpyti9w"
+             "V93yrzJB3rYQCjPOO2+DXIOnKdvmzz5xfP+b2VzYQHAngtmKTaGTARk1NmIADrNKN+3UIg=="),
+    "09.2": ("ilZGMMGkfaVYspKu9Shp2cCNl3SKvnE2fY5CI4xxnRxnjKirJe8Lbyx75BXLbMAWEBVZe4u/MwKovBzv"
+             "RV/kHJ7nZ+LlEkw1iXeDHTlom0JmCa54Dku4UqDretAhlqwQby0kWoSum9SR7RhP3/7JCEHogdysjckr"
+             "F3QZjpV3dbapsW4nGaMtnaKco4RrYq4IeGU0fOeMSqYHBsHBDBc9Mb2SVeswCJInHWiTLMiB/oDTuFT0"
+             "C9+yGcCYllpQ39CryLqKgXeof4oiaHWUObMOF/jPdYaPfrTFyp0G4fBmXQ=="),
+    "09.3": ("RqzUjukekvXi/GpIWy+QLpibU0nG1gOV4onwcfOc9rJXHIZq+7G9SQIZLG65/+rulEmMulWfYWPZ0PoI"
+             "IQp7X1JaoGqGcAAfjbtDXrbPCt9GMLMIiL096wST0XErhmPqjN6xK5dg5PHmwYl3r+Vr7t7nqZKKF2Zo"
+             "CeEY4D4PJyiVu9ZBafcEEF4mEXxCeTGLPBY2efB9SXwtaOPim6GGWCuRA060fJIC4BYqD+K+0UwEaMTr"
+             "na+YPyOP0RX/IUvZz1pY0sgo6c1fcSqRYnPfeNkwD3EYMQeBX+k1REcdwRR4qQrpFDq3Wd9rSbf91ety"
+             "x1pv2mRJp2v97hO8x7LgiVpG++QVmQ=="),
+}
+# --- end of scrambled solutions ---
