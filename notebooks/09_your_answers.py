@@ -34,7 +34,8 @@
 # [claim](../docs/glossary.md#claim,-expected-claim) ·
 # [finding](../docs/glossary.md#derived-claim,-finding) ·
 # [not assessed](../docs/glossary.md#not-assessed) ·
-# [review queue](../docs/glossary.md#review-queue,-normalised-text) ·
+# [review queue](../docs/glossary.md#review-queue,-pool,-normalised-text) ·
+# [unsupported](../docs/glossary.md#unsupported) ·
 # [supported claim](../docs/glossary.md#supported-claim) · [pooled](../docs/glossary.md#pooled) ·
 # [abstention](../docs/glossary.md#abstention,-correct-abstention)
 

@@ -27,6 +27,13 @@
 # *Finding your way:* previous,
 # [Chapter 9 — Your system's answers](09_your_answers.ipynb) · this is the last chapter for
 # now · terms in **bold** are defined in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [span, version](../docs/glossary.md#span,-source-document,-version) ·
+# [chunking](../docs/glossary.md#chunking) ·
+# [full and partial support](../docs/glossary.md#full-and-partial-support) ·
+# [kept, moved, orphaned, ambiguous](../docs/glossary.md#kept,-moved,-orphaned,-ambiguous) ·
+# [supported claim](../docs/glossary.md#supported-claim)
 
 # %%
 from pathlib import Path
@@ -40,8 +47,9 @@ from ragscore.io.importers.spans import import_spans
 from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.io.rechunk import rechunk, span_report
 from ragscore.workbook.chunking import chunk_size_explorer, derived_rows, score_rows
-from ragscore.workbook.exercises import check
+from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table
+from ragscore.workbook.quickcheck import quick_check
 from ragscore.workbook.widgets import show
 
 SPANS = Path("../fixtures/spans")
@@ -155,6 +163,9 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
 explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")
 show(explorer)
 
+# %%
+show(quick_check("10"))
+
 # %% [markdown]
 # At 60 characters, rollback's two sentences are cut mid-way: both its claims are only
 # partially held by any one chunk, and B, citing one chunk for each, is supported on
@@ -231,7 +242,8 @@ Table(score_rows(edited, k=K, system="A"))
 # %% [markdown] tags=["exercise"]
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`.
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("10.1")` (with the exercise's number) shows the worked solution.
 #
 # 1. With chunks of at most 80 characters, the release notes are cut into
 #    `release-notes@0` (characters 0 to 73) and `release-notes@74` (74 to 127). The
