@@ -88,9 +88,9 @@ def generate(folder, *, questions, documents, chunks, shape):
             spans.write(json.dumps({"id": f"q{number}", "question": f"Question {number}?",
                                     "answerable": True, "relevant": [relevant],
                                     "evidence": evidence}) + "\n")
+            holding = range(start // step, min(per_doc, (start + 150) // step + 1))
             ranked = list(dict.fromkeys(
-                [f"d{doc}#{position}" for position in range(start // step,
-                                                            min(per_doc, (start + 150) // step + 1))]
+                [f"d{doc}#{position}" for position in holding]
                 + [f"d{rng.randrange(documents)}#{rng.randrange(per_doc)}" for _ in range(10)]))
             ranked = ranked[:10]
             for item in cited:

@@ -306,8 +306,9 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     0 or -1 (see :class:`Counts`). ``vouched``: claims a reviewer judged supported by the
     passages they cite, on a question without expected claims: each is supported from the
     k at which every citation is visible (none on the losing side of a conflict).
-    ``uncovered``: claims whose citations cover none of their evidence spans (labels derived
-    from spans, :func:`ragscore.core.spans.support_level`): never supported.
+    ``uncovered``: claims whose citations do not support them fully under labels derived
+    from spans (:func:`ragscore.core.spans.support_level`: none of their evidence spans
+    covered whole): never supported.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]

@@ -39,13 +39,13 @@ A record::
      "reviewer": "ana", "date": "2026-12-04", "origin": "human", "batch": "0a1b2c3d4e5f6071"}
 
 - ``case`` and ``key`` locate it: ``key`` is a hash of the **content judged**
-  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`): the passage (its ID and
-  text) for relevance, the normalised claim and its cited passages' text for support, the question
-  text for answerability, the span (its document, version, offsets and text; for evidence,
-  its claim too) for span labels (:func:`span_key`). A judgement applies where its case holds that content now, so
-  it is reused for another run or system exactly when the same thing is judged again, and
-  an edited passage, claim or question needs a new one. It is never looked up by question
-  text alone.
+  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`, :func:`span_key`): the
+  passage (its ID and text) for relevance, the normalised claim and its cited passages'
+  text for support, the question text for answerability, the span (its document, version,
+  offsets and text; for evidence, its claim too) for span labels. A judgement applies where
+  its case holds that content now, so it is reused for another run or system exactly when
+  the same thing is judged again, and an edited passage, claim or question needs a new one.
+  It is never looked up by question text alone.
 - ``states`` (support only, optional): the expected claim the claim states.
 - Provenance: ``reviewer``, ``date`` (``YYYY-MM-DD``), ``origin`` (``human``, ``llm-draft``
   for a machine's draft, ``post-edited`` for a person's edit of a draft) and ``batch`` (a
