@@ -28,7 +28,8 @@ def answer(rng, sentences=7):
 
 def build(folder, answers):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from ragscore.io.dataset import Dataset, save_dataset
+    from ragscore.io.dataset import Dataset
+    from ragscore.folders import save_dataset
 
     rng = random.Random(22)
     corpus = {f"doc-{i}": f"passage {i}" for i in range(1, 51)}

@@ -55,7 +55,7 @@ def generate(folder, questions, docs, systems):
 CHILD = {
     "ragscore import_trec": (
         "import sys, time\n"
-        "from ragscore.io.importers import import_trec\n"
+        "from ragscore.importers import import_trec\n"
         "start = time.perf_counter()\n"
         "dataset, notes = import_trec(sys.argv[1], sys.argv[2:], max_bytes=1 << 40)\n"
         "lines = sum(len(run['retrieved']) for per_case in dataset.runs.values()\n"

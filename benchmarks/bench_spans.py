@@ -140,7 +140,7 @@ def in_process(folder):
     from ragscore.core.labels import resolved
     from ragscore.engine import count_dataset
     from ragscore.io.answers import derive_dataset
-    from ragscore.io.dataset import load_dataset
+    from ragscore.folders import load_dataset
     from ragscore.io.spans import span_view
 
     clock = time.process_time  # CPU seconds of this process: a busy machine cannot inflate them

@@ -4,7 +4,7 @@
     python benchmarks/gate_properties.py --examples 50000   # longer
 
 ``make test`` runs the same tests derandomized and small (tests/core/test_gate_metamorphic.py,
-tests/io/importers/test_trec_differential.py: a few seconds); this script runs them with
+tests/importers/test_trec_differential.py: a few seconds); this script runs them with
 fresh random examples (``RAGSCORE_GATE_EXAMPLES``, ``RAGSCORE_TREC_TRIALS``) and prints
 pytest's summary and the wall time. Nothing is timed against a peer: it is a search for
 counterexamples, not a speed figure.
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TESTS = ("tests/core/test_gate_metamorphic.py", "tests/io/importers/test_trec_differential.py")
+TESTS = ("tests/core/test_gate_metamorphic.py", "tests/importers/test_trec_differential.py")
 
 
 def main(argv=None):

@@ -32,7 +32,7 @@
 # %%
 from pathlib import Path
 
-from ragscore.io.importers import import_ragas, import_trec
+from ragscore.importers import import_ragas, import_trec
 from ragscore.reports import aggregates, question_table
 from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, aggregate_rows, table_rows

@@ -35,9 +35,9 @@
 # [finding](../docs/glossary.md#derived-claim,-finding) ·
 # [not assessed](../docs/glossary.md#not-assessed) ·
 # [review queue](../docs/glossary.md#review-queue,-pool,-normalised-text) ·
-# [unsupported](../docs/glossary.md#unsupported) ·
 # [supported claim](../docs/glossary.md#supported-claim) · [pooled](../docs/glossary.md#pooled) ·
-# [abstention](../docs/glossary.md#abstention,-correct-abstention)
+# [abstention](../docs/glossary.md#abstention,-correct-abstention) ·
+# [unsupported](../docs/glossary.md#unsupported)
 
 # %%
 from pathlib import Path

@@ -40,10 +40,10 @@ from pathlib import Path
 from textwrap import fill
 
 from ragscore.core.spans import document_version
+from ragscore.importers.chunkings import read_chunks
+from ragscore.importers.spans import import_spans
 from ragscore.io.answers import derive_with_waiting
 from ragscore.io.documents import Placed
-from ragscore.io.importers.chunkings import read_chunks
-from ragscore.io.importers.spans import import_spans
 from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.io.rechunk import rechunk, span_report
 from ragscore.workbook.chunking import chunk_size_explorer, derived_rows, score_rows

@@ -18,8 +18,7 @@ from .core.validation import ids, validate
 from .io.course import load_course
 from .io.format import Dataset
 from .io.jsonl import DatasetFileError
-from .io.read import load_dataset
-from .io.write import save_dataset
+from .folders import load_dataset, save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
 _LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.gating",

@@ -39,6 +39,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser():
     """The argument parser, with one sub-command per job."""
     from .cli_answers import add_answer_commands
+    from .cli_eval import add_eval_command
     from .cli_import import add_import_commands
     from .cli_record import add_record_command
     from .cli_release import add_release_commands
@@ -57,6 +58,7 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_score_commands(commands)
     add_import_commands(commands)
+    add_eval_command(commands)
     add_release_commands(commands, dataset_argument, engine_option)
     add_share_commands(commands, dataset_argument, engine_option)
     add_record_command(commands)

@@ -13,7 +13,7 @@ SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or para
 
 def _claims(args, out):
     from .io.answers import derived_claims
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
 
     dataset = load_dataset(args.dataset)
     if args.system is not None and args.system not in dataset.systems:
@@ -92,7 +92,7 @@ def queue_summary(rows):
 
 
 def _export(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .io.store import write_file_atomically
 
     target = None if args.out is None else output_file("--out", args.out,
@@ -111,9 +111,9 @@ def _export(args, out):
 def _import(args, out):
     import datetime
 
+    from .folders import update_dataset
     from .io.jsonl import read_text
     from .io.queue_file import add_judgements, read_decisions
-    from .io.write import update_dataset
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"

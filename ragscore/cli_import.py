@@ -1,8 +1,8 @@
 """``ragscore import`` and ``ragscore export``: built from the importer registry
-(:data:`ragscore.io.importers.registry.IMPORTERS`), so each format is declared once."""
+(:data:`ragscore.importers.registry.IMPORTERS`), so each format is declared once."""
 from .cli_common import OK, dataset_argument, output_file
 from .core.rules import InvalidInputError
-from .io.importers.registry import IMPORTERS
+from .importers.registry import IMPORTERS
 from .io.jsonl import where
 
 
@@ -11,7 +11,7 @@ def _import(args, out):
     written and what was dropped or filled in."""
     from pathlib import Path
 
-    from .io.dataset import save_dataset
+    from .folders import save_dataset
     from .io.format import NAME_PATTERN
     from .io.outputs import check_output_folder
 
@@ -26,7 +26,7 @@ def _import(args, out):
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
-    from .io.importers._reading import bytes_reported, input_bytes
+    from .io.input_bytes import bytes_reported, input_bytes
     from .render.progress import Progress
 
     total = input_bytes(inputs)  # what the import reads, and only that
@@ -100,8 +100,8 @@ def _write_review_queue(dataset, path):
 
 
 def _export_trec(args, out):
-    from .io.dataset import load_dataset
-    from .io.importers import export_trec
+    from .folders import load_dataset
+    from .importers import export_trec
     from .io.outputs import check_output_file
 
     # the prefix's own name checked as a file would be: its folder, inputs, dataset folders

@@ -60,8 +60,9 @@ def only_system(counted, system):
     return counted.take(counted.positions(system))
 
 
-def measures_report(args, counted, out, *, default_k):
-    """Print the measures of ``args.measures`` (or trec_eval's) in ``args.format``."""
+def measures_report(args, counted, out, *, default_k, rows=True):
+    """Print the measures of ``args.measures`` (or trec_eval's) in ``args.format``: each
+    question's values (unless ``rows`` is false) and the summaries."""
     from .core.measures import score_measures
     from .render.measured import measures_csv, measures_json, measures_text, trec_eval_text
 
@@ -77,11 +78,11 @@ def measures_report(args, counted, out, *, default_k):
 
         trec_order(measures)
         if args.format == "json":
-            out.write(trec_eval_json(scored))
+            out.write(trec_eval_json(scored, rows=rows))
             return OK
         raw = getattr(out, "stream", out)  # the tabs are trec_eval's: each field made safe
         raw.write("".join("\t".join(map(terminal_safe, line.split("\t"))) + "\n"
-                          for line in trec_eval_text(scored).splitlines()))
+                          for line in trec_eval_text(scored, rows=rows).splitlines()))
         return OK
     from .core.aggregate import label_notes
 
@@ -93,12 +94,12 @@ def measures_report(args, counted, out, *, default_k):
         sys.stderr.write("ragscore: note: retrieval measures with nothing relevant are "
                          "counted as 0 (trec_eval's convention)\n")
     if args.format == "csv":
-        out.write(measures_csv(scored))
+        out.write(measures_csv(scored, rows=rows))
     elif args.format == "json":
-        out.write(measures_json(scored))
+        out.write(measures_json(scored, rows=rows))
     elif args.format in ("text", "markdown"):
         out.write(measures_text(scored, digits=args.digits,
-                                markdown=args.format == "markdown"))
+                                markdown=args.format == "markdown", rows=rows))
     else:
         raise InvalidInputError(f"--measures writes text, markdown, csv or json; got "
                                 f"--format {args.format}")

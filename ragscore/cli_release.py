@@ -13,7 +13,7 @@ PASSED, FAILED = 0, 1
 
 
 def _manifest(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .io.manifest import manifest_report
 
     report = manifest_report(load_dataset(args.dataset))
@@ -22,11 +22,20 @@ def _manifest(args, out):
 
 
 def _validate(args, out):
-    from .io.check import validate_folder
+    from .folders import validate_folder
 
     checked = validate_folder(args.dataset)
     out.write(f"{args.dataset}: valid against the shipped JSON Schemas and the reader: "
               + ", ".join(f"{count} {kind} records" for kind, count in checked.items()) + "\n")
+    return PASSED
+
+
+def _upgrade(args, out):
+    from .folders import upgrade_folder
+
+    before, after = upgrade_folder(args.dataset)
+    out.write(f"{args.dataset}: format version {before} rewritten as version {after} (the "
+              "test set in JSON Lines, the runs in Parquet)\n")
     return PASSED
 
 
@@ -41,7 +50,7 @@ def _baseline_save(args, out):
     from .cli_common import output_file
     from .gating import named_system, refuse_failed_calls
     from .io.baseline import baseline_record, save_baseline
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .io.manifest import fingerprint
 
     target = output_file("--out", args.out, inputs=(args.dataset,))
@@ -167,7 +176,8 @@ def _at_least_0(text):
 
 
 def add_release_commands(commands, dataset_argument, engine_option):
-    """Add ``manifest``, ``validate``, ``baseline`` and ``gate`` to the sub-command parser."""
+    """Add ``manifest``, ``validate``, ``upgrade``, ``baseline`` and ``gate`` to the
+    sub-command parser."""
     manifest = commands.add_parser(
         "manifest", help="the test set's fingerprint and each run's manifest, as JSON",
         description="Print the test set's fingerprint (corpus_sha256, questions_sha256: "
@@ -182,6 +192,15 @@ def add_release_commands(commands, dataset_argument, engine_option):
                     "(naming file, line and field), then load it as every report does.")
     dataset_argument(validate)
     validate.set_defaults(handler=_validate)
+
+    upgrade = commands.add_parser(
+        "upgrade", help="rewrite a dataset folder in format version 5, in place",
+        description="Read the folder (any format version, every rule checked) and save it "
+                    "again in format version 5: the corpus and the cases in JSON Lines, the "
+                    "runs in one Parquet file. Atomic: a reader sees the old version or the "
+                    "new one; a folder with a problem is left as it is.")
+    dataset_argument(upgrade)
+    upgrade.set_defaults(handler=_upgrade)
 
     baseline = commands.add_parser(
         "baseline", help="save one system's results as a committed baseline file",

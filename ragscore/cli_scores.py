@@ -17,7 +17,7 @@ from .render.text import aligned_lines, format_value, text_table
 
 def _demo(args, out):
     from .core.scoring import iter_scores
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
 
     dataset = load_dataset(args.dataset)
     if not dataset.runs:
@@ -75,7 +75,7 @@ def _report(args, out):
         from .render.formats import render_frame
 
         if args.by == "disputed":
-            from .io.dataset import load_dataset
+            from .folders import load_dataset
             from .tables.reviews import disputed_slice
 
             frame = disputed_slice(load_dataset(args.dataset), k=k, metrics=args.metrics,
@@ -152,7 +152,7 @@ def _diagnosis_lines(args, counted, k):
 
     runs = {}
     if "delivered" in counted.features:  # a delivered context that is not a prefix: the runs
-        from .io.dataset import load_dataset
+        from .folders import load_dataset
 
         runs = load_dataset(args.dataset).runs
     return diagnosis_lines(counted, runs, k=k)
@@ -160,7 +160,7 @@ def _diagnosis_lines(args, counted, k):
 
 def _failures(args, counted, k, out):
     """``report --failures``: the failing questions, with question, answer and relevant IDs."""
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .render.failures import failure_rows, failures_json, failures_text
 
     if args.format not in ("text", "json"):
@@ -274,7 +274,7 @@ def _compare(args, out):
 
 
 def _audit(args, out):
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .render.audit import audit_json, render_audit
     from .tables.audit import audit
 

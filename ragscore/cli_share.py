@@ -23,7 +23,7 @@ def _html(args, out):
         dataset, source = pair.view, pair
         paired = {"counted": pair.counted, "cases_by_system": pair.cases}
     else:
-        from .io.dataset import load_dataset
+        from .folders import load_dataset
 
         dataset = source = load_dataset(args.dataset)
     if not dataset.runs:

@@ -78,7 +78,7 @@ def _labels(args, out):
                                 "ragscore labels anchor DIR --documents DOCS --out NEW_DIR "
                                 f"turns a chunk-ID test set into spans; got {args.target!r}")
     from .io.answers import labelled
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
     from .io.rechunk import span_report
 
     dataset = load_dataset(args.target[0])
@@ -119,8 +119,8 @@ def _write_report(target, report):
 
 
 def _anchor(args, out):
-    from .io.dataset import load_dataset, save_dataset
-    from .io.importers.spans import read_source_documents
+    from .folders import load_dataset, save_dataset
+    from .importers.spans import read_source_documents
     from .io.jsonl import MAX_FILE_BYTES
     from .io.rechunk import anchor_chunks
 
@@ -148,7 +148,7 @@ def _anchor(args, out):
 
 def _provenance(args, path):
     from .core.labels import check_record
-    from .io.importers.spans import _batch
+    from .importers.spans import _batch
     from .io.jsonl import MAX_FILE_BYTES
 
     if args.reviewer is None:
@@ -162,9 +162,9 @@ def _provenance(args, path):
 
 
 def _rechunk(args, out):
-    from .io.dataset import load_dataset, save_dataset
-    from .io.importers.chunkings import read_chunks
-    from .io.importers.spans import read_source_documents
+    from .folders import load_dataset, save_dataset
+    from .importers.chunkings import read_chunks
+    from .importers.spans import read_source_documents
     from .io.jsonl import MAX_FILE_BYTES
     from .io.rechunk import rechunk, span_report
 
@@ -189,7 +189,7 @@ def _rechunk(args, out):
 
 def add_span_commands(commands):
     """Add ``labels`` (and ``labels anchor``) and ``rechunk`` to the sub-command parser."""
-    from .io.importers.registry import CHUNKING_OPTIONS, _today
+    from .importers.registry import CHUNKING_OPTIONS, _today
 
     labels = commands.add_parser(
         "labels", help="a span test set's chunk labels, derived (or: labels anchor)",

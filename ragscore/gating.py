@@ -62,7 +62,7 @@ def _dataset(dataset):
 
     if isinstance(dataset, Dataset):
         return dataset
-    from .io.dataset import load_dataset
+    from .folders import load_dataset
 
     return load_dataset(dataset)
 

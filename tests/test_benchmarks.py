@@ -32,12 +32,14 @@ def test_end_to_end_benchmark_runs_and_agrees_with_pytrec_eval():
                             capture_output=True, text=True, check=True, timeout=120)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("300 questions x 2 systems, corpus of 100,000 docs, k=10")
-    for command in ("ragscore report", "ragscore compare", "pytrec_eval"):
+    for command in ("ragscore report", "ragscore compare", "ragscore eval", "pytrec_eval"):
         assert any(line.startswith(command) for line in lines), command
     agreement = [line for line in lines if line.startswith("largest |difference|")]
     assert agreement == ["largest |difference| in P@10, R@10, RR@10, ragscore report csv vs "
                          "pytrec_eval csv, 600 rows: 0.0e+00"]
     assert any(line.startswith("import ragscore + load_course() + evaluate:") for line in lines)
+    assert "ragscore eval agrees: largest |difference| in P@10, R@10, RR@10, eval csv vs " \
+           "pytrec_eval csv, 600 rows: 0.0e+00" in lines
 
 
 IMPORT_TREC = BENCH.parent / "bench_import_trec.py"

@@ -230,7 +230,9 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     folder = tmp_path / "set"
     (folder).mkdir()
     clean = dataset._replace(runs={"q": {"s": {"retrieved": ("b#1", "a#1", "a#2")}}})
-    ragscore.save_dataset(clean, folder, overwrite=True)
+    from ragscore.io.write import save_dataset as save_jsonl
+
+    save_jsonl(clean, folder, overwrite=True, version=2)  # JSON Lines, edited below
     result = _run("report", str(folder), "--unit", "document", "--k", "1")
     assert result.returncode == 0, result.stderr
     assert "- q s: 0 dropped, 1 collapsed" in result.stdout
@@ -405,7 +407,7 @@ def test_audit_refuses_a_bad_k_clearly():
 def test_import_trec_writes_what_import_trec_reads(tmp_path, missing):
     """``import trec`` saves ``import_trec``'s dataset, adding only the notes of what it
     did."""
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
 
     empty = tmp_path / "empty.run"  # a system that ran no judged question
     empty.write_text("q-other Q0 harbour 1 1.0 none\n")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragscore.cli import capture
-from ragscore.io.dataset import load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "fixtures" / "course-runs"

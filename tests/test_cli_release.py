@@ -8,7 +8,7 @@ import pytest
 
 from ragscore.cli import main
 from ragscore.io.course import COURSE_PATH
-from ragscore.io.dataset import load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset
 
 POLICY = """\
 k = 2

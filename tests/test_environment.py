@@ -96,7 +96,7 @@ def test_the_command_line_itself_starts_with_sigchld_ignored_and_stdin_closed(tm
 
 
 def test_api_calls_from_a_worker_thread_while_others_run(big_trec):
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
 
     stop = threading.Event()
     busy = [threading.Thread(target=lambda: stop.wait(30), daemon=True) for _ in range(4)]

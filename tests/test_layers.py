@@ -1,6 +1,12 @@
 """The package's layers and the one direction of their imports, read from the source with ast.
 
-    core (standard library only) <- io <- engine <- tables (pandas) <- render <- workbook <- cli
+    core (standard library only) <- io <- engine <- folders <- importers <- tables (pandas)
+    <- render <- workbook <- cli
+
+io reads and writes files with the standard library (and jsonschema): no numpy, pyarrow or
+duckdb, which belong to the engine's columnar wing; ragscore.folders (load, save, upgrade)
+hands io the engine's Parquet runs codec; an importer sits above the engine and asks it for
+a column reader.
 
 A module may import from its own layer and the layers below it, never from a layer above;
 the core imports nothing outside the standard library; and no module imports, however
@@ -13,19 +19,23 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
-LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.tables",
-          "ragscore.render", "ragscore.workbook", "ragscore.recording", "ragscore.top"]
+LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.folders",
+          "ragscore.importers",
+          "ragscore.tables", "ragscore.render", "ragscore.workbook", "ragscore.recording",
+          "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
 TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
        "ragscore.cli_import", "ragscore.cli_record", "ragscore.cli_release",
        "ragscore.cli_scores", "ragscore.reports", "ragscore.plots", "ragscore.gating",
        "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers",
-       "ragscore.cli_spans"}
+       "ragscore.cli_spans", "ragscore.cli_eval"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),
-    "ragscore.io": {"jsonschema", "referencing", "numpy", "pyarrow", "duckdb"},
+    "ragscore.io": {"jsonschema", "referencing"},
     "ragscore.engine": {"numpy", "pyarrow", "duckdb", "dask", "pandas"},
+    "ragscore.folders": set(),
+    "ragscore.importers": set(),
     "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
@@ -102,6 +112,16 @@ def test_the_core_imports_only_the_standard_library():
         for target in imports_of(path):
             assert target.split(".")[0] in sys.stdlib_module_names \
                 or target.startswith("ragscore.core"), f"{module_name(path)} imports {target}"
+
+
+def test_io_imports_no_array_library(tmp_path):
+    """The columnar wing is the engine's: io reads and writes files without numpy, pyarrow or
+    duckdb, and the checker refuses each of them there."""
+    fake = tmp_path / "columns.py"
+    fake.write_text("import numpy\nimport pyarrow.compute\nfrom duckdb import connect\n")
+    assert violations(fake, "ragscore.io.columns") == [
+        f"ragscore.io.columns -> {name} (not allowed in ragscore.io)"
+        for name in ("numpy", "pyarrow.compute", "duckdb")]
 
 
 def test_the_checker_notices_an_upward_import_and_a_third_party_one(tmp_path):

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ragscore.io.course import load_course  # noqa: E402
-from ragscore.io.dataset import save_dataset  # noqa: E402
+from ragscore.io.write import save_dataset  # noqa: E402  (a version 3 fixture, JSON Lines)
 from ragscore.io.review_queue import review_queue  # noqa: E402
 from ragscore.render.queue import write_queue  # noqa: E402
 
@@ -123,7 +123,7 @@ def main(argv=None):
                         help="the decisions file to write")
     args = parser.parse_args(argv)
     answers = dataset()
-    save_dataset(answers, args.out, overwrite=True)
+    save_dataset(answers, args.out, overwrite=True, version=3)
     args.decisions.write_text(decisions_csv(answers), encoding="utf-8")
     print(f"wrote {args.out} and {args.decisions}")
     return 0

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ragscore.io.course import load_course  # noqa: E402
-from ragscore.io.dataset import save_dataset  # noqa: E402
+from ragscore.io.write import save_dataset  # noqa: E402  (a version 3 fixture, JSON Lines)
 
 ANSWERS = {
     ("launch", "A"): "The release window starts on Monday.",
@@ -77,7 +77,7 @@ def build():
 
 if __name__ == "__main__":
     target = ROOT / "fixtures" / "course-runs"
-    save_dataset(build(), target, overwrite=True)
+    save_dataset(build(), target, overwrite=True, version=3)
     (ROOT / "fixtures" / "baselines").mkdir(exist_ok=True)
     subprocess.run([sys.executable, "-m", "ragscore", "baseline", "save", str(target),
                     "--system", "A", "--out", str(ROOT / "fixtures" / "baselines" /

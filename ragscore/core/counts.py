@@ -19,11 +19,70 @@ from math import log2
 from .reference_answers import answer_match
 
 
-class Counts(namedtuple("Counts", "relevant_ranks n_relevant claim_cutoffs n_claims "
-                                  "n_expected n_retrieved gains ideal dropped collapsed "
-                                  "delivered_span exposed stale_cutoffs answer_match "
-                                  "judged_ranks n_judged answerability",
-                        defaults=(None, None, 0, 0, None, (), (), None, None, None, None))):
+#: How a count is laid out in columns (:class:`CountField`): one value per row (a run), a list
+#: per row, or a list per case.
+ROW, FLAT, CASE = "row", "flat", "case"
+#: The default of a count that every :class:`Counts` must be given.
+REQUIRED = "required"
+
+
+class CountField(namedtuple("CountField", "name shape dtype default columns present batch",
+                            defaults=(None, False))):
+    """One count, declared once: a field of :class:`Counts` and the columns the columnar
+    engine holds it in (:mod:`ragscore.engine.columnar.layout` derives its columns, the
+    batch's fields and the bulk reader's defaults from these declarations).
+
+    ``shape``: :data:`ROW` (``columns`` hold one value per row, or several for a tuple),
+    :data:`FLAT` (a list per row, ascending: ``columns[0]`` names each item's row, the rest
+    hold its values, one column for plain values and several for tuples) or :data:`CASE` (a
+    list per case, as laid out: ``columns[0]`` names each item's case). ``dtype``: the numpy
+    type of the values. ``default``: the field's default in :class:`Counts`
+    (:data:`REQUIRED`: none). ``present``: the per-row flag column that is false where the
+    count is ``None`` (its value columns may still hold what the engine reads there:
+    ``answerability`` holds every question's state, stated or implied by its labels);
+    ``None`` when it always holds a value. ``batch``: the batch carries
+    the count per row as it is, counted as the batch is built (else a kernel counts it).
+    """
+
+    __slots__ = ()
+
+
+#: Every count: what :class:`Counts` holds, in its order.
+COUNT_FIELDS = (
+    CountField("relevant_ranks", FLAT, "int64", REQUIRED, ("relevant_row", "relevant_rank")),
+    CountField("n_relevant", ROW, "int64", REQUIRED, ("n_relevant",)),
+    CountField("claim_cutoffs", FLAT, "int64", REQUIRED, ("supported_row", "supported_cutoff")),
+    CountField("n_claims", ROW, "int64", REQUIRED, ("n_claims",), present="assessed"),
+    CountField("n_expected", ROW, "int64", REQUIRED, ("n_expected",), present="labelled"),
+    CountField("n_retrieved", ROW, "int64", REQUIRED, ("n_retrieved",)),
+    CountField("gains", FLAT, "int64", None, ("gain_row", "gain_rank", "gain_grade"),
+               present="graded"),
+    CountField("ideal", CASE, "int64", None, ("ideal_case", "ideal_grade"), present="graded"),
+    CountField("dropped", ROW, "int64", 0, ("dropped",), batch=True),
+    CountField("collapsed", ROW, "int64", 0, ("collapsed",), batch=True),
+    CountField("delivered_span", ROW, "int64", None, ("context_low", "context_high"),
+               present="context_recorded"),
+    CountField("exposed", FLAT, "int64", (), ("exposed_row", "exposed_cutoff")),
+    CountField("stale_cutoffs", FLAT, "int64", (), ("stale_row", "stale_cutoff")),
+    CountField("answer_match", ROW, "int64", None,
+               ("exact", "common_tokens", "answer_tokens", "reference_tokens"),
+               present="referenced", batch=True),
+    CountField("judged_ranks", FLAT, "int64", None, ("judged_row", "judged_rank"),
+               present="pooled"),
+    CountField("n_judged", ROW, "int64", None, ("n_judged",), present="pooled"),
+    CountField("answerability", ROW, "int64", None, ("answerability",), present="stated"),
+)
+
+
+def _defaults(fields):
+    """The defaults of the trailing fields that have one (a namedtuple's ``defaults``)."""
+    required = [place for place, field in enumerate(fields) if field.default == REQUIRED]
+    tail = fields[max(required) + 1 if required else 0:]
+    return tuple(field.default for field in tail)
+
+
+class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
+                        defaults=_defaults(COUNT_FIELDS))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -65,7 +124,7 @@ class At:
     """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
     metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
     names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
-    is a field of :class:`Counts`, a property here and one kernel there.
+    is a row of :data:`COUNT_FIELDS`, a property here and one kernel there.
 
     >>> at = At(count({"a", "b"}, {"x": {"a"}}, ("c", "a"), (("x", ("a",)),)), 2)
     >>> at.hits, at.first_rank, at.supported, at.n_claims

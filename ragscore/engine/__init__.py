@@ -104,10 +104,16 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
                              progress=progress)
         if counted is not None:
             return counted
-    if folder_needs_labels(path, max_bytes=limit):  # judgements, answer text (io.answers)
-        from ..io.dataset import load_dataset
+    needed = folder_needs_labels(path, max_bytes=limit)
+    if needed is None:  # a Parquet runs file: its columns say
+        from .parquet import has_answer_only
 
-        return count_dataset(load_dataset(path, max_bytes=limit), engine=engine,
+        needed = has_answer_only(path, max_bytes=limit)
+    if needed:  # judgements to apply, claims derived from answer text (ragscore.io.answers)
+        from ..io.read import load_dataset
+        from .parquet import CODEC
+
+        return count_dataset(load_dataset(path, max_bytes=limit, codec=CODEC), engine=engine,
                              progress=progress, unit=unit, dedupe=dedupe)
     if engine == "columnar":
         from .columnar import count_folder as count_columnar

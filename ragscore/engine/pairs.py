@@ -47,12 +47,13 @@ def split_side(text, role):
 
 def _side(text, role, engine, unit, dedupe):
     from ..io.answers import derive_with_waiting
-    from ..io.dataset import load_dataset
+    from ..io.read import load_dataset
     from ..io.manifest import span_fingerprint
     from . import count_dataset
+    from .parquet import CODEC
 
     folder, system = split_side(text, role)
-    dataset = load_dataset(folder)
+    dataset = load_dataset(folder, codec=CODEC)
     if not dataset.documents:
         raise InvalidInputError(f"--{role} {show(text)}: {show(folder)} is not a span test "
                                 "set (it holds no source documents); two folders are "

@@ -117,9 +117,10 @@ def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
     (:func:`~ragscore.io.read.read_prepared`: the corpus, each case and each run checked by
     the reference reader); return a :class:`ReferenceCounted`. Corpus texts are not kept."""
     from ..io.read import read_prepared
+    from .parquet import CODEC
 
     index, counter, cases, labels, grouped = read_prepared(path, unit=unit, dedupe=dedupe,
-                                                          max_bytes=max_bytes)
+                                                          max_bytes=max_bytes, codec=CODEC)
     keys, counted, ops = [], [], {}
     for case_name, per_case in grouped.items():
         for system, trials in per_case.items():

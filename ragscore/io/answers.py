@@ -262,8 +262,11 @@ def _mentions(handle, needle):
 def folder_needs_labels(path, *, max_bytes=None):
     """True when the folder holds judgements to apply (version 4 or 5) or some line of its
     runs file records ``answer`` without ``claims`` (a look at the index and a byte search,
-    no parsing: the folder is read properly afterwards). Only regular files within
-    ``max_bytes`` are read; anything else is left to the reader, which names the problem."""
+    no parsing: the folder is read properly afterwards); ``None`` when neither is known
+    that way because the runs are a Parquet file (format version 5), which this layer does
+    not read (:func:`ragscore.engine.parquet.has_answer_only` looks at its columns). Only
+    regular files within ``max_bytes`` are read; anything else is left to the reader,
+    which names the problem."""
     from .jsonl import MAX_FILE_BYTES
 
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
@@ -280,6 +283,8 @@ def folder_needs_labels(path, *, max_bytes=None):
         name = files.get("runs", "runs.jsonl")
         if type(name) is not str or "/" in name or "\\" in name:
             return False
+        if not name.endswith(".jsonl"):
+            return None  # a Parquet file: the engine reads its columns (see count_folder)
         handle = _open_regular(folder / name, limit)
         if handle is None:
             return False

@@ -14,8 +14,9 @@ from ..core.validation import validate_corpus, validate_delivered, validate_labe
     validate_reviews, validate_run
 from .format import INDEX, NAME_PATTERN, Dataset, check_index, dataset_index, \
     dataset_records, rules_of, uses_version_3, uses_version_4
-from .jsonl import MAX_FILE_BYTES, DatasetFileError, records
-from .read import Reader, Trials, load_dataset, run_extras
+from .jsonl import MAX_FILE_BYTES, DatasetFileError, records, where
+from .read import close_all, load_dataset, open_version
+from .records import Reader, Trials, run_extras
 from .schemas import check_manifests, schema_errors
 from .store import snapshot
 
@@ -187,33 +188,42 @@ def _check_chunks(dataset, rules):
 _RECORD_SCHEMAS = {"corpus": "corpus-record", "cases": "case-record", "runs": "run-record"}
 
 
-def validate_folder(path, *, max_bytes=None):
+def validate_folder(path, *, max_bytes=None, codec=None):
     """Check every file of a dataset folder against the shipped JSON Schemas, record by record
-    (the index against ``dataset-index``, each line against its record schema), then load it.
+    (the index against ``dataset-index``, each line against its record schema, each row of a
+    version 5 runs file as the record it holds), then load it. ``codec``: the Parquet runs
+    codec a version 5 folder needs (:func:`ragscore.folders.validate_folder` passes it).
 
-    Slower than :func:`~ragscore.io.dataset.load_dataset` (which enforces the same rules by
+    Slower than :func:`~ragscore.io.read.load_dataset` (which enforces the same rules by
     hand while it streams); useful when a file comes from another tool. Returns the number of
     records checked per file kind; raises :class:`~ragscore.io.jsonl.DatasetFileError` naming
-    the file, the line and the field of the first problem.
+    the file, the line (or row) and the field of the first problem.
     """
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
     index, opened = snapshot(path, limit)
+    close_all(opened)
+    for field, message in schema_errors(index, "dataset-index")[:1]:
+        raise DatasetFileError(f"{Path(path) / INDEX}: {field}: {message}")
+    _, index, opened, reader, _ = open_version(path, limit, codec)
     checked = {}
     try:
-        for field, message in schema_errors(index, "dataset-index")[:1]:
-            raise DatasetFileError(f"{Path(path) / INDEX}: {field}: {message}")
+        documents = []
         for kind in opened:  # version 5's judgements: checked record by record on loading
             file_path, handle = opened[kind]
             checked[kind] = 0
-            for number, record in records(handle, file_path, limit):
+            unit, found = ("line", records(handle, file_path, limit)) if kind != "runs" else \
+                reader.run_records(file_path, handle, documents)
+            for number, record in found:
                 errors = schema_errors(record, _RECORD_SCHEMAS[kind]) \
                     if kind in _RECORD_SCHEMAS else ()
                 if errors:
                     field, message = errors[0]
-                    raise DatasetFileError(f"{file_path}, line {number}: {field}: {message}")
+                    raise DatasetFileError(f"{where(file_path, number, unit)}: {field}: "
+                                           f"{message}")
+                if kind == "corpus" and type(record.get("id")) is str:
+                    documents.append(record["id"])
                 checked[kind] += 1
     finally:
-        for _, handle in opened.values():
-            handle.close()
-    load_dataset(path, max_bytes=limit)
+        close_all(opened)
+    load_dataset(path, max_bytes=limit, codec=codec)
     return checked

@@ -8,7 +8,7 @@ not measurements of any real model or retriever.
 import os
 from pathlib import Path
 
-from .dataset import load_dataset
+from .read import load_dataset
 
 
 def _course_folder():

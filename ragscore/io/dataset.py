@@ -1,17 +1,15 @@
 """Test sets on disk, in one place to import from: the format (:mod:`ragscore.io.format`),
-the reader (:mod:`ragscore.io.read`), the writer (:mod:`ragscore.io.write`) and the checks
-(:mod:`ragscore.io.check`). See ``docs/dataset-format.md``.
+the records a save writes (:mod:`ragscore.io.write`) and the checks of a dataset
+(:mod:`ragscore.io.check`). See ``docs/dataset-format.md``. Folders are loaded and saved in
+every format version by :mod:`ragscore.folders` (``ragscore.load_dataset``,
+``ragscore.save_dataset``), which gives io the engine's Parquet runs codec.
 
->>> from ragscore.io.course import COURSE_PATH
->>> load_dataset(COURSE_PATH).name
-'course'
+>>> check_dataset(Dataset(corpus={"a": "Text."}, cases={}, runs={}))
 """
-from .check import check_dataset, validate_folder
+from .check import check_dataset
 from .format import INDEX, Dataset, dataset_index, dataset_records
 from .jsonl import MAX_FILE_BYTES, DatasetFileError
-from .read import load_dataset
-from .write import dataset_files, save_dataset
+from .write import dataset_files
 
 __all__ = ["Dataset", "DatasetFileError", "INDEX", "MAX_FILE_BYTES", "check_dataset",
-           "dataset_files", "dataset_index", "dataset_records", "load_dataset", "save_dataset",
-           "validate_folder"]
+           "dataset_files", "dataset_index", "dataset_records"]

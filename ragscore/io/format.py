@@ -19,11 +19,20 @@ graded relevance (``"relevant": {"doc": 2}``), and cases without ``support`` or 
 context, the answer text, operations), access groups, superseded chunks, slices, reviews
 and a case's reference answers (``reference``). Version 4 adds judgements of answer claims
 to the reviews (``text``, ``states``, ``sources``, ``date``; see :mod:`ragscore.core.answers`).
-Version 5 adds a fourth file, ``judgements.<hash>.jsonl``: reviewers' judgements about the
-test set, keyed by what was judged (:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`);
-and for a span test set a fifth, ``documents.<hash>.jsonl`` (the source documents and their
-versions), each chunk's place in its document (``start``, ``end``) and the index key
-``spans`` (:mod:`ragscore.io.documents`, :mod:`ragscore.core.spans`).
+Version 5 (what a save writes; the issues' "version 3" of the test set in text and the runs
+in Parquet) keeps the corpus and the cases in JSON Lines and the runs in one Parquet file,
+each ranking coded by the documents' positions in the corpus file (see
+:mod:`ragscore.engine.parquet`): the records say what version 4's say, under the
+same keys and rules. It adds a fourth file, ``judgements.<hash>.jsonl`` (written when there
+are some): reviewers' judgements about the test set, keyed by what was judged
+(:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`); and for a span test set a
+fifth, ``documents.<hash>.jsonl`` (the source documents and their versions), each chunk's
+place in its document (``start``, ``end``) and the index key ``spans``
+(:mod:`ragscore.io.documents`, :mod:`ragscore.core.spans`).
+
+The files and the keys of each version are listed here and in
+:data:`ragscore.io.store.LAYOUTS` (the encoding of each file): a new record kind is a row of
+each.
 """
 import re
 from collections import namedtuple
@@ -31,11 +40,11 @@ from collections import namedtuple
 from ..core.rules import RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
-from .store import FORMAT, INDEX, KINDS
+from .store import FORMAT, INDEX, KINDS, LAYOUTS
 
-VERSIONS = (1, 2, 3, 4, 5)
-#: The version a save writes when nothing needs version 3.
-VERSION = 2
+VERSIONS = tuple(LAYOUTS)
+#: The version a save writes.
+VERSION = 5
 FILES = {"manifest": INDEX, "corpus": "corpus.jsonl", "cases": "cases.jsonl",
          "runs": "runs.jsonl"}
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -77,7 +86,8 @@ INDEX_KEYS[5] = INDEX_KEYS[3] | {"spans"}
 SPAN_SETTINGS = {"min_overlap": 1, "overlapping_chunks": False}
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
-           "dataset_records", "rules_of", "span_settings", "uses_version_3", "uses_version_4"]
+           "dataset_records", "needed_version", "rules_of", "span_settings", "uses_version_3",
+           "uses_version_4"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
@@ -153,7 +163,7 @@ def check_index(index, place):
         raise InvalidInputError(f"{place}: key 'notes' must be an array of strings; got "
                                 f"{show(notes)}")
     rubric = index.get("rubric")
-    if rubric is not None and (type(rubric) is not str or not rubric.strip()):
+    if "rubric" in index and (type(rubric) is not str or not rubric.strip()):
         raise InvalidInputError(f"{place}: key 'rubric' must be a non-blank string; got "
                                 f"{show(rubric)}")
     if "manifests" in index:
@@ -213,10 +223,20 @@ def uses_version_4(dataset):
                        else ()))
 
 
-def dataset_index(dataset):
-    """The index (``dataset.json``) a save writes for ``dataset``, without the file names."""
-    version = (5 if dataset.judgements or dataset.documents else 4 if uses_version_4(dataset)
-               else 3 if uses_version_3(dataset) else VERSION)
+def needed_version(dataset):
+    """The oldest format version that can say everything ``dataset`` holds (2 to 5)."""
+    return (5 if dataset.judgements or dataset.documents else 4 if uses_version_4(dataset)
+            else 3 if uses_version_3(dataset) else 2)
+
+
+def dataset_index(dataset, version=VERSION):
+    """The index (``dataset.json``) a save writes for ``dataset`` in format ``version``
+    (version 5 unless told: an older one only where it can say everything the dataset
+    holds), without the file names."""
+    if version not in VERSIONS[1:] or version < needed_version(dataset):
+        raise InvalidInputError(f"version must be one of 2 to {VERSION} and at least "
+                                f"{needed_version(dataset)} for this dataset; got "
+                                f"{show(version)}")
     index = {"format": FORMAT, "version": version,
              "name": dataset.name, "description": dataset.description}
     if dataset.rubric is not None:

@@ -39,9 +39,9 @@ def as_path(value):
 LONGEST_PATH = 1000
 
 
-def where(path, line=None):
+def where(path, line=None, unit="line"):
     """``path`` (escaped if it holds anything unprintable, cut if very long), with
-    ``, line N`` if given.
+    ``, line N`` if given (``, row N`` with ``unit="row"``: a row of a Parquet file).
 
     >>> where("runs.jsonl", 3)
     'runs.jsonl, line 3'
@@ -51,19 +51,19 @@ def where(path, line=None):
     text = str(path)
     if not text.isprintable() or len(text) > LONGEST_PATH:
         text = show(text, limit=200)
-    return text if line is None else f"{text}, line {line}"
+    return text if line is None else f"{text}, {unit} {line}"
 
 
 class Line:
     """Where a record stands, formatted only when an error needs it."""
 
-    __slots__ = ("path", "number")
+    __slots__ = ("path", "number", "unit")
 
-    def __init__(self, path, number):
-        self.path, self.number = path, number
+    def __init__(self, path, number, unit="line"):
+        self.path, self.number, self.unit = path, number, unit
 
     def __str__(self):
-        return where(self.path, self.number)
+        return where(self.path, self.number, self.unit)
 
 
 def _refuse_constant(name):

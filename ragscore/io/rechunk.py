@@ -119,7 +119,7 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
     answerability judgement; ``provenance`` (``reviewer``, ``date``, ``origin``,
     ``batch``) is written on each. Chunks that cannot be placed are left out with their
     labels, and so are the runs that name them; the report lists both."""
-    from .importers.spans import span_judgement
+    from .spans import span_judgement
 
     placed, statuses = {}, {}
     for chunk, text in dataset.corpus.items():

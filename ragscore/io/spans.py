@@ -16,11 +16,11 @@ folder and never applied; the test set still scores, and :func:`lost_note` says 
 """
 from collections import namedtuple
 
-from ..core.labels import item_of
+from ..core.labels import item_of, span_key
 from ..core.spans import ANCHOR_STATUSES, Chunking, anchor, derive_case
 
 __all__ = ["LOST_NOTE", "SPAN_KINDS", "SpanLabel", "SpanView", "apply_spans",
-           "document_chunking", "lost_note", "span_view"]
+           "document_chunking", "lost_note", "span_judgement", "span_view"]
 
 #: The judgement kinds that label spans of source documents.
 SPAN_KINDS = ("span-relevance", "evidence")
@@ -154,3 +154,24 @@ def lost_note(view):
             f"orphaned, {counts['ambiguous']} ambiguous, {counts['unreached']} in no chunk): "
             "their questions score without them ('ragscore labels DIR' lists every label "
             "with its status)")
+
+
+def span_judgement(kind, case, place, text, decision, provenance, *, claim=None):
+    """One judgement record of a span (kind ``span-relevance`` or ``evidence``): ``place``
+    is ``(doc, version, start, end)`` and ``text`` the span's text.
+
+    >>> record = span_judgement("evidence", "q1", ("d", "v1", 0, 6), "Monday", "evidence",
+    ...                         {"reviewer": "ana", "date": "2026-12-04", "origin": "human",
+    ...                          "batch": "0123456789abcdef"}, claim="monday")
+    >>> record["claim"], record["text"], len(record["key"])
+    ('monday', 'Monday', 16)
+    """
+    doc, version, start, end = place
+    record = {"kind": kind, "case": case,
+              "key": span_key(doc, version, start, end, text, claim=claim)}
+    if claim is not None:
+        record["claim"] = claim
+    record.update({"doc": doc, "version": version, "start": start, "end": end, "text": text,
+                   "decision": decision})
+    record.update(provenance)
+    return record

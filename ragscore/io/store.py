@@ -1,7 +1,10 @@
 """Dataset folders as consistent snapshots: content-addressed files under one atomic index.
 
-A saved folder (format version 2) holds the data files under names that include a hash of
-their content (``corpus.<hash>.jsonl``) and one small index, ``dataset.json``, naming them.
+A saved folder (format version 2 and later) holds the data files under names that include a
+hash of their content (``corpus.<hash>.jsonl``, in version 5 ``runs.<hash>.parquet``) and
+one small index, ``dataset.json``, naming them. Which files a version holds, and in which
+encoding, is :data:`LAYOUTS` (the one place to add a file kind); this module moves bytes and
+never reads inside a data file.
 A save writes new content files beside the old ones, then replaces the index in a single
 ``os.replace``, then removes the files no index names any more. So:
 
@@ -35,14 +38,31 @@ LOCK = ".ragscore.lock"
 #: The data files a save is replacing, listed before its index switch (removed after).
 REPLACED = ".ragscore-replaced.json"
 KINDS = ("corpus", "cases", "runs")
-#: Data files an index of version 5 may name beside those: reviewers' judgements and a span
-#: test set's source documents.
-OPTIONAL_KINDS = ("judgements", "documents")
+#: The data files of each format version: kind to the suffix of its encoding (JSON Lines, or
+#: Parquet for the runs of version 5), in the order they are read. The one place to add a
+#: file kind.
+LAYOUTS = {1: dict.fromkeys(KINDS, ".jsonl"), 2: dict.fromkeys(KINDS, ".jsonl"),
+           3: dict.fromkeys(KINDS, ".jsonl"), 4: dict.fromkeys(KINDS, ".jsonl"),
+           5: {"corpus": ".jsonl", "cases": ".jsonl", "runs": ".parquet",
+               "judgements": ".jsonl", "documents": ".jsonl"}}
+#: Kinds of a layout an index may leave out (version 5), written only when there are some:
+#: reviewers' judgements and a span test set's source documents.
+OPTIONAL_KINDS = frozenset({"judgements", "documents"})
 #: Files of format version 1, named without a hash.
 PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
-CONTENT_NAME = re.compile(r"(corpus|cases|runs|judgements|documents)\.[0-9a-f]{16}\.jsonl")
+#: A content-named data file: ``{kind}.{16 hex digits of its SHA-256}{suffix}``.
+CONTENT_NAME = re.compile(
+    rf"({'|'.join(sorted({kind for layout in LAYOUTS.values() for kind in layout}))})"
+    r"\.[0-9a-f]{16}(\.jsonl|\.parquet)")
 TEMPORARY = ".ragscore-tmp-"
 RETRIES = 50
+
+
+def layout_of(index):
+    """``{kind: suffix}`` of the data files an index's version holds (versions 1 to 4 for an
+    index whose version is not one: its checks name the problem)."""
+    version = index.get("version") if type(index) is dict else None
+    return LAYOUTS.get(version, LAYOUTS[1]) if type(version) is int else LAYOUTS[1]
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -85,27 +105,39 @@ def snapshot(folder, max_bytes):
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def content_name(kind, digest):
+def content_name(kind, digest, suffix=".jsonl"):
     """The name of a data file of ``kind`` whose content hashed to ``digest`` (a SHA-256
-    object): ``{kind}.{its first 16 hex digits}.jsonl``."""
-    return f"{kind}.{digest.hexdigest()[:16]}.jsonl"
+    object): ``{kind}.{its first 16 hex digits}{suffix}``."""
+    return f"{kind}.{digest.hexdigest()[:16]}{suffix}"
 
 
 def _names(index, folder):
-    """The data file names an index points to (version 1: the plain names)."""
+    """The data file names an index points to (version 1: the plain names), by kind in the
+    order of its version's layout."""
     files = index.get("files")
     if index.get("version") == 1 or files is None:
         return PLAIN_NAMES
-    optional = set(OPTIONAL_KINDS) if type(index.get("version")) is int and \
-        index["version"] >= 5 else set()
-    if type(files) is not dict or not set(KINDS) <= set(files) <= set(KINDS) | optional \
-            or not all(type(name) is str and CONTENT_NAME.fullmatch(name)
-                       and name.startswith(kind + ".") for kind, name in files.items()):
+    layout = layout_of(index)
+    optional = OPTIONAL_KINDS.intersection(layout)
+    required = set(layout) - optional
+    if type(files) is not dict or not required <= set(files) <= set(layout) or not all(
+            type(files[kind]) is str and _fits(files[kind], kind, layout[kind])
+            for kind in files):
+        optional_in = "; ".join(
+            f"version {number}: and optionally {', '.join(sorted(OPTIONAL_KINDS & set(kinds)))}"
+            for number, kinds in LAYOUTS.items() if OPTIONAL_KINDS & set(kinds))
+        named = ", ".join(f"{kind} ({suffix})" for kind, suffix in layout.items()
+                          if kind not in optional)
         raise DatasetFileError(f"{where(folder / INDEX)}: key 'files' must name "
-                               f"{', '.join(KINDS)} (version 5: and optionally judgements and "
-                               f"documents) as "
-                               f"content-addressed .jsonl files; got {files!r:.200}")
-    return {kind: files[kind] for kind in KINDS + OPTIONAL_KINDS if kind in files}
+                               f"{', '.join(KINDS)} ({optional_in}) as content-addressed "
+                               f"files, in version {index.get('version')}: {named}; got "
+                               f"{files!r:.200}")
+    return {kind: files[kind] for kind in layout if kind in files}
+
+
+def _fits(name, kind, suffix):
+    found = CONTENT_NAME.fullmatch(name)
+    return found is not None and found.group(1) == kind and found.group(2) == suffix
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -162,9 +194,10 @@ def _write_file(folder, name, data):
         raise
 
 
-def _write_content(folder, kind, chunks):
-    """Stream ``chunks`` (bytes) into a temporary file, hashing as it goes, then give it its
-    content name (or drop it when that content is already there); return the name."""
+def _write_content(folder, kind, chunks, suffix=".jsonl"):
+    """Stream ``chunks`` (bytes-like) into a temporary file, hashing as it goes, then give it
+    its content name (or drop it when that content is already there); return ``(the name,
+    whether this call made the file)``."""
     scratch = folder / f"{TEMPORARY}{os.getpid()}-{kind}"
     digest = hashlib.sha256()
     try:
@@ -177,12 +210,12 @@ def _write_content(folder, kind, chunks):
     except BaseException:  # a record that cannot be written: no temporary file left
         _unlink_quietly(scratch)
         raise
-    name = content_name(kind, digest)
+    name = content_name(kind, digest, suffix)
     if (folder / name).exists():
         os.unlink(scratch)
-    else:
-        os.replace(scratch, folder / name)
-    return name
+        return name, False
+    os.replace(scratch, folder / name)
+    return name, True
 
 
 def _sync_folder(folder):
@@ -214,14 +247,23 @@ def _indexed_names(folder):
 def _write_version(folder, files, index):
     """Content files, then the index (the single switch), then the old files removed.
 
-    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call. The files the old
-    index named are listed in :data:`REPLACED` before the switch, so a save killed after it
-    leaves the next save a list of what it may remove (and nothing else)."""
+    ``files()`` gives ``{kind: iterable of bytes}``, fresh on each call; each file takes the
+    suffix its kind has in the index's version (:data:`LAYOUTS`). The files the old index
+    named are listed in :data:`REPLACED` before the switch, so a save killed after it leaves
+    the next save a list of what it may remove (and nothing else)."""
     previous = _indexed_names(folder)
     names = {}
-    for kind, chunks in files().items():
-        names[kind] = _write_content(folder, kind, chunks)
-        _step(f"wrote {kind}")
+    layout = layout_of(index)
+    made = []
+    try:
+        for kind, chunks in files().items():
+            names[kind], new = _write_content(folder, kind, chunks, layout[kind])
+            made += [names[kind]] if new else []
+            _step(f"wrote {kind}")
+    except Exception:  # a record that cannot be written: the files before it go too
+        for name in made:
+            _unlink_quietly(folder / name)
+        raise
     if previous:
         _write_file(folder, REPLACED, json.dumps(sorted(previous)).encode("utf-8"))
     _sync_folder(folder)

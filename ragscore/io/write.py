@@ -9,8 +9,8 @@ import json
 
 from ..core.rules import InvalidInputError, show
 from .check import check_dataset
-from .format import dataset_index, dataset_records
-from .store import folder_lock, write_dataset_folder
+from .format import VERSION, dataset_index, dataset_records
+from .store import LAYOUTS, folder_lock, write_dataset_folder
 
 __all__ = ["dataset_chunks", "dataset_files", "save_dataset", "update_dataset"]
 
@@ -59,32 +59,49 @@ def dataset_files(dataset):
     return {kind: b"".join(chunks) for kind, chunks in dataset_chunks(dataset).items()}
 
 
-def save_dataset(dataset, path, *, overwrite=False):
-    """Write ``dataset`` as a dataset folder at ``path`` (format version 2); return the path.
+def save_dataset(dataset, path, *, overwrite=False, codec=None, version=VERSION):
+    """Write ``dataset`` as a dataset folder at ``path`` in format ``version`` (5 unless
+    told); return the path.
 
     The dataset is validated before anything is written (:func:`check_dataset`). The write
     is atomic (see :mod:`ragscore.io.store`): a reader never sees half a dataset, a failed
     or killed save leaves the old version intact, and ``overwrite=True`` replaces only a
     ragscore dataset. Nothing in the folder says it was checked: every reading checks it
-    again.
+    again. Version 5 keeps the runs in Parquet, written by ``codec`` (the engine's Parquet
+    runs codec, which :func:`ragscore.folders.save_dataset` passes); an older ``version``
+    (2 to 4, where it can say everything the dataset holds) writes every file in JSON Lines.
     """
     check_dataset(dataset)
-    return write_dataset_folder(lambda: dataset_chunks(dataset), dataset_index(dataset), path,
-                                overwrite=overwrite)
+    index = dataset_index(dataset, version)
+    parquet = LAYOUTS[version]["runs"] != ".jsonl"
+    if parquet and codec is None:
+        raise InvalidInputError(f"format version {version} keeps its runs in Parquet: save "
+                                "with ragscore.save_dataset (ragscore.folders), which writes "
+                                "Parquet with pyarrow")
+
+    def files():
+        chunks = dataset_chunks(dataset)
+        if parquet:
+            chunks["runs"] = codec.chunks(dataset)
+        return chunks
+
+    return write_dataset_folder(files, index, path, overwrite=overwrite)
 
 
-def update_dataset(path, change):
+def update_dataset(path, change, *, codec=None):
     """Read the dataset folder at ``path``, apply ``change`` and save what it returns, all
     under the folder's lock (:func:`~ragscore.io.store.folder_lock`): a command that reads,
     changes and writes a folder this way never loses another's work, and sees it.
 
     ``change(dataset)`` returns the new dataset, or ``None`` to write nothing; what it
-    raises propagates and nothing is written. Returns what ``change`` returned.
+    raises propagates and nothing is written. Returns what ``change`` returned. ``codec``:
+    the Parquet runs codec of :func:`save_dataset` (:func:`ragscore.folders.update_dataset`
+    passes it).
     """
     from .read import load_dataset
 
     with folder_lock(path):
-        changed = change(load_dataset(path))
+        changed = change(load_dataset(path, codec=codec))
         if changed is not None:
-            save_dataset(changed, path, overwrite=True)
+            save_dataset(changed, path, overwrite=True, codec=codec)
     return changed

@@ -36,7 +36,7 @@ class RecordingInterrupted(KeyboardInterrupt):
 
 
 def _load(dataset):
-    from ..io.dataset import load_dataset
+    from ..folders import load_dataset
 
     return (load_dataset(dataset), Path(dataset)) if isinstance(dataset, (str, Path)) else \
         (dataset, None)
@@ -174,7 +174,7 @@ def record_calls(dataset, call, *, system, out=None, trials=1, concurrency=8, re
     recorded = made(dataset)
     failed = recorded.manifests[system]["recorder"]["failed"]
     if out is not None:
-        from ..io.write import save_dataset, update_dataset
+        from ..folders import save_dataset, update_dataset
 
         if folder is not None and out.resolve() == folder.resolve():  # in place: the runs
             recorded = update_dataset(out, lambda now: made(  # join the folder as it is now

@@ -34,8 +34,9 @@ def _number(value, digits):
     return f"{value:.{digits}f}"
 
 
-def measures_text(scored, *, digits=4, markdown=False):
-    """The per-question table and the summary lines, for people."""
+def measures_text(scored, *, digits=4, markdown=False, rows=True):
+    """The per-question table (unless ``rows`` is false) and the summary lines, for
+    people."""
     labels = [measure.label for measure in scored.measures]
     cells = [["case", "system", *labels]]
     for position, (case, system) in enumerate(zip(scored.cases, scored.systems)):
@@ -46,6 +47,8 @@ def measures_text(scored, *, digits=4, markdown=False):
         lines += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in cells[1:]]
     else:
         lines = aligned_lines(cells, right_from=2)
+    if not rows:
+        lines = []
     summary = [["system", "measure", "method", "value", "used", "left out"]]
     name = markdown_cell if markdown else str  # Markdown prose: a name never a link or HTML
     summary += [[name(row["system"]), row["measure"], row["method"],
@@ -54,7 +57,7 @@ def measures_text(scored, *, digits=4, markdown=False):
     lines += ["", "Summary per system and measure (macro: mean over the questions where it is "
                   "defined; pooled: summed numerators over summed denominators):"]
     lines += aligned_lines(summary, right_from=3)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines if rows else lines[1:]) + "\n"
 
 
 def _csv_value(value):
@@ -65,8 +68,9 @@ def _csv_value(value):
     return repr(value)
 
 
-def measures_csv(scored):
-    """Tidy CSV: one row per question and measure, then the summaries (case ``all``)."""
+def measures_csv(scored, *, rows=True):
+    """Tidy CSV: one row per question and measure (unless ``rows`` is false), then the
+    summaries (case ``all``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["system", "case", "measure", "value", "method", "used", "left_out"])
@@ -78,7 +82,7 @@ def measures_csv(scored):
             found = escaped[name] = csv_cell(name)
         return found
 
-    for measure in scored.measures:
+    for measure in scored.measures if rows else ():
         values = scored.columns[measure.label]
         writer.writerows([cell(system), cell(case), measure.label, _csv_value(value), "", "",
                           ""]
@@ -88,13 +92,15 @@ def measures_csv(scored):
     return buffer.getvalue()
 
 
-def measures_json(scored):
-    """``{"measures": [...], "rows": [{case, system, measure: value}], "summary": [...]}``."""
+def measures_json(scored, *, rows=True):
+    """``{"measures": [...], "rows": [{case, system, measure: value}], "summary": [...]}``
+    (``rows`` empty when ``rows`` is false)."""
     labels = [measure.label for measure in scored.measures]
-    rows = [{"case": case, "system": system,
-             **{label: scored.columns[label][position] for label in labels}}
-            for position, (case, system) in enumerate(zip(scored.cases, scored.systems))]
-    return json.dumps({"measures": labels, "rows": rows, "summary": scored.summary},
+    found = [{"case": case, "system": system,
+              **{label: scored.columns[label][position] for label in labels}}
+             for position, (case, system) in enumerate(zip(scored.cases, scored.systems))
+             ] if rows else []
+    return json.dumps({"measures": labels, "rows": found, "summary": scored.summary},
                       indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
@@ -133,10 +139,11 @@ def _trec_table(scored):
     return measures, order, means
 
 
-def trec_eval_json(scored):
-    """pytrec_eval's shape, ``{qid: {trec_eval name: value}}``, plus ``"all"`` (the means),
-    every value exact, n/a as 0."""
+def trec_eval_json(scored, *, rows=True):
+    """pytrec_eval's shape, ``{qid: {trec_eval name: value}}`` (unless ``rows`` is false),
+    plus ``"all"`` (the means), every value exact, n/a as 0."""
     measures, order, means = _trec_table(scored)
+    order = order if rows else []
     found = {scored.cases[position]: {
         measure.trec_name: 0.0 if scored.columns[measure.label][position] is None
         else scored.columns[measure.label][position] for measure in measures}
@@ -145,10 +152,12 @@ def trec_eval_json(scored):
     return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
-def trec_eval_text(scored):
-    """trec_eval's ``-q`` layout: per question (sorted as strings), every measure as
-    ``%-22s\\t%s\\t%.4f``, then the mean over those questions as ``all`` (n/a as 0)."""
+def trec_eval_text(scored, *, rows=True):
+    """trec_eval's ``-q`` layout: per question (sorted as strings; left out, as trec_eval
+    without ``-q``, when ``rows`` is false), every measure as ``%-22s\\t%s\\t%.4f``, then
+    the mean over those questions as ``all`` (n/a as 0)."""
     measures, order, means = _trec_table(scored)
+    order = order if rows else []
     lines = []
     for position in order:
         for measure in measures:

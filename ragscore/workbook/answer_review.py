@@ -99,10 +99,10 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     import ipywidgets as widgets
 
     from ..core.labels import check_record, content_key
+    from ..folders import save_dataset, update_dataset
     from ..io.queue_file import add_judgements
     from ..io.review_queue import POOL_DEPTH, review_queue
     from ..io.store import is_dataset_folder
-    from ..io.write import save_dataset, update_dataset
     from .explore import LIVE_STYLE
     from .widgets import _panel
 

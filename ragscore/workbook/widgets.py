@@ -26,7 +26,7 @@ PLOT_WIDTH = 900
 def _checked(dataset, *, k, case=None, system=None, builder, course_only=False):
     """Validate a builder's input once, at the edge: ``(cases with runs, systems)``.
 
-    The dataset must be valid (as :func:`~ragscore.io.dataset.save_dataset` requires) and
+    The dataset must be valid (as :func:`~ragscore.folders.save_dataset` requires) and
     hold at least one run; ``k`` must fit the slider; a chosen case or system must exist.
     Anything else is an :class:`InvalidInputError` naming it, never a KeyError later.
     """
@@ -318,7 +318,7 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     judgement is recorded at once (:func:`~ragscore.workbook.review.record_judgement`) in
     ``panel.dataset()``; ``save`` (a Button) records the same judgements, in order, into the
     folder at ``path`` as it is then, under its lock
-    (:func:`ragscore.io.write.update_dataset`: atomic, validated), so that a judgement
+    (:func:`ragscore.folders.update_dataset`: atomic, validated), so that a judgement
     someone else saved meanwhile is kept.
 
     Attributes: ``case``, ``system``, ``trial``, ``claim`` (Dropdowns), ``reviewer``,
@@ -328,9 +328,9 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
     """
     import ipywidgets as widgets
 
-    from ..io.dataset import DatasetFileError, save_dataset
+    from ..folders import save_dataset, update_dataset
+    from ..io.dataset import DatasetFileError
     from ..io.store import is_dataset_folder
-    from ..io.write import update_dataset
     from .review import CLAIM_DECISIONS, claim_review_rows, disagreements, judgement_of, \
         record_judgement, review_html, trials_of
 

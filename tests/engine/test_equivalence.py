@@ -17,8 +17,9 @@ from ragscore import InvalidInputError, save_dataset
 from ragscore.core.aggregate import aggregates, sweep_means
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset, count_folder
-from ragscore.io.dataset import Dataset, load_dataset
-from ragscore.io.importers import import_trec
+from ragscore.io.dataset import Dataset
+from ragscore.folders import load_dataset
+from ragscore.importers import import_trec
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 KS = (1, 2, 3, 5, 10)

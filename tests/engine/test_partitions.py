@@ -10,7 +10,8 @@ from ragscore.core.aggregate import aggregates
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.engine.partitions import aggregate_partitions, partition_summaries, score_dask
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
+from ragscore.io.dataset import Dataset
 from run_logs import by_case, records_of, split_log, synthetic, write_parquet
 
 ROOT = Path(__file__).resolve().parents[2]

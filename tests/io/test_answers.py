@@ -9,7 +9,8 @@ from ragscore.cli import main
 from ragscore.core.answers import derive_run, normalise
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import ENGINES, count_folder
-from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+from ragscore.io.dataset import Dataset
+from ragscore.folders import load_dataset, save_dataset
 
 CORPUS = {"launch": "The release window starts on Monday.",
           "owners": "Ana and Ben own the release.", "archive": "Old notes."}
@@ -87,6 +88,7 @@ def test_unreviewed_answers_are_not_assessed_with_the_reason(capsys, tmp_path):
 def test_reviewed_answers_score_as_recorded_claims(capsys, tmp_path):
     path = folder(tmp_path)
     review_all(capsys, tmp_path, path)
+    # a save writes format version 5 (the judgements file is one of its files)
     assert json.loads((tmp_path / "answers" / "dataset.json").read_text())["version"] == 5
     # when: one claim (snacks is not a claim), monday cited launch at rank 1: support 1,
     # coverage 1/1. who: ana and ben supported by owners (delivered), carl not: support

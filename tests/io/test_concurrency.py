@@ -7,7 +7,7 @@ import time
 
 import ragscore
 from ragscore.engine import count_folder
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 
 
 def read_counts(folder):

@@ -4,7 +4,8 @@ import importlib.util
 from pathlib import Path
 
 from ragscore.io.course import load_course
-from ragscore.io.dataset import dataset_files, load_dataset
+from ragscore.io.dataset import dataset_files
+from ragscore.folders import load_dataset
 from ragscore.io.manifest import fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -68,9 +68,17 @@ def test_round_trip(tmp_path):
 
 
 def test_saved_files_match_the_fixture_byte_for_byte(tmp_path):
-    target = save_dataset(ragscore.load_course(), tmp_path / "copy")
+    """The JSON Lines writer (every file of a version 2 save; the test set of version 5)."""
+    from ragscore.io.write import save_dataset as save_jsonl
+
+    target = save_jsonl(ragscore.load_course(), tmp_path / "copy", version=2)
     files = json.loads((target / "dataset.json").read_text())["files"]
     for kind in ("corpus", "cases", "runs"):
+        assert (target / files[kind]).read_bytes() == \
+            (COURSE_PATH / f"{kind}.jsonl").read_bytes(), kind
+    target = save_dataset(ragscore.load_course(), tmp_path / "five")
+    files = json.loads((target / "dataset.json").read_text())["files"]
+    for kind in ("corpus", "cases"):
         assert (target / files[kind]).read_bytes() == \
             (COURSE_PATH / f"{kind}.jsonl").read_bytes(), kind
 
@@ -224,7 +232,7 @@ def test_manifest_text_is_kept(tmp_path):
     course = ragscore.load_course()
     assert "fictional" in course.description
     manifest = json.loads((save_dataset(course, tmp_path / "c") / "dataset.json").read_text())
-    assert manifest == {"format": "ragscore-dataset", "version": 2, "name": "course",
+    assert manifest == {"format": "ragscore-dataset", "version": 5, "name": "course",
                         "description": course.description, "files": manifest["files"]}
 
 

@@ -17,7 +17,7 @@ import ragscore
 from ragscore.core.rules import InvalidInputError
 from ragscore.io.course import COURSE_PATH
 from ragscore.engine import count_folder as read_counts
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 
 MAX_MESSAGE = 2000
 KINDS = ("corpus", "cases", "runs")
@@ -25,15 +25,17 @@ KINDS = ("corpus", "cases", "runs")
 
 def _base_folders():
     """A version 1 folder (plain names), a version 2 folder (content names) and an imported
-    open-rules folder, made once."""
+    open-rules folder (version 2: every file JSON Lines, for the line edits), made once."""
+    from ragscore.io.write import save_dataset as save_jsonl
+
     root = Path(tempfile.mkdtemp(prefix="ragscore-hunt-"))
     shutil.copytree(COURSE_PATH, root / "v1")
-    ragscore.save_dataset(ragscore.load_course(), root / "v2")
+    save_jsonl(ragscore.load_course(), root / "v2", version=2)
     trec = Path(__file__).resolve().parents[2] / "fixtures" / "import" / "trec"
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
 
     imported, _ = import_trec(trec / "qrels.txt", [trec / "bm25.run", trec / "dense.run"])
-    ragscore.save_dataset(imported, root / "open")  # open IDs, graded, no text, no claims
+    save_jsonl(imported, root / "open", version=2)  # open IDs, graded, no text, no claims
     return root
 
 

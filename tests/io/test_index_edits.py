@@ -14,7 +14,7 @@ import pytest
 
 from ragscore.cli import capture
 from ragscore.io.course import load_course
-from ragscore.io.dataset import save_dataset
+from ragscore.folders import save_dataset
 
 
 @pytest.fixture(scope="module")

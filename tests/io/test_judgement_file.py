@@ -6,8 +6,8 @@ import json
 import pytest
 
 import ragscore
-from ragscore.io.check import validate_folder
-from ragscore.io.dataset import DatasetFileError, load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset, validate_folder
+from ragscore.io.dataset import DatasetFileError
 
 RECORD = {"kind": "answerability", "case": "launch", "key": "0123456789abcdef",
           "decision": "answerable", "reviewer": "ana", "date": "2026-12-04", "origin": "human",
@@ -51,6 +51,6 @@ def test_only_a_version_5_index_names_a_judgements_file(folder):
     index = json.loads((folder / "dataset.json").read_text())
     (folder / "dataset.json").write_text(json.dumps(dict(index, version=4)))
     with pytest.raises(DatasetFileError, match="key 'files' must name corpus, cases, runs "
-                                               r"\(version 5: and optionally judgements and "
-                                               r"documents\)"):
+                                               r"\(version 5: and optionally documents, "
+                                               r"judgements\)"):
         load_dataset(folder)

@@ -14,7 +14,7 @@ import pytest
 import ragscore
 from ragscore.io import store
 from ragscore.io.course import COURSE_PATH
-from ragscore.io.dataset import load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset
 
 KILLED = 77
 EVENTS = ("mkdir", "fsync", "replace", "rename", "unlink")

@@ -226,3 +226,31 @@ def test_version_4_judgements_are_read_for_their_own_case_only():
     assert (record["kind"], record["case"], record["citations"]) == ("support", "t1", ["s1"])
     # t1's claim is supported (vouched, s1 at rank 1); t2, asking the same question, waits
     assert values(old, "support") == {("t1", "A"): 1.0, ("t2", "A"): None}
+
+
+def test_an_upgrade_to_version_5_stores_version_4_judgements_as_records_and_loses_none(
+        tmp_path):
+    from ragscore.folders import load_dataset, upgrade_folder
+    from ragscore.io.write import save_dataset as save_jsonl
+
+    legacy = {"reviewer": "ana", "text": "it is closed", "decision": "supported",
+              "date": "2026-12-04"}
+    orphan = {"reviewer": "ben", "text": "it is reopened", "decision": "unsupported",
+              "date": "2026-12-05"}  # no run of t1 makes this claim any more
+    cases = dict(TICKETS.cases, t1=dict(TICKETS.cases["t1"], reviews=(legacy, orphan)))
+    folder = save_jsonl(TICKETS._replace(cases=cases), tmp_path / "v4", version=4)
+    before = {engine: values(load_dataset(folder), "support", engine=engine)
+              for engine in ENGINES}
+    assert upgrade_folder(folder) == (4, 5)
+    index = json.loads((folder / "dataset.json").read_text())
+    assert index["version"] == 5 and set(index["files"]) == {"corpus", "cases", "runs",
+                                                               "judgements"}
+    upgraded = load_dataset(folder)
+    (record,) = upgraded.judgements  # ana's, for t1 and the citations its run makes
+    assert (record["kind"], record["case"], record["claim"], record["citations"],
+            record["decision"], record["reviewer"], record["date"]) == (
+        "support", "t1", "it is closed", ["s1"], "supported", "ana", "2026-12-04")
+    assert upgraded.cases["t1"]["reviews"] == (orphan,)  # kept as version 4 held it
+    for engine in ENGINES:  # t1 supported (s1 at rank 1), t2 waits: as before the upgrade
+        assert values(upgraded, "support", engine=engine) == before[engine] == {
+            ("t1", "A"): 1.0, ("t2", "A"): None}

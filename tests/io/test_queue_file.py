@@ -11,7 +11,8 @@ import pytest
 from ragscore.cli import main
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_folder
-from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset
+from ragscore.io.dataset import Dataset
 
 CORPUS = {"p1": "The mosque was founded in 632 A.D. by the community.",
           "p2": "It was enlarged in 707 A.D.",

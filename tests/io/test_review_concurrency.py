@@ -7,7 +7,8 @@ import time
 
 import ragscore
 from ragscore.cli import main
-from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+from ragscore.folders import load_dataset, save_dataset
+from ragscore.io.dataset import Dataset
 
 ROUNDS = 5
 CORPUS = {f"p{n}": f"Passage {n}." for n in range(8)}

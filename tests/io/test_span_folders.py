@@ -11,11 +11,11 @@ import pytest
 
 from ragscore.core.metrics import CONTRACT, REGISTRY
 from ragscore.engine import ENGINES, count_dataset, count_folder
+from ragscore.folders import load_dataset, save_dataset
+from ragscore.importers.chunkings import read_chunks
+from ragscore.importers.spans import import_spans
 from ragscore.io.answers import labelled
 from ragscore.io.course import load_course
-from ragscore.io.dataset import load_dataset, save_dataset
-from ragscore.io.importers.chunkings import read_chunks
-from ragscore.io.importers.spans import import_spans
 from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.io.rechunk import anchor_chunks, rechunk, span_report
 

@@ -6,7 +6,9 @@ import pytest
 
 from ragscore.core.trials import Trials
 from ragscore.engine import count_folder as read_counts
-from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+from ragscore.io.dataset import Dataset
+from ragscore.folders import load_dataset, save_dataset
+from ragscore.io.write import save_dataset as save_jsonl
 from ragscore.io.jsonl import DatasetFileError
 from ragscore.io.manifest import fingerprint, manifest_report
 from ragscore.io.schemas import schema_errors
@@ -47,7 +49,7 @@ def sample(**changes):
 
 def test_version_3_saves_and_loads_back_unchanged(tmp_path):
     dataset = sample()
-    save_dataset(dataset, tmp_path / "v3")
+    save_jsonl(dataset, tmp_path / "v3", version=3)  # the version 3 writer (ragscore.io)
     index = json.loads((tmp_path / "v3" / "dataset.json").read_text())
     assert index["version"] == 3 and index["manifests"]["S"]["model"] == "demo-model-2"
     loaded = load_dataset(tmp_path / "v3")
@@ -77,7 +79,7 @@ def test_streaming_reader_counts_trials_groups_and_ops(tmp_path):
 
 
 def test_the_fingerprint_ignores_key_order_and_follows_content(tmp_path):
-    save_dataset(sample(), tmp_path / "a")
+    save_jsonl(sample(), tmp_path / "a", version=3)  # every file JSON Lines, to rewrite
     index = json.loads((tmp_path / "a" / "dataset.json").read_text())
     # the same content, written by hand with keys and ID sets in another order
     for kind in ("corpus", "cases", "runs"):
@@ -189,7 +191,7 @@ def test_the_shipped_schemas_agree_with_the_reader(name, good, bad, field):
 
 def test_validate_checks_every_record_against_the_schemas(tmp_path, capsys):
     from ragscore.cli import main
-    from ragscore.io.check import validate_folder
+    from ragscore.folders import validate_folder
 
     folder = _write(tmp_path, INDEX, CORPUS, CASES, RUNS + [dict(RUNS[0], system="T",
                                                                 tokens=-3)])
@@ -221,6 +223,7 @@ def test_reference_answers_save_and_load_back(tmp_path):
                       runs={"q": {"S": {"retrieved": ("a",), "answer": "x"}},
                             "u": {"S": {"retrieved": (), "answer": ""}}}, ids="open",
                       sources={}, versions={})
-    folder = save_dataset(dataset, tmp_path / "d")
+    folder = save_jsonl(dataset, tmp_path / "d", version=3)
     assert json.loads((folder / "dataset.json").read_text())["version"] == 3
     assert load_dataset(folder) == dataset
+    assert load_dataset(save_dataset(dataset, tmp_path / "five")) == dataset

@@ -8,7 +8,7 @@ import pytest
 
 from ragscore.cli import capture
 from ragscore.io.course import load_course
-from ragscore.io.dataset import save_dataset
+from ragscore.folders import save_dataset
 from ragscore.render import escape
 
 # open IDs may hold '|', '=', '+', '-', '@' and bidi controls (never C0/C1 controls)

@@ -118,7 +118,7 @@ def test_cli_writes_the_file_and_refuses_bad_input(tmp_path):
 def test_an_answer_awaiting_review_says_how_many_claims_wait_in_the_page_data():
     from pathlib import Path
 
-    from ragscore.io.dataset import load_dataset
+    from ragscore.folders import load_dataset
 
     answers = load_dataset(Path(__file__).resolve().parents[2] / "fixtures" / "answers")
     data = review_data(answers, baseline="draft", candidate="careful", k=2)

@@ -14,7 +14,7 @@ import pytest
 from ragscore.cli import capture
 from ragscore.core.diagnosis import FAILURES, question_diagnoses
 from ragscore.engine import count_dataset
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -3,7 +3,8 @@ import copy
 
 import pytest
 
-from ragscore.io.dataset import Dataset, load_dataset, save_dataset
+from ragscore.io.dataset import Dataset
+from ragscore.folders import load_dataset, save_dataset
 from ragscore.tables.audit import (Finding, Unjudged, audit, disputed_labels, is_unanswerable,
                                    normalise_text)
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from ragscore.io.course import load_course
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 from ragscore.tables.records import ops_summary, percentile, trial_spread
 
 RUNS = Path(__file__).resolve().parents[2] / "fixtures" / "course-runs"

@@ -10,7 +10,7 @@ from ragscore.cli import main
 from ragscore.core.paired import split_mix
 from ragscore.core.rules import InvalidInputError
 from ragscore.io.course import load_course
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 from ragscore.tables.summary import sliced_aggregates
 from ragscore.tables.scores import count_dataset
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ragscore.core.spans import Chunking
-from ragscore.io.importers.spans import import_spans
+from ragscore.importers.spans import import_spans
 from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.workbook.chunking import (chunk_size_explorer, chunked, cut, derived_rows,
                                         project_run, score_rows)

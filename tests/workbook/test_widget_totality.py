@@ -96,7 +96,7 @@ def test_the_explorer_reads_an_imported_test_set_under_its_own_rules():
     "corpus['lighthouse'] must be non-blank text": it scored under the course rules."""
     from pathlib import Path
 
-    from ragscore.io.importers import import_trec
+    from ragscore.importers import import_trec
     from ragscore.tables.scores import question_table
     from ragscore.workbook.explore import question_rows
 

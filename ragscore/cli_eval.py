@@ -1,0 +1,73 @@
+"""``ragscore eval QRELS RUN... --measures "P@10 nDCG@10 AP RR"``: TREC files scored as they
+are, the way trec_eval and ir_measures take them, with no folder written.
+
+The files are read by the TREC importer's readers (in columns where they are laid out
+plainly: :mod:`ragscore.engine.columnar.trec`) and counted by the columnar engine; the
+numbers and the conventions are those of ``ragscore import trec`` followed by ``ragscore
+report --measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's
+options have their equivalents: ``-q`` (per-question rows; without it, the means only),
+``-c`` (a judged question a run lacks counts, with an empty ranking; without it the means
+are over the run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant)
+and ``-M N`` (each ranking's best N); ``--trec-eval`` prints trec_eval's layout.
+"""
+from .cli_common import OK
+from .cli_measures import TREC_DEFAULT, digits_option, measures_option, measures_report, \
+    only_system
+
+__all__ = ["add_eval_command"]
+
+#: The cutoff of a measure named without one that is not uncut (ragscore's own metrics).
+DEFAULT_K = 10
+
+
+def _eval(args, out):
+    from .engine import count_dataset
+    from .importers.trec import import_trec
+    from .render.progress import Progress
+
+    with Progress("reading and counting the runs") as progress:  # only on a terminal
+        dataset, _ = import_trec(args.qrels, args.runs, min_relevance=args.min_relevance,
+                                 missing_run="zero" if args.complete else "skip",
+                                 max_depth=args.max_depth)
+        counted = count_dataset(dataset, engine="columnar", progress=progress)
+    counted = only_system(counted, args.system)
+    return measures_report(args, counted, out, default_k=DEFAULT_K, rows=args.per_question)
+
+
+def add_eval_command(commands):
+    """Add ``eval`` to the sub-command parser."""
+    from .importers.registry import MIN_RELEVANCE, depth
+
+    parser = commands.add_parser(
+        "eval", help="score TREC qrels and run files as they are (no folder written)",
+        description="Read the qrels and the runs as 'ragscore import trec' reads them (the "
+                    "same rules and errors, naming file, line and field) and print the "
+                    "measures as 'ragscore report --measures' prints them, without writing "
+                    "a folder. trec_eval's -q, -c, -l and -M have their flags here.")
+    parser.add_argument("qrels", help="the qrels file (qid iter docno rel)")
+    parser.add_argument("runs", nargs="+", metavar="run",
+                        help="TREC run files (qid Q0 docno rank score tag); each tag a system")
+    parser.add_argument("--measures", type=measures_option, default=None, metavar="NAMES",
+                        help=f"measures in ir_measures' spelling (default: {TREC_DEFAULT})")
+    parser.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    parser.add_argument("--trec-eval", action="store_true",
+                        help="trec_eval's layout (measure<TAB>qid<TAB>value) with its names, "
+                             "four decimals and n/a as 0; one system (--system)")
+    parser.add_argument("-q", "--per-question", action="store_true",
+                        help="each question's values too (trec_eval -q); else the means only")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="a judged question a run lacks counts, with an empty ranking "
+                             "(trec_eval -c); else the means are over the run's questions")
+    parser.add_argument("-l", "--min-relevance", **{key: value for key, value in
+                                                     MIN_RELEVANCE.settings.items()})
+    parser.add_argument("-M", "--max-depth", type=depth, default=None, metavar="N",
+                        help="keep each ranking's best N documents (trec_eval -M N)")
+    parser.add_argument("--system", default=None, metavar="NAME",
+                        help="score only this system (a run's tag)")
+    parser.add_argument("--na-as-zero", action="store_true",
+                        help="a measure with nothing relevant counts 0 in the means, as "
+                             "trec_eval's do (always so with --trec-eval)")
+    parser.add_argument("--digits", type=digits_option, default=4,
+                        help="decimals in text output (default 4)")
+    parser.set_defaults(handler=_eval)
+    return OK

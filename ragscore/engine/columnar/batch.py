@@ -1,0 +1,343 @@
+"""A test set in columns: what the columnar engine counts (:mod:`ragscore.engine.columnar`).
+
+IDs are encoded to integers (their position in :attr:`Batch.ids`); every list is a flat
+array with offsets (the items of row ``r`` are ``values[offsets[r]:offsets[r + 1]]``). Rows
+are the recorded runs, a question's repeated trials each a row of its own, in the order the
+reference engine counts them; ``question`` maps a row to its (case, system) question.
+
+:func:`encode` builds a batch from validated records, applying every rule through
+:meth:`ragscore.core.scoring.Counter.prepare`, the very checks the reference engine applies:
+so both engines refuse the same input with the same message.
+"""
+from collections import namedtuple
+
+from ...core.counts import COUNT_FIELDS
+from ...core.reference_answers import answer_match
+from ...core.rules import COURSE
+from ...core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
+from ...core.trials import trial_runs
+from ...core.validation import validate_corpus
+from .layout import PASSED, enter
+
+#: The counts a batch carries per row as they are (counted as it is built).
+_PASSED_COUNTS = tuple(field for field in COUNT_FIELDS if field.batch)
+
+__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
+
+
+class Batch(namedtuple("Batch", [
+        "ids", "cases", "keys", "question", "rules", "notes", "attributes", "ops", "features",
+        # per case
+        "n_relevant", "labelled", "n_expected", "graded", "answerability", "complete",
+        "n_judged", "relevant_case", "relevant_doc", "judged_case", "judged_doc",
+        "positive_case", "positive_doc", "positive_grade",
+        "label_case", "labelled_label", "labelled_doc",
+        "restricted_case", "restricted_doc", "loser_case", "loser_doc", "superseded_doc",
+        # per row
+        "row_case", "assessed",
+        "retrieved_offsets", "retrieved_doc",
+        "claim_offsets", "claim_label", "claim_vouched", "citation_offsets", "citation_doc",
+        "recorded", "delivered_offsets", "delivered_doc",
+        # per row, counted as the batch is built (core.counts.COUNT_FIELDS, batch=True)
+        *PASSED])):
+    """The columns of a test set's labels and runs (see the module docstring).
+
+    Per case ``c``: ``n_relevant[c]``, ``labelled[c]`` (it carries answer labels),
+    ``n_expected[c]``, ``graded[c]``, ``answerability[c]`` (1, 0 or -1 not labelled yet),
+    ``complete[c]`` (every passage judged: course rules) else ``n_judged[c]`` and pairs
+    ``(judged_case, judged_doc)`` (relevance judged at any grade); pairs
+    ``(relevant_case, relevant_doc)`` (judged relevant), ``(loser_case, loser_doc)`` (the
+    losing side of a conflict), ``(positive_case, positive_doc, positive_grade)`` (graded
+    above 0; graded cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
+    ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
+    left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
+    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row
+    ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``), ``assessed[r]``, the
+    ranking, the claims (``claim_label``: the expected claim it names, or -1;
+    ``claim_vouched``: a reviewer judged it supported by its citations) and their
+    citations, and the delivered context when ``recorded[r]``; then the counts counted as the
+    batch is built, in the columns they declare (:data:`~ragscore.core.counts.COUNT_FIELDS`
+    with ``batch``): ``dropped[r]``, ``collapsed[r]``, and where ``referenced[r]`` (answer
+    text and a reference answer) the :class:`~ragscore.core.reference_answers.AnswerMatch`
+    as ``exact``, ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
+    """
+
+    __slots__ = ()
+
+    @property
+    def rows(self):
+        """The number of rows (runs; trials each a row)."""
+        return len(self.row_case)
+
+
+class _Codes(dict):
+    """IDs to their codes, a new ID taking the next code."""
+
+    def code(self, value):
+        found = self.get(value)
+        if found is None:
+            found = self[value] = len(self)
+        return found
+
+
+class _Builder:
+    """Collects rows of validated records and the labels of their cases."""
+
+    def __init__(self, counter):
+        self.counter = counter
+        self.codes = _Codes()
+        self.case_index = {}
+        self.columns = {name: [] for name in Batch._fields if name not in (
+            "ids", "cases", "keys", "question", "rules", "notes", "attributes", "ops",
+            "features")}
+        self.retrieved_offsets, self.claim_offsets = [0], [0]
+        self.citation_offsets, self.delivered_offsets = [0], [0]
+        self.keys, self.question, self.ops = [], [], {}
+        self.found = set()
+
+    def case(self, name, labels):
+        """Enter a case's validated labels; return its index."""
+        index = self.case_index.get(name)
+        if index is not None:
+            return index
+        index = self.case_index[name] = len(self.case_index)
+        code, columns = self.codes.code, self.columns
+        columns["n_relevant"].append(len(labels.relevant))
+        columns["labelled"].append(labels.support is not None)
+        columns["n_expected"].append(len(labels.support or ()))
+        columns["graded"].append(labels.grades is not None)
+        columns["answerability"].append(
+            labels.answerability if labels.answerability is not None
+            else int(bool(labels.relevant or labels.support)))
+        columns["complete"].append(labels.judged is None)
+        columns["n_judged"].append(len(labels.judged or ()))
+        self.references[index] = labels.reference
+        for doc in labels.relevant:
+            columns["relevant_case"].append(index)
+            columns["relevant_doc"].append(code(doc))
+        for doc in labels.judged or ():
+            columns["judged_case"].append(index)
+            columns["judged_doc"].append(code(doc))
+        for doc in labels.losers:
+            columns["loser_case"].append(index)
+            columns["loser_doc"].append(code(doc))
+        for doc, grade in (labels.grades or {}).items():
+            if grade > 0:
+                columns["positive_case"].append(index)
+                columns["positive_doc"].append(code(doc))
+                columns["positive_grade"].append(grade)
+        labels_of = {}
+        for claim, sources in (labels.support or {}).items():
+            label = labels_of[claim] = len(columns["label_case"])
+            columns["label_case"].append(index)
+            for doc in sources - labels.losers if labels.losers else sources:
+                columns["labelled_label"].append(label)
+                columns["labelled_doc"].append(code(doc))
+        self.claim_labels = getattr(self, "claim_labels", {})
+        self.claim_labels[index] = labels_of
+        if labels.losers or labels.callers:
+            self.found.add("context")
+        return index
+
+    def row(self, case, key, prepared, run):
+        """Enter one validated run (one trial) of ``case`` (its index)."""
+        code, columns = self.codes.code, self.columns
+        if key not in self.question_of:
+            self.question_of[key] = len(self.keys)
+            self.keys.append(key)
+        self.question.append(self.question_of[key])
+        columns["row_case"].append(case)
+        columns["retrieved_doc"].extend(map(code, prepared.retrieved))
+        self.retrieved_offsets.append(len(columns["retrieved_doc"]))
+        claims = prepared.claims
+        columns["assessed"].append(claims is not None)
+        labels_of = self.claim_labels[case]
+        vouched, uncovered = prepared.vouched, prepared.uncovered
+        for claim, citations in claims or ():
+            columns["claim_label"].append(-1 if claim in uncovered else labels_of.get(claim, -1))
+            columns["claim_vouched"].append(claim in vouched)
+            columns["citation_doc"].extend(map(code, citations))
+            self.citation_offsets.append(len(columns["citation_doc"]))
+        self.claim_offsets.append(len(columns["claim_label"]))
+        delivered = prepared.delivered
+        columns["recorded"].append(delivered is not None)
+        columns["delivered_doc"].extend(map(code, delivered or ()))
+        self.delivered_offsets.append(len(columns["delivered_doc"]))
+        for doc in prepared.restricted or ():
+            self.restricted.setdefault(case, set()).add(code(doc))
+        references = self.references[case]
+        counted = {"dropped": prepared.dropped, "collapsed": prepared.collapsed,
+                   "answer_match": None if prepared.answer is None or references is None
+                   else answer_match(prepared.answer, references)}
+        for field in _PASSED_COUNTS:
+            enter(columns, field, counted[field.name])
+        recorded = {name: run[name] for name in OPS_KEYS if name in run}
+        if recorded:
+            self.ops.setdefault(key, []).append(recorded)
+
+    def batch(self, *, rules, notes, attributes, features):
+        """The :class:`Batch` of everything entered (numpy arrays)."""
+        import numpy as np
+
+        columns = self.columns
+        for case, docs in self.restricted.items():
+            for doc in sorted(docs):
+                columns["restricted_case"].append(case)
+                columns["restricted_doc"].append(doc)
+        ids = list(self.codes)
+        superseded = self.counter.superseded
+        columns["superseded_doc"] = [doc in superseded for doc in ids]
+        kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
+                 "superseded_doc": bool, "complete": bool, "claim_vouched": bool,
+                 **PASSED}
+        arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
+                  for name, values in columns.items()}
+        offsets = {"retrieved_offsets": self.retrieved_offsets,
+                   "claim_offsets": self.claim_offsets,
+                   "citation_offsets": self.citation_offsets,
+                   "delivered_offsets": self.delivered_offsets}
+        arrays.update({name: np.array(values, dtype=np.int64) for name, values in offsets.items()})
+        return Batch(ids=ids, cases=list(self.case_index), keys=self.keys,
+                     question=np.array(self.question, dtype=np.int64), rules=rules,
+                     notes=tuple(notes), attributes=attributes, ops=self.ops or None,
+                     features=features, **arrays)
+
+
+def _builder(counter):
+    builder = _Builder(counter)
+    builder.question_of, builder.restricted, builder.references = {}, {}, {}
+    return builder
+
+
+def _features(builder, counter):
+    found = set()
+    columns = builder.columns
+    if any(columns["assessed"]):
+        found.add("answers")
+    if any(columns["recorded"]):
+        found.add("delivered")
+    if any(columns["referenced"]):
+        found.add("references")
+    if len(columns["row_case"]) != len(builder.keys):
+        found.add("trials")
+    if counter.groups:
+        found.add("groups")
+    if counter.superseded:
+        found.add("superseded")
+    return frozenset(found)
+
+
+def encode_runs(corpus, cases, runs, *, rules=COURSE, progress=None, **options):
+    """The :class:`Batch` of ``runs[case][system]`` against ``cases`` and ``corpus``, each
+    validated exactly as the reference engine validates it
+    (:func:`ragscore.core.scoring.iter_prepared`: the corpus once, each case once, each run;
+    an error names the case and the system). ``options`` are those of
+    :class:`~ragscore.core.scoring.Counter`."""
+    builder = counter = None
+    for case_name, system, run, counter, labels, prepared in iter_prepared(
+            corpus, cases, runs, rules=rules, progress=progress, **options):
+        if builder is None:
+            builder = _builder(counter)
+        index = builder.case(case_name, labels)
+        for one, trial in zip(prepared if type(prepared) is list else [prepared],
+                              trial_runs(run)):
+            builder.row(index, (case_name, system), one, trial)
+    if builder is None:  # no run at all: the counter still checked the corpus and options
+        counter = Counter(validate_corpus(corpus, rules=rules), rules=rules, **options)
+        builder = _builder(counter)
+    return builder.batch(rules=rules, notes=(), attributes=case_attributes(cases),
+                         features=_features(builder, counter))
+
+
+def encode(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
+    """The :class:`Batch` of the dataset folder at ``path``, read record by record with the
+    reference reader (:func:`~ragscore.io.read.read_prepared`), every rule applied as it
+    reads."""
+    from ...io.read import read_prepared
+    from ..parquet import CODEC
+
+    index, counter, cases, labels, grouped = read_prepared(path, unit=unit, dedupe=dedupe,
+                                                          max_bytes=max_bytes, codec=CODEC)
+    builder = _builder(counter)
+    for case_name, per_case in grouped.items():
+        case = builder.case(case_name, labels[case_name])
+        for system, trials in per_case.items():
+            for _, prepared, run in trials:
+                builder.row(case, (case_name, system), prepared, run)
+    if progress is not None:
+        progress(len(builder.keys), len(builder.keys))
+    return builder.batch(rules=counter.rules, notes=index.get("notes", ()),
+                         attributes=case_attributes(cases), features=_features(builder, counter))
+
+
+def has_repeats(codes, lengths):
+    """True when some list (consecutive ``lengths`` of ``codes``) holds a code twice.
+
+    Lists of one length are laid out as the rows of a matrix and sorted row by row (numpy
+    sorts short rows fast), then neighbours compared.
+
+    >>> has_repeats([3, 1, 2, 2, 5, 7], [3, 3]), has_repeats([3, 1, 2, 5, 5, 7], [2, 4])
+    (False, True)
+    """
+    import numpy as np
+
+    lengths = np.asarray(lengths)
+    codes = np.asarray(codes)
+    # int32 where the codes allow: half the bytes to move and sort
+    narrow = np.int32 if len(codes) and 0 <= codes.min() and codes.max() < 2 ** 31 else None
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
+        else lengths
+    for length in np.unique(lengths).tolist():
+        if length < 2:
+            continue
+        rows = lengths == length
+        if rows.all():  # every list this long: the flat codes are the matrix (a copy to sort)
+            block = codes.astype(narrow or codes.dtype).reshape(len(lengths), length)
+        else:
+            block = codes[starts[rows][:, None] + np.arange(length)]
+        block.sort(axis=1)
+        if (block[:, 1:] == block[:, :-1]).any():
+            return True
+    return False
+
+
+def regrouped(values, lengths, order):
+    """``(values, lengths)`` of lists laid out flat (consecutive ``lengths`` of ``values``),
+    the lists taken in ``order``."""
+    import numpy as np
+
+    lengths = np.asarray(lengths, dtype=np.int64)
+    order = np.asarray(order, dtype=np.int64)
+    if len(order) == len(lengths) and (order == np.arange(len(order))).all():
+        return values, lengths
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    sizes = lengths[order]
+    total = int(sizes.sum())
+    new_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    picked = np.repeat(starts[order] - new_starts, sizes) + np.arange(total)
+    return np.asarray(values)[picked], sizes
+
+
+def sorted_set(keys):
+    """The distinct values of an integer array, sorted (a sort and a comparison of
+    neighbours: here faster than ``numpy.unique``, which hashes)."""
+    import numpy as np
+
+    ordered = np.sort(np.asarray(keys))
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def member(keys, members):
+    """For each of ``keys``: its position in the sorted, unique ``members``, or -1."""
+    import numpy as np
+
+    if not len(members) or not len(keys):
+        return np.full(len(keys), -1, dtype=np.int64)
+    found = np.searchsorted(members, keys)
+    found[found == len(members)] = 0
+    return np.where(members[found] == keys, found, -1)

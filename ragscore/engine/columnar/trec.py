@@ -1,0 +1,348 @@
+"""The columnar reading of TREC run and qrels files laid out plainly: the same rankings and
+judgements as the line readers (:class:`~ragscore.importers.trec.RunReader`,
+:func:`~ragscore.importers.trec.read_qrels`), in array operations.
+
+A file is read this way when every line holds six fields (a qrels line four), one separator
+byte (a space or a tab) between them and no other whitespace, and no line is blank or a
+``#`` comment (but those opening the file): pyarrow's CSV reader splits it as C's
+``isspace`` would. A blank line reads as a row whose qid is empty and a comment line as one
+whose qid starts with ``#``; the qid check refuses both. Anything else, and any problem at
+all (a bad ID, a score that is not wholly a number, ``nan``, a docno ranked twice, a ranking
+too long, a tag met in an earlier file, a docno outside a known corpus, a grade that is not
+an integer), sends the file to the line reader, which reads it again and names the first
+problem with its line. So the rules and their messages live once, in the line readers; this
+module only finds out, in bulk, that there is nothing to say. Each screen is named after the
+line reader's rule it mirrors (:data:`~ragscore.core.record_rules.TREC_RULES`).
+"""
+import os
+from itertools import filterfalse
+
+import numpy as np
+
+from ...core.rules import OPEN
+from ...io.input_bytes import read_in_full
+from .arrow import flags, numbers
+from .batch import has_repeats, sorted_set
+from .screens import Unclean, screen
+
+#: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
+_OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
+_COLUMNS = ["qid", "q0", "docno", "rank", "score", "tag"]
+_QRELS_COLUMNS = ["qid", "iter", "docno", "rel"]
+
+
+def _plain_layout(data):
+    """The separator (``" "`` or ``"\\t"``) of a plainly laid-out file, else ``None``."""
+    first = data[:data.find(b"\n")] if b"\n" in data else data
+    separator = b"\t" if b"\t" in first else b" "
+    other = b" " if separator == b"\t" else b"\t"
+    if (not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")) or other in data
+            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: _screen_ids
+            or separator * 2 in data):  # an empty field, which the line reader does not see
+        return None
+    return separator.decode()
+
+
+def read_plain_run(reader, path):
+    """``(origin, rankings, unjudged)`` of the run file at ``path`` as
+    :meth:`RunReader._read_lines` gives them, or ``None`` when the file is not laid out
+    plainly or holds anything the line reader must name."""
+    try:
+        return screened_run(reader, path)
+    except Unclean:
+        return None
+
+
+def screened_run(reader, path):
+    """:func:`read_plain_run`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
+    (naming the rule whose screen failed, or ``None`` for a layout) where that returns
+    ``None``."""
+    data, comments, separator = _plain_data(path, reader.max_bytes)
+    columns = _columns(data, separator)
+    del data
+    found = _rankings(reader, path, comments, *columns)
+    read_in_full(path)
+    return found
+
+
+def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
+    """``{qid: {docno: grade}}`` of the qrels file at ``path`` as
+    :func:`~ragscore.importers.trec.read_qrels` reads it line by line (and each new
+    docno entered in ``documents`` in order of first appearance), or ``None`` when the
+    file is not laid out plainly or holds anything the line reader must name: a bad ID, a
+    grade that is not wholly an integer, a document judged twice for one question, a
+    question judging more than ``max_ids`` documents. ``is_grade``: the line reader's rule
+    for a grade's text (true for a whole number)."""
+    try:
+        return screened_qrels(path, documents, max_bytes=max_bytes, max_ids=max_ids,
+                              is_grade=is_grade)
+    except Unclean:
+        return None
+
+
+def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
+    """:func:`read_plain_qrels`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
+    where that returns ``None``."""
+    data, _, separator = _plain_data(path, max_bytes)
+    table = _table(data, separator, _QRELS_COLUMNS, ["qid", "docno", "rel"])
+    del data
+    q_codes, q_values = _encoded(table.column("qid").combine_chunks())
+    d_codes, d_values = _encoded(table.column("docno").combine_chunks())
+    r_codes, r_values = _encoded(table.column("rel").combine_chunks())
+    q_names, d_names = q_values.to_pylist(), d_values.to_pylist()
+    r_names = r_values.to_pylist()
+    _screen_ids(q_values, q_names)
+    _screen_ids(d_values, d_names)
+    screen(all(map(is_grade, r_names)), "trec.grade")
+    order = np.argsort(q_codes, kind="stable")  # questions in order of first appearance
+    starts = _starts(q_codes[order])
+    counts = np.diff(np.append(starts, len(order)))
+    screen(not len(counts) or counts.max() <= max_ids, "trec.judged_limit")
+    pairs = q_codes[order].astype(np.int64) * len(d_names) + d_codes[order]
+    screen(len(sorted_set(pairs)) == len(pairs), "trec.judged_once")
+    shared = list(map(documents.setdefault, d_names, d_names))  # every row is kept
+    grades = [int(rel) for rel in r_names]
+    docs = [shared[code] for code in d_codes[order].tolist()]
+    given = [grades[code] for code in r_codes[order].tolist()]
+    judged = {}
+    for qid, start, count in zip(q_names, starts.tolist(), counts.tolist()):
+        judged[qid] = dict(zip(docs[start:start + count], given[start:start + count]))
+    read_in_full(path)
+    return judged
+
+
+def _plain_data(path, max_bytes):
+    """``(bytes, comment lines skipped, separator)`` of a plainly laid-out file at
+    ``path`` (the ``#`` lines opening it skipped); :class:`Unclean` for any other."""
+    try:
+        size = os.stat(path).st_size
+    except (OSError, TypeError, ValueError):
+        raise Unclean from None
+    if not size or size > max_bytes:
+        raise Unclean
+    from ...io.jsonl import open_regular
+
+    try:  # not counted as it is read: the progress line hears of it when it is done
+        with open_regular(path, max_bytes) as handle:
+            data = handle.read()
+    except (OSError, ValueError):
+        raise Unclean from None  # the line reader names the problem
+    if len(data) > max_bytes:
+        raise Unclean
+    comments, start = 0, 0
+    while data.startswith(b"#", start):  # comment lines opening the file
+        end = data.find(b"\n", start)
+        if end < 0:
+            break
+        comments, start = comments + 1, end + 1
+    data = data[start:] if start else data  # one copy, not one per comment line
+    separator = _plain_layout(data)
+    if separator is None:
+        raise Unclean
+    return data, comments, separator
+
+
+def _table(data, separator, names, included):
+    """The ``included`` columns of a file of plain fields named ``names``, as strings (a
+    pyarrow table); :class:`Unclean` when a line does not hold exactly those fields."""
+    import pyarrow as pa
+    from pyarrow import csv
+
+    try:
+        table = csv.read_csv(
+            pa.BufferReader(data),
+            read_options=csv.ReadOptions(column_names=names, block_size=1 << 24),
+            parse_options=csv.ParseOptions(delimiter=separator, quote_char=False,
+                                           double_quote=False, escape_char=False,
+                                           newlines_in_values=False, ignore_empty_lines=False),
+            convert_options=csv.ConvertOptions(
+                column_types={name: pa.string() for name in names},
+                include_columns=included, strings_can_be_null=False,
+                quoted_strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise Unclean from None
+    if not table.num_rows:
+        raise Unclean
+    return table
+
+
+def _columns(data, separator):
+    """``(qids, docnos, scores, tags)``: pyarrow arrays and the scores as float64
+    (:class:`Unclean` when the file does not parse as six plain fields a line)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = _table(data, separator, _COLUMNS, ["qid", "docno", "score", "tag"])
+    try:
+        scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        # a score that is not a plain decimal (0x10, 1_0, high): line by line
+        raise Unclean("trec.score") from None
+    return (table.column("qid").combine_chunks(), table.column("docno").combine_chunks(),
+            numbers(scores, np.float64), table.column("tag").combine_chunks())
+
+
+def _encoded(column):
+    """``(codes, values)``: each value's position among the distinct values (in order of
+    first appearance) and those values (a pyarrow array)."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column)
+    return numbers(encoded.indices), encoded.dictionary
+
+
+def _screen_ids(values, names):
+    """Screen ``names`` (the ``str`` values of the pyarrow array ``values``): each an ID under
+    the open rules; one starting with ``#`` (a comment line inside the file) is a layout the
+    line reader reads."""
+    import pyarrow.compute as pc
+
+    if flags(pc.starts_with(values, "#")).any():
+        raise Unclean
+    screen(all(map(OPEN.fullmatch, names)), "trec.id")  # a match is true, None is not
+
+
+def _rankings(reader, path, comments, qids, docnos, scores, tags):
+    screen(not np.isnan(scores).any(), "trec.score")
+    q_codes, q_values = _encoded(qids)
+    t_codes, t_values = _encoded(tags)
+    d_codes, d_values = _encoded(docnos)
+    q_names, t_names, d_names = q_values.to_pylist(), t_values.to_pylist(), d_values.to_pylist()
+    for values, names in ((q_values, q_names), (t_values, t_names), (d_values, d_names)):
+        _screen_ids(values, names)
+    screen(not any(tag in reader.origin for tag in t_names), "trec.tag_once")
+    with np.errstate(over="ignore"):
+        stored = scores.astype(np.float32)  # as trec_eval stores a score: a C float
+    rows = len(stored)
+    keys = t_codes * len(q_names) + q_codes
+    order = None  # the file's own order, until a sort is needed
+    starts = _starts(keys)
+    if len(sorted_set(keys[starts])) != len(starts):  # a question's lines are apart
+        order = np.argsort(keys, kind="stable")
+        starts = _starts(keys[order])
+    order = _trec_order(order, keys, stored, d_codes, d_values, starts)
+    if order is None:
+        order = np.arange(rows)
+    full = np.diff(np.append(starts, rows))
+    lengths = full if reader.max_depth is None else np.minimum(full, reader.max_depth)
+    group_keys = keys[order[starts]]
+    group_tags, group_qids = group_keys // len(q_names), group_keys % len(q_names)
+    kept_names = [name in reader.keep for name in q_names]
+    kept = np.array(kept_names, dtype=bool)[group_qids] if len(group_qids) else \
+        np.zeros(0, dtype=bool)
+    screen(not (lengths[kept] > reader.max_ids).any(), "trec.ranking_limit")
+    within = np.arange(rows) - np.repeat(starts, full)  # each row's place in its ranking
+    positions = order[within < np.repeat(lengths, full)]
+    taken = np.repeat(kept, lengths)
+    ranked = d_codes[positions]
+    screen(not has_repeats(ranked[taken], lengths[kept]), "trec.ranked_once")
+    first_rows = np.full(len(t_names), rows)
+    np.minimum.at(first_rows, t_codes, np.arange(rows))
+    origin = {name: (path, comments + row + 1)
+              for name, row in zip(t_names, first_rows.tolist())}
+    if reader.known_as is not None:  # every line of a kept question, cut or not, as the
+        judged_rows = order[np.repeat(kept, full)]  # line reader checks them
+        screen(reader.documents.keys() >= set(
+            d_names[code] for code in sorted_set(d_codes[judged_rows]).tolist()),
+            "trec.known_corpus")
+    shared = _documents(reader, d_codes, d_names, taken, positions)
+    rankings = {name: {} for name in t_names}
+    unjudged = {name: set() for name in t_names}
+    # one take over the object array, in C, sliced into tuples (a list of every docno would
+    # be traversed by each garbage collection while the tuples are made)
+    kept_docs = shared[ranked[taken]]
+    start = 0
+    for tag, qid, keep, length in zip(group_tags.tolist(), group_qids.tolist(), kept.tolist(),
+                                      lengths.tolist()):
+        if keep:
+            rankings[t_names[tag]][q_names[qid]] = tuple(kept_docs[start:start + length])
+            start += length
+        else:
+            unjudged[t_names[tag]].add(q_names[qid])
+    return origin, rankings, unjudged
+
+
+def _starts(keys):
+    """Where each run of equal ``keys`` starts."""
+    return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1]).astype(np.int64) \
+        if len(keys) else np.zeros(0, dtype=np.int64)
+
+
+def _ascending(stored):
+    """The C floats ``stored`` as unsigned 32-bit integers in the same order (-0.0 equal to
+    0.0): a positive float's bits with the sign bit set, a negative float's bits inverted.
+
+    >>> _ascending(np.array([-1.5, -0.0, 0.0, 2.0], dtype=np.float32)).tolist()
+    [1077936127, 2147483648, 2147483648, 3221225472]
+    """
+    bits = (stored + np.float32(0)).view(np.uint32)  # -0.0 + 0.0 is 0.0
+    return bits ^ ((np.uint32(0) - (bits >> np.uint32(31))) | np.uint32(0x80000000))
+
+
+def _trec_order(order, keys, stored, d_codes, d_values, starts):
+    """``order`` (``None``: the file's own order) with each question's rows sorted as
+    trec_eval sorts them: score as a C float descending, then docno bytes descending. A file
+    already in that order (each question's scores falling, ties by docno descending) is
+    left as it is (``order`` is returned); else every question's rows are sorted, the
+    questions of one length as the rows of a matrix."""
+    import pyarrow.compute as pc
+
+    def in_order(values):
+        return values if order is None else values[order]
+
+    def docno_rank():  # each docno's place in byte order
+        rank = np.empty(len(d_values), dtype=np.int64)
+        rank[numbers(pc.sort_indices(d_values))] = np.arange(len(d_values))
+        return rank[in_order(d_codes)]
+
+    score, key = in_order(_ascending(stored)), in_order(keys)
+    same = key[1:] == key[:-1]
+    wrong = same & (score[1:] > score[:-1])
+    ties = same & (score[1:] == score[:-1])
+    if not wrong.any() and ties.any():
+        docs = docno_rank()
+        wrong = ties & (docs[1:] > docs[:-1])
+    if not wrong.any():
+        return order
+    # Tied scores need not sit side by side before the sort, so the docno always breaks ties.
+    width = max(len(d_values), 1).bit_length()
+    sortable = ((0xFFFFFFFF - score.astype(np.int64)) << width) \
+        + ((len(d_values) - 1) - docno_rank())
+    lengths = np.diff(np.append(starts, len(score)))
+    result = np.arange(len(score)) if order is None else order.copy()
+    for length in np.unique(lengths).tolist():
+        if length < 2:
+            continue
+        where = starts[lengths == length][:, None] + np.arange(length)
+        # stable: a docno listed twice (the second cut by max_depth) keeps its first line
+        places = np.take_along_axis(where, np.argsort(sortable[where], axis=1, kind="stable"),
+                                    axis=1)
+        result[where] = places if order is None else order[places]
+    return result
+
+
+def _documents(reader, d_codes, d_names, taken, positions):
+    """The docno of each code (an object array of the ``str`` values ``d_names``, so that
+    the rankings are taken from it in C), after entering the kept rankings' docnos in
+    ``reader.documents`` in order of first appearance in the file (a growing corpus; a
+    known corpus is left as it is). A docno already in ``reader.documents`` keeps its place
+    and its ``str``, so that the dataset's checks meet the corpus's own objects."""
+    documents = reader.documents
+    shared = np.empty(len(d_names), dtype=object)
+    if reader.known_as is not None:
+        shared[:] = list(map(documents.get, d_names, d_names))
+        return shared
+    if len(positions) == len(d_codes) and taken.all():
+        # every row is kept, so the codes' order (first appearance) is the corpus's order
+        shared[:] = list(map(documents.setdefault, d_names, d_names))
+        return shared
+    kept_rows = positions[taken]  # each code's first row is their least, in any order
+    found = np.full(len(d_names), len(d_codes))
+    np.minimum.at(found, d_codes[kept_rows], kept_rows)
+    codes = np.flatnonzero(found < len(d_codes))
+    codes = codes[np.argsort(found[codes], kind="stable")]
+    first_seen = [d_names[code] for code in codes.tolist()]
+    missing = list(filterfalse(documents.__contains__, first_seen))
+    documents.update(zip(missing, missing))
+    shared[:] = list(map(documents.get, d_names, d_names))
+    return shared
