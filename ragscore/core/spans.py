@@ -58,10 +58,11 @@ def document_version(text):
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def check_offsets(start, end, length, at):
+def check_offsets(start, end, length, at, *, names=("start", "end")):
     """Raise :class:`~ragscore.core.rules.InvalidInputError` naming ``at`` unless
     ``start`` and ``end`` are whole numbers with ``0 <= start < end <= length`` (a span
-    holds at least one character of a text ``length`` code points long).
+    holds at least one character of a text ``length`` code points long). ``names``: the
+    fields that hold ``start`` and ``end`` in the input, as its messages name them.
 
     >>> check_offsets(0, 5, 5, "line 1")
     >>> check_offsets(3, 9, 5, "line 2")
@@ -69,18 +70,20 @@ def check_offsets(start, end, length, at):
     ...
     ragscore.core.rules.InvalidInputError: line 2: field 'end' must be at most the document's length (5 code points); got 9
     """
-    for field, value in (("start", start), ("end", end)):
+    start_name, end_name = names
+    for field, value in ((start_name, start), (end_name, end)):
         if type(value) is not int:
             raise InvalidInputError(f"{at}: field {field!r} must be a whole number (an offset "
                                     f"in code points); got {show(value)}")
     if start < 0:
-        raise InvalidInputError(f"{at}: field 'start' must be 0 or more; got {start}")
+        raise InvalidInputError(f"{at}: field {start_name!r} must be 0 or more; got {start}")
     if end <= start:
-        raise InvalidInputError(f"{at}: field 'end' must be greater than 'start' ({start}): "
-                                f"a span holds at least one character; got {end}")
+        raise InvalidInputError(f"{at}: field {end_name!r} must be greater than "
+                                f"{start_name!r} ({start}): a span holds at least one "
+                                f"character; got {end}")
     if end > length:
-        raise InvalidInputError(f"{at}: field 'end' must be at most the document's length "
-                                f"({length:,} code points); got {end}")
+        raise InvalidInputError(f"{at}: field {end_name!r} must be at most the document's "
+                                f"length ({length:,} code points); got {end}")
 
 
 class Chunking:

@@ -112,7 +112,8 @@ def _ragscore(record, at, _):
     if text is not None and type(text) is not str:
         raise DatasetFileError(f"{at}: field 'text' must be a string; got {show(text)}")
     return (_id(record["id"], "id", at), _id(record["doc"], "doc", at),
-            _whole(record["start"], "start", at), _whole(record["end"], "end", at), text)
+            _whole(record["start"], "start", at), _whole(record["end"], "end", at), text,
+            ("doc", "start", "end", "text"))
 
 
 def _llamaindex(record, at, _):
@@ -121,9 +122,11 @@ def _llamaindex(record, at, _):
     chunk = _id(record.get("id_"), "id_", at)
     source = (record.get("relationships") or {}).get("1")
     doc = source.get("node_id") if type(source) is dict else None
+    doc_field = 'relationships["1"].node_id'
     metadata = record.get("metadata") if type(record.get("metadata")) is dict else {}
     for key in LLAMAINDEX_DOC_KEYS:
-        doc = doc if doc is not None else metadata.get(key)
+        if doc is None and metadata.get(key) is not None:
+            doc, doc_field = metadata[key], f"metadata.{key}"
     if doc is None:
         raise DatasetFileError(f"{at}: node {show(chunk)} names no document (field "
                                "'relationships'[\"1\"] (SOURCE) is missing, and so are "
@@ -137,8 +140,9 @@ def _llamaindex(record, at, _):
     text = record.get("text")
     if text is not None and type(text) is not str:
         raise DatasetFileError(f"{at}: field 'text' must be a string; got {show(text)}")
-    return (chunk, _id(doc, "relationships[\"1\"].node_id", at),
-            _whole(start, "start_char_idx", at), _whole(end, "end_char_idx", at), text or None)
+    return (chunk, _id(doc, doc_field, at), _whole(start, "start_char_idx", at),
+            _whole(end, "end_char_idx", at), text or None,
+            (doc_field, "start_char_idx", "end_char_idx", "text"))
 
 
 def _langchain(record, at, doc_field):
@@ -160,7 +164,9 @@ def _langchain(record, at, doc_field):
                                "could not find the chunk in its document")
     doc = _id(metadata.get(doc_field), f"metadata.{doc_field}", at)
     chunk = record.get("id") or metadata.get("id") or f"{doc}@{start}"
-    return _id(chunk, "id", at), doc, start, start + len(text), text
+    return (_id(chunk, "id", at), doc, start, start + len(text), text,
+            (f"metadata.{doc_field}", "metadata.start_index",
+             "metadata.start_index + the length of page_content", "page_content"))
 
 
 _READERS = {"ragscore": _ragscore, "llamaindex": _llamaindex, "langchain": _langchain}
@@ -189,11 +195,11 @@ def read_chunks(path, *, layout="auto", doc_field="source", max_bytes):
         read = _READERS[chosen](record, at, doc_field)
         if read is None:
             continue
-        chunk, doc, start, end, text = read
+        chunk, doc, start, end, text, fields = read
         if chunk in placed:
             raise DatasetFileError(f"{at}: duplicate chunk id {show(chunk)} (first at "
                                    f"{placed[chunk].where})")
-        placed[chunk] = Placed(doc, start, end, None, text, at)
+        placed[chunk] = Placed(doc, start, end, None, text, at, fields)
     if not placed:
         raise DatasetFileError(f"{where(path)}: holds no chunks")
     return placed, chosen

@@ -55,10 +55,17 @@ def read_documents(path, handle, *, rules, max_bytes, versioned=True):
     return found
 
 
-class Placed(namedtuple("Placed", "doc start end version text where")):
+#: The fields of a corpus line that hold a chunk's document, start, end and text.
+CORPUS_FIELDS = ("source", "start", "end", "text")
+
+
+class Placed(namedtuple("Placed", "doc start end version text where fields",
+                        defaults=(CORPUS_FIELDS,))):
     """A chunk as its corpus line places it: ``doc`` (its ``source``), ``start``, ``end``,
-    ``version`` and ``text`` as written (``None`` when left out), and ``where`` it was
-    read (for messages: a file and line, or a record's name)."""
+    ``version`` and ``text`` as written (``None`` when left out), ``where`` it was read
+    (for messages: a file and line, or a record's name) and the ``fields`` that held its
+    document, start, end and text there (messages name them as the input does:
+    ``start_char_idx`` in a LlamaIndex node)."""
 
     __slots__ = ()
 
@@ -78,13 +85,14 @@ def check_chunking(placed, documents, *, overlapping=False):
     ragscore.io.jsonl.DatasetFileError: line 1 (chunk 'c'): field 'source' must name a document of the documents file; got 'e'
     """
     positions = {}
-    for chunk, (doc, start, end, version, text, at) in placed.items():
+    for chunk, place in placed.items():
+        doc, start, end, version, text = place[:5]
         found = documents.get(doc)  # the checks first, a message only when one fails
         if found is None or version is not None and version != found[0] or \
                 type(start) is not int or type(end) is not int or \
                 not 0 <= start < end <= len(found[1]) or \
                 text is not None and found[1][start:end] != text:
-            _refuse(chunk, doc, start, end, version, text, at, found)
+            _refuse(chunk, place, found)
         positions[chunk] = (doc, start, end)
     if not overlapping:
         found = Chunking.of(positions).first_overlap()
@@ -98,13 +106,16 @@ def check_chunking(placed, documents, *, overlapping=False):
     return positions
 
 
-def _refuse(chunk, doc, start, end, version, text, at, found):
-    """Raise for the chunk :func:`check_chunking` found broken, naming the field."""
+def _refuse(chunk, place, found):
+    """Raise for the chunk :func:`check_chunking` found broken, naming the field as its
+    input names it."""
+    doc, start, end, version, text, at, fields = place
+    doc_field, start_field, end_field, text_field = fields
     at = f"{at} (chunk {show(chunk)})"
     if found is None:
         what = "is missing" if doc is None else f"must name a document of the documents " \
                                                 f"file; got {show(doc)}"
-        raise DatasetFileError(f"{at}: field 'source' {what}")
+        raise DatasetFileError(f"{at}: field {doc_field!r} {what}")
     now_version, document = found
     if version is not None and version != now_version:
         raise DatasetFileError(f"{at}: field 'version' is {show(version)}, but the documents "
@@ -112,11 +123,12 @@ def _refuse(chunk, doc, start, end, version, text, at, found):
                                "chunk was cut from another version (ragscore rechunk cuts "
                                "the new one)")
     try:
-        check_offsets(start, end, len(document), at)
+        check_offsets(start, end, len(document), at, names=(start_field, end_field))
     except InvalidInputError as error:
         raise DatasetFileError(str(error)) from None
-    raise DatasetFileError(f"{at}: field 'text' must be the document's text from 'start' to "
-                           f"'end' ({show(document[start:end])}); got {show(text)}")
+    raise DatasetFileError(f"{at}: field {text_field!r} must be the document's text from "
+                           f"{start_field!r} to {end_field!r} ({show(document[start:end])}); "
+                           f"got {show(text)}")
 
 
 def _line_of(path, chunk, max_bytes):

@@ -109,7 +109,7 @@ def broken_chunk(tmp_path, line, **changes):
     (3, {"start": 100, "end": 95}, "field 'end' must be greater than 'start' (100)"),
     (1, {"start": "0"}, "field 'start' must be a whole number"),
     (4, {"end": 41.0}, "field 'end' must be a whole number"),
-    (5, {"doc": "wiki"}, "field 'source' must name a document of the documents file; got "
+    (5, {"doc": "wiki"}, "field 'doc' must name a document of the documents file; got "
                          "'wiki'"),
     (2, {"start": 40}, "it shares characters of document 'release-notes' with chunk "
                        "'launch'"),
@@ -428,6 +428,36 @@ def test_a_chunk_a_pipeline_could_not_place_is_refused_with_its_line(tmp_path, r
     with pytest.raises(ValueError) as error:
         read_chunks(path, max_bytes=MAX_FILE_BYTES)
     assert str(error.value).startswith(f"{path}, line 1: ")
+    assert message in str(error.value)
+
+
+def _llamaindex_source(row, doc):
+    row["relationships"]["1"]["node_id"] = doc
+
+
+@pytest.mark.parametrize("chunks, line, change, message", [
+    ("chunks-llamaindex.jsonl", 2, lambda row: row.update(end_char_idx=500),
+     "field 'end_char_idx' must be at most the document's length (127 code points); got 500"),
+    ("chunks-llamaindex.jsonl", 1, lambda row: _llamaindex_source(row, "wiki"),
+     "field 'relationships[\"1\"].node_id' must name a document of the documents file; "
+     "got 'wiki'"),
+    ("chunks-llamaindex.jsonl", 4, lambda row: row.update(text="The fictional Borealis team"),
+     "field 'text' must be the document's text from 'start_char_idx' to 'end_char_idx'"),
+    ("chunks-langchain.jsonl", 3, lambda row: row["metadata"].update(start_index=90),
+     "field 'page_content' must be the document's text from 'metadata.start_index' to "
+     "'metadata.start_index + the length of page_content'"),
+    ("chunks-langchain.jsonl", 5, lambda row: row["metadata"].update(source="wiki"),
+     "field 'metadata.source' must name a document of the documents file; got 'wiki'"),
+])
+def test_a_pipeline_chunk_off_its_document_is_refused_naming_its_own_field(
+        tmp_path, chunks, line, change, message):
+    rows = [json.loads(text) for text in (SPANS / chunks).open()]
+    change(rows[line - 1])
+    path = write(tmp_path / chunks, rows)
+    with pytest.raises(ValueError) as error:
+        import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl", path,
+                     reviewer="ana", date="2026-12-04", max_bytes=MAX_FILE_BYTES)
+    assert str(error.value).startswith(f"{path}, line {line} (chunk ")
     assert message in str(error.value)
 
 
