@@ -66,8 +66,7 @@ class Sandbox:
         self.dataset = self.inputs / "DIR"
         shutil.copytree(self.pristine, self.dataset)
         shutil.copytree(FIXTURES / "import", self.inputs / "import")
-        self.spans = self.inputs / "spans"
-        shutil.copytree(FIXTURES / "spans", self.spans)
+        self.spans = shutil.copytree(FIXTURES / "spans", self.inputs / "spans")
         self.span_set = self.inputs / "SPANS"  # a span test set (docs/spans.md)
         code, _, err = capture(["import", "spans", "--documents",
                                 str(self.spans / "documents.jsonl"), "--questions",
