@@ -235,3 +235,21 @@ def test_the_docs_comparison_and_rechunk_run_as_written(tmp_path, capsys, monkey
     assert out == _blocks(section, "text")[0]
     report = json.loads((tmp_path / "notes-edited.json").read_text())
     assert json.loads(_blocks(section, "json")[0]) in report["labels"]
+
+
+@pytest.mark.parametrize("name", ["documents.jsonl", "questions.jsonl", "chunks.jsonl",
+                                  "runs.jsonl"])
+def test_import_spans_writes_no_output_over_one_of_its_inputs(tmp_path, capsys, name):
+    inputs = {"documents.jsonl": "documents.jsonl", "questions.jsonl": "questions.jsonl",
+              "chunks.jsonl": "chunks-sentences.jsonl", "runs.jsonl": "runs-sentences.jsonl"}
+    for copy, source in inputs.items():
+        shutil.copy(SPANS / source, tmp_path / copy)
+    code, _, err = run(capsys, "import", "spans", "--documents", tmp_path / "documents.jsonl",
+                       "--questions", tmp_path / "questions.jsonl", "--chunks",
+                       tmp_path / "chunks.jsonl", "--runs", tmp_path / "runs.jsonl",
+                       "--reviewer", "ana", "--out", tmp_path / "out", "--review-out",
+                       tmp_path / name)
+    assert code == 2
+    assert "an input of this command" in err
+    assert (tmp_path / name).read_bytes() == (SPANS / inputs[name]).read_bytes()
+    assert not (tmp_path / "out").exists()

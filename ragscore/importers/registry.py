@@ -307,16 +307,17 @@ IMPORTERS = {importer.name: importer for importer in (
                     "docs/spans.md.",
         options=(Option(("--documents",), {"required": True, "metavar": "DOCS.jsonl",
                                            "help": "the source documents: id, text, "
-                                                   "optionally version"}),
+                                                   "optionally version"}, reads=True),
                  Option(("--questions",), {"required": True, "metavar": "QUESTIONS.jsonl",
                                            "help": "the questions with their relevant and "
-                                                   "evidence spans"}),
+                                                   "evidence spans"}, reads=True),
                  Option(("--chunks",), {"required": True, "metavar": "CHUNKS",
-                                        "help": "the chunking (see --chunks-format)"}),
+                                        "help": "the chunking (see --chunks-format)"},
+                        reads=True),
                  *CHUNKING_OPTIONS,
                  Option(("--runs",), {"default": None, "metavar": "RUNS.jsonl",
                                       "help": "runs naming the chunks, as import log reads "
-                                              "them (with optional claims)"}),
+                                              "them (with optional claims)"}, reads=True),
                  Option(("--system",), {"default": None,
                                         "help": "the system of run records without a system "
                                                 "field"}),
