@@ -26,8 +26,9 @@
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
-# [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · this is the last
-# chapter for now · terms in **bold** are defined in the [glossary](../docs/glossary.md).
+# [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · next,
+# [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [claim](../docs/glossary.md#claim,-expected-claim) ·
@@ -303,6 +304,6 @@ check("09.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · this
-# is the last chapter for now; the README's "Start here" lists every chapter ·
+# **Previous:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) ·
+# **Next:** [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) ·
 # [glossary](../docs/glossary.md)

@@ -349,7 +349,8 @@ _new = tuple.__new__
 
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
-          answer=None, references=None, judged=None, answerability=None, vouched=()):
+          answer=None, references=None, judged=None, answerability=None, vouched=(),
+          uncovered=()):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -364,6 +365,9 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     0 or -1 (see :class:`Counts`). ``vouched``: claims a reviewer judged supported by the
     passages they cite, on a question without expected claims: each is supported from the
     k at which every citation is visible (none on the losing side of a conflict).
+    ``uncovered``: claims whose citations do not support them fully under labels derived
+    from spans (:func:`ragscore.core.spans.support_level`: none of their evidence spans
+    covered whole): never supported.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
@@ -387,6 +391,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         expected = support or {}
         seen = _every_rank(retrieved, delivered) if vouched else None
         for claim, citations in claims:
+            if claim in uncovered:
+                continue
             labelled, view = expected.get(claim), visible
             if labelled is None and claim in vouched:
                 labelled, view = frozenset(citations), seen

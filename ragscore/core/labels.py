@@ -16,7 +16,20 @@ support        a claim, by the passages it cites           ``claim``,          `
 answerability  the question, against this corpus           (none)              ``answerable``,
                                                                                ``unanswerable``,
                                                                                ``unsure``
+span-          a span of a source document's relevance     ``doc``,            a grade (int;
+relevance      to the question                             ``version``,        0: not
+                                                           ``start``,          relevant)
+                                                           ``end``, ``text``
+evidence       a span of a source document as evidence     ``claim``,          ``evidence``,
+               for an expected claim of the question       ``doc``,            ``not
+                                                           ``version``,        evidence``
+                                                           ``start``,
+                                                           ``end``, ``text``
 =============  ==========================================  ==================  ==============
+
+Span labels (:mod:`ragscore.core.spans`) name a document, its ``version``, offsets in code
+points (``start``, ``end`` exclusive) and the ``text`` between them; the labels of every
+chunking of those documents are derived from them.
 
 A record::
 
@@ -26,12 +39,13 @@ A record::
      "reviewer": "ana", "date": "2026-12-04", "origin": "human", "batch": "0a1b2c3d4e5f6071"}
 
 - ``case`` and ``key`` locate it: ``key`` is a hash of the **content judged**
-  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`): the passage (its ID and
-  text) for relevance, the normalised claim and its cited passages' text for support, the question
-  text for answerability. A judgement applies where its case holds that content now, so
-  it is reused for another run or system exactly when the same thing is judged again, and
-  an edited passage, claim or question needs a new one. It is never looked up by question
-  text alone.
+  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`, :func:`span_key`): the
+  passage (its ID and text) for relevance, the normalised claim and its cited passages'
+  text for support, the question text for answerability, the span (its document, version,
+  offsets and text; for evidence, its claim too) for span labels. A judgement applies where
+  its case holds that content now, so it is reused for another run or system exactly when
+  the same thing is judged again, and an edited passage, claim or question needs a new one.
+  It is never looked up by question text alone.
 - ``states`` (support only, optional): the expected claim the claim states.
 - Provenance: ``reviewer``, ``date`` (``YYYY-MM-DD``), ``origin`` (``human``, ``llm-draft``
   for a machine's draft, ``post-edited`` for a person's edit of a draft) and ``batch`` (a
@@ -51,9 +65,13 @@ import re
 from collections import namedtuple
 
 from .rules import InvalidInputError, show
+from .spans import check_offsets
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
 ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
+EVIDENCE_DECISIONS = ("evidence", "not evidence")
+#: The subject fields that place a span in a source document (:mod:`ragscore.core.spans`).
+SPAN_FIELDS = ("doc", "version", "start", "end", "text")
 ORIGINS = ("human", "llm-draft", "post-edited")
 #: Origins whose judgements count in scores (a machine's draft does not).
 SCORED_ORIGINS = frozenset({"human", "post-edited"})
@@ -75,9 +93,14 @@ KINDS = {kind.name: kind for kind in (
     Kind("relevance", ("doc",), None),
     Kind("support", ("claim", "citations"), SUPPORT_DECISIONS),
     Kind("answerability", (), ANSWERABILITY_DECISIONS),
+    Kind("span-relevance", SPAN_FIELDS, None),
+    Kind("evidence", ("claim",) + SPAN_FIELDS, EVIDENCE_DECISIONS),
 )}
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
 OPTIONAL = ("states", "note")
+#: Per kind, ``(fields it may have, fields it must have)``.
+_FIELDS = {name: (frozenset(COMMON + OPTIONAL + kind.subject), frozenset(COMMON + kind.subject))
+           for name, kind in KINDS.items()}
 
 
 def content_key(*parts):
@@ -130,6 +153,23 @@ def question_key(question):
     return content_key("question", question)
 
 
+def span_key(doc, version, start, end, text, *, claim=None):
+    """The key of a span label: the span's document, version, offsets and text, and for
+    evidence the expected ``claim`` it supports. The same span judged again (by another
+    reviewer, or in a later import) is the same item; a span marked on a new version of its
+    document is a new one.
+
+    >>> span_key("d", "v1", 0, 6, "Monday") == span_key("d", "v2", 0, 6, "Monday")
+    False
+    >>> span_key("d", "v1", 0, 6, "Monday") == span_key("d", "v1", 0, 6, "Monday",
+    ...                                                  claim="monday")
+    False
+    """
+    if claim is None:
+        return content_key("span", doc, version, start, end, text)
+    return content_key("evidence", claim, doc, version, start, end, text)
+
+
 def is_machine(record):
     """True for a machine's draft: origin ``llm-draft`` or a ``judge:NAME`` reviewer."""
     return record.get("origin") == "llm-draft" or record["reviewer"].startswith(JUDGE_PREFIX)
@@ -156,7 +196,7 @@ def check_record(record, at, *, is_id=None):
     >>> check_record({"kind": "nugget"}, "line 3")
     Traceback (most recent call last):
     ...
-    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability; got 'nugget'
+    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, span-relevance, evidence; got 'nugget'
     """
     if type(record) is not dict:
         raise InvalidInputError(f"{at}: a judgement must be an object; got {show(record)}")
@@ -164,14 +204,14 @@ def check_record(record, at, *, is_id=None):
     if kind is None:
         raise InvalidInputError(f"{at}: field 'kind' must be one of {', '.join(KINDS)}; got "
                                 f"{show(record.get('kind'))}")
-    allowed = set(COMMON) | set(OPTIONAL) | set(kind.subject)
-    extra = sorted(str(name) for name in record if name not in allowed)
-    if extra:
+    allowed, required = _FIELDS[kind.name]
+    if not allowed.issuperset(record):
+        extra = sorted(str(name) for name in record if name not in allowed)
         article = "an" if kind.name[0] in "aeiou" else "a"
         raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for {article} "
                                 f"{kind.name} judgement (it has {', '.join(sorted(allowed))})")
-    missing = [name for name in COMMON + kind.subject if name not in record]
-    if missing:
+    if not required.issubset(record):
+        missing = [name for name in COMMON + kind.subject if name not in record]
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")
     for field in ("case", "reviewer"):
         _text(record, field, at)
@@ -200,16 +240,33 @@ def check_record(record, at, *, is_id=None):
 def _check_subject(kind, record, at, is_id):
     ok = is_id or (lambda value: type(value) is str and bool(value.strip()))
     if "doc" in kind.subject and not ok(record["doc"]):
-        raise InvalidInputError(f"{at}: field 'doc' must be a passage ID; got "
+        what = "a document ID" if "text" in kind.subject else "a passage ID"
+        raise InvalidInputError(f"{at}: field 'doc' must be {what}; got "
                                 f"{show(record['doc'])}")
     if "claim" in kind.subject:
         _text(record, "claim", at)
+    if "text" in kind.subject:
+        _check_span(record, at)
+    if "citations" in kind.subject:
         cited = record["citations"]
         if type(cited) not in (list, tuple) or not all(ok(doc) for doc in cited) \
                 or len(set(cited)) != len(cited):
             raise InvalidInputError(f"{at}: field 'citations' must be an array of distinct "
                                     f"passage IDs; got {show(cited)}")
         record["citations"] = list(cited)
+
+
+def _check_span(record, at):
+    """The span fields of a span label: a version, offsets and the text between them."""
+    _text(record, "version", at)
+    if type(record["text"]) is not str or not record["text"]:
+        raise InvalidInputError(f"{at}: field 'text' must be the span's text (a non-empty "
+                                f"string); got {show(record['text'])}")
+    check_offsets(record["start"], record["end"], record["end"], at)  # numbers, in order
+    if record["end"] - record["start"] != len(record["text"]):
+        raise InvalidInputError(f"{at}: field 'text' must hold end - start = "
+                                f"{record['end'] - record['start']} code points; got "
+                                f"{len(record['text'])}")
 
 
 def _check_decision(kind, record, at):
@@ -279,19 +336,23 @@ def resolve(kind, decisions):
     - support: ``(decision, states)``: a decision and its ``states`` only when every
       reviewer gave exactly them; ``not a claim`` only when all said so; else
       ``unsupported``;
-    - answerability: the decision when all agree, else ``unsure``.
+    - answerability: the decision when all agree, else ``unsure``;
+    - span-relevance: the lowest grade, as relevance; evidence: ``evidence`` only when
+      every reviewer said so.
 
     >>> resolve("relevance", [2, 1]), resolve("answerability", ["answerable", "unanswerable"])
     (1, 'unsure')
     >>> resolve("support", [("supported", "monday"), ("supported", None)])
     ('unsupported', None)
+    >>> resolve("evidence", ["evidence", "not evidence"])
+    'not evidence'
     """
     decisions = list(decisions)
-    if kind == "relevance":
+    if KINDS[kind].decisions is None:  # a grade
         return min(decisions)
     if len(set(decisions)) == 1:
         return decisions[0]
-    return ("unsupported", None) if kind == "support" else "unsure"
+    return {"support": ("unsupported", None), "evidence": "not evidence"}.get(kind, "unsure")
 
 
 def resolved(records, *, machines=False):

@@ -92,6 +92,8 @@ class Counter:
                 labels = labels._replace(losers=losers, callers=callers)
             if type(case) is dict and "reference" in case:
                 labels = labels._replace(reference=check_reference(case["reference"]))
+            if type(case) is dict and "spans" in case:  # derived from spans: all judged
+                labels = labels._replace(judged=None, partial=case["spans"])
             return labels
         except InvalidInputError as error:
             documents = set(self.sources.values()) - self.known
@@ -119,7 +121,8 @@ class Counter:
                      losers=labels.losers, restricted=prepared.restricted,
                      superseded=self.superseded, answer=prepared.answer,
                      references=labels.reference, judged=labels.judged,
-                     answerability=labels.answerability, vouched=prepared.vouched)
+                     answerability=labels.answerability, vouched=prepared.vouched,
+                     uncovered=prepared.uncovered)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -145,18 +148,31 @@ class Counter:
                 delivered = project_ranking(delivered, self.sources)[0]
         answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
+        uncovered = _uncovered(labels.partial, claims) if labels.partial and claims else ()
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
-                        vouched)
+                        vouched, uncovered)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer vouched", defaults=(None, ()))):
+                                      "answer vouched uncovered", defaults=(None, (), ()))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
     delivered context (``None``: not recorded), the caller's restricted chunks, the answer
-    text (``None``: not recorded) and the claims a reviewer vouched for (a frozenset)."""
+    text (``None``: not recorded), the claims a reviewer vouched for (a frozenset) and the
+    claims whose citations do not cover an evidence span (labels derived from spans: never
+    supported, :func:`_uncovered`)."""
 
     __slots__ = ()
+
+
+def _uncovered(partial, claims):
+    """The claims of a run whose citations do not support them fully by the strict rule
+    generalised (:func:`ragscore.core.spans.support_level`): only a claim some chunk
+    partly holds the evidence of (``partial``,
+    :attr:`~ragscore.core.validation.Labels.partial`) can cite only its sources and still
+    miss every span. Both engines read this one frozenset."""
+    return frozenset(claim for claim, citations in claims
+                     if claim in partial and partial[claim].level(citations) != "full")
 
 
 def _vouched(run, claims):

@@ -69,7 +69,7 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     waiting, judged = None, False
     if needs_labels(dataset):  # judgements applied; claims derived from answer text
         judged = any(record["kind"] == "relevance" for record in dataset.judgements)
-        dataset, waiting = derive_with_waiting(dataset)
+        dataset, waiting = derive_with_waiting(dataset, unit=unit)
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
                          rules=getattr(dataset, "rules", COURSE), progress=progress,
                          min_relevance=getattr(dataset, "min_relevance", 1),

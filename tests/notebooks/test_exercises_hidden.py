@@ -73,6 +73,12 @@ GIVEAWAYS = {
     "09.3": ([r"terse", r"rollback", r"coverage"], [r"coverage[^|]{0,20}\b1(\.00?)?\b",
                                                      r"2 of 2", r"2/2"],
              "Split in two, terse's rollback coverage would be 1.00."),
+    "10.1": ([r"\b80\b", r"full|partial"], [r"switch"],
+             "At 80 characters switch has only partial chunks."),
+    "10.2": ([r"rollback", r"support", r"\b80\b"], [r"0\.50?\b", r"1/2"],
+             "At chunk size 80, B's rollback support is 0.50."),
+    "10.3": ([r"Aurora|Borealis", r"\blos(t|es|ing)\b|orphan"], [r"\b2\b", r"\btwo\b"],
+             "Renaming the Aurora team loses 2 labels."),
 }
 
 

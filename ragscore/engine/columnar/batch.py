@@ -152,9 +152,9 @@ class _Builder:
         claims = prepared.claims
         columns["assessed"].append(claims is not None)
         labels_of = self.claim_labels[case]
-        vouched = prepared.vouched
+        vouched, uncovered = prepared.vouched, prepared.uncovered
         for claim, citations in claims or ():
-            columns["claim_label"].append(labels_of.get(claim, -1))
+            columns["claim_label"].append(-1 if claim in uncovered else labels_of.get(claim, -1))
             columns["claim_vouched"].append(claim in vouched)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))

@@ -1,0 +1,278 @@
+"""Every exercise of the workbook, by ID: its kind, the salted digest of its answer, the
+hints for its likely mistakes (:mod:`ragscore.workbook.exercises` checks answers against
+them). The answers are written only in ``docs/instructor.md``.
+"""
+from collections import namedtuple
+
+RATE, COUNT, YES_NO, CHOICE = "rate", "count", "yes/no", "choice"
+
+
+class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options")):
+    """One exercise: ``mistakes`` maps a likely wrong answer (canonical form) to its hint;
+    ``hint`` is for any other wrong answer; ``options`` lists the choices of a ``choice``."""
+
+    __slots__ = ()
+
+
+def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, options=()):
+    return Exercise(exercise_id, kind, salt, answer_digest, dict(mistakes or {}), hint,
+                    tuple(options))
+
+
+CASES = ("launch", "rollback", "owner", "region")
+HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
+#: What validation and the scorer might do with a citation to a note that does not exist.
+OUTCOMES = ("refused", "dropped", "unsupported", "supported")
+
+#: Every exercise of the workbook, by ID. The answers are in docs/instructor.md. No hint
+#: states its exercise's answer (tests/workbook/test_exercises.py reads them all).
+EXERCISES = {exercise.id: exercise for exercise in (
+    _exercise("01.1", COUNT, "881b56",
+              "feecb1bb5b5df4ecdcedec6b95911daab9ee532424e9ebee4982cfefe62ec9a0",
+              "Read the 'expected claims' column of step 3 row by row and add up the claim "
+              "IDs; a question that expects nothing adds nothing.",
+              {"5": "5 is how many claims system B made over the four questions; the "
+                    "question asks what the reviewer expects (step 3), not what a system said.",
+               "3": "Count claim IDs, not questions: one question expects more than one claim."}),
+    _exercise("01.2", COUNT, "12febe",
+              "848b931e76ac065acb94d79a2ad09d72defd539fe5d9e7bdfe1fe224cebffbc5",
+              "Take each run of step 4 claim by claim, and look up in step 3 which notes are "
+              "labelled as support for that claim ID on that question. A claim the reviewer "
+              "never expected has no supporting note at all.",
+              {"2": "Look again at launch B's second claim: did the reviewer expect a claim "
+                    "called bonus, with launch as its support?",
+               "1": "owner A is one such run; check the claims made on launch and on region too.",
+               "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
+    _exercise("01.3", CHOICE, "5d2e71",
+              "bfe787d4a529125f785b331208604d3beb8b789a582aabfc81534a9dde14c1e7",
+              "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
+              "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell, then "
+              "ragscore.evaluate with the same arguments and k=2, and read the support.",
+              {"refused": "Step 6 tries an unknown note in the retrieved list only; a "
+                          "citation is a different field. Run attempt(course.corpus, "
+                          "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
+                          "(('aurora', ('no-such-note',)),)}) in a new cell and read what "
+                          "it says.",
+               "dropped": "Nothing a run records is thrown away behind your back: score "
+                          "that run with ragscore.evaluate (k=2) and look at its support.",
+               "supported": "owners is retrieved, but aurora cites no-such-note: is that "
+                            "note labelled as support for aurora (step 3)?"},
+              options=OUTCOMES),
+    _exercise("02.1", RATE, "b80045",
+              "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
+              "P@3 has three slots: count the relevant notes in the top 3 and divide by 3.",
+              {"1.00": "1.00 divides the hits by the notes returned; P@k keeps k slots even "
+                       "when the list is shorter.",
+               "0.33": "Count the hits again: look up each of rollback B's two notes among "
+                       "the question's relevant notes (chapter 1, step 3).",
+               "0.50": "0.50 would be one hit in two slots; P@3 has three slots."}),
+    _exercise("02.2", RATE, "984fbe",
+              "be825be92a90a372b98173b8ea289ad2e5a96f108bfbd20933f00e4113ad7825",
+              "RR@k is 1 divided by the rank of the first relevant note within the top k.",
+              {"1.00": "1.00 is what R@3 gives here (the relevant note is found); RR asks at "
+                       "which rank the first relevant note sits.",
+               "0.50": "0.50 is RR@2 of owner A's recorded list; in this list the relevant "
+                       "note sits lower.",
+               "0.00": "At k = 3 all three notes are in view; is one of them relevant?"}),
+    _exercise("02.3", RATE, "02db82",
+              "0617885d0acb7490e7d15eb9af220113549ad685ef97972730b27b7861ad5a2a",
+              "Read A's P@1 in the table under step 5 and average it over the questions "
+              "where it is defined.",
+              {"0.50": "0.50 counts region as a 0. region's P@1 is n/a: it has nothing "
+                       "relevant, so it is not one of the answerable questions (step 4).",
+               "1.00": "owner A's first note is archive, which is not relevant.",
+               "0.33": "Look again at each answerable question: whose first note is relevant?"}),
+    _exercise("03.1", RATE, "400635",
+              "0090e2be5813dc364fb049b1f28a831872149eebca79088bb03edac44ac27099",
+              "Support = supported claims / claims made. Count the claims the new answer "
+              "makes, then check each against launch's labels (step 1's rule).",
+              {"0.67": "switch is an expected claim of the rollback question; on launch "
+                       "nobody labelled any note as its support.",
+               "0.50": "0.50 is launch B's support as recorded; the extra claim changes the "
+                       "number of claims made.",
+               "1.00": "1.00 is launch B's coverage; support divides by the claims made."}),
+    _exercise("03.2", COUNT, "ac6a5a",
+              "d819ac3bab44000f4e36e2683a31a486f70b138e17eb00f5034335d4bf66f913",
+              "Go through B's four answers; a claim counts when every note it cites is "
+              "labelled for it and ranked first (k = 1).",
+              {"4": "At k = 1 only each run's first note is in view: check where every cited "
+                    "note is ranked.",
+               "5": "launch B's bonus is unsupported at any cutoff: nothing is labelled for it."}),
+    _exercise("03.3", COUNT, "a41c0f",
+              "943ec15b5aa92d9ce0042c4fc70fdbdd1f02ab3aebebcf2b3e2df4f89a860800",
+              "Apply step 1's rule to each of B's claims with its new citation list: every "
+              "cited note must be labelled for the claim and be in the top 2.",
+              {"4": "4 is how many of B's claims are supported as recorded. Step 1's rule "
+                    "asks something of every cited note, the added one too.",
+               "3": "Look at each claim's added citation: does one good citation make up "
+                    "for a bad one (step 1)?",
+               "5": "bonus had no support before anything was added: nobody labelled a "
+                    "note for it on launch."}),
+    _exercise("04.1", RATE, "626563",
+              "b320ab513debe59eaa0062e3822a5ba7d1cac17ca553b66e7eb398a6b7c6f8eb",
+              "Pooled recall sums the hits over the answerable questions and divides by the "
+              "sum of their relevant notes.",
+              {"0.83": "0.83 is the macro mean (each question weighs the same); pooled "
+                       "divides total hits by total relevant notes.",
+               "0.50": "rollback has two relevant notes; count every relevant note of the "
+                       "answerable questions."}),
+    _exercise("04.2", COUNT, "012f02",
+              "02212dc742dc82b83ee6ef949453bd45a69ebca4466332f7e561493558faa0dc",
+              "Run compare(question_table(course, k=1), baseline='A', candidate='B') in a new "
+              "cell and count the rows whose verdict is regressed.",
+              {"1": "That is the count at the chapter's cutoff; at k = 1 one more cited note "
+                    "falls out of view for system B.",
+               "3": "A value that becomes n/a is 'no longer defined', not a regression.",
+               "0": "launch's support regresses at every cutoff."}),
+    _exercise("04.3", CHOICE, "825eb0",
+              "219a6a458135d73540d63216847ac3ce7a4e8f79807d2e1e3cd2684841b517dd",
+              "At k = 1 only the first retrieved note is visible: which of B's answers cites "
+              "a note ranked second?",
+              {"launch": "launch regresses at the chapter's cutoff as well; the question asks "
+                         "for the new one.",
+               "region": "region's support becomes n/a because B declines, which is right on "
+                         "an unanswerable question; that is not a regression.",
+               "owner": "owner B ranks the note it cites first, so it stays in view at k = 1."},
+              options=CASES),
+    _exercise("04.4", RATE, "ead02f",
+              "611cd19ab01aba3032e77f0caec93ddf8c652f3c9acf1200423a734b24cd61e4",
+              "Average A's coverage over the answerable questions (the numbers under the "
+              "heatmap list it per question).",
+              {"0.38": "region's coverage is n/a (nothing is expected) and region is not in "
+                       "the answerable slice: do not count it as a 0.",
+               "0.67": "0.67 is A's mean support; the question asks about coverage."}),
+    _exercise("05.1", RATE, "63d210",
+              "9e781100d701ef896a058109ff0e0bf9b78fdc2b456500c3a85b665ac682b374",
+              "Under that defect a claim needs only one labelled, visible citation.",
+              {"0.00": "0.00 is what the correct scorer gives; the defect is more lenient.",
+               "0.50": "Support counts claims, not citations: one claim was made."}),
+    _exercise("05.2", RATE, "8e5d56",
+              "ed570bcb15c6b598c63a883f6606b5e50d22d82996ac3e53de8f9f918454b68f",
+              "Recompute P@2 of launch A, rollback A and owner A with the defect (hits divided "
+              "by the notes returned when fewer than k came back), then average the three.",
+              {"0.50": "0.50 is the correct mean; the defect changes the denominator of a list "
+                       "shorter than k.",
+               "1.00": "Only rollback A returned fewer notes than k; launch A and owner A "
+                       "returned two each."}),
+    _exercise("05.3", RATE, "68b577",
+              "d2cdce0c77d367b14b523c2aacf0687dc6dd31a27d62f2b7a56a1b34c569b629",
+              "Coverage = supported expected claims / expected claims; under this defect the "
+              "rank of a cited note no longer matters.",
+              {"0.50": "0.50 is the correct coverage; the defect counts a labelled citation "
+                       "even when the note is ranked below k."}),
+    _exercise("06.1", CHOICE, "83738f",
+              "7f7a84bbfd47debce205790ec4e5f58055f0991b76134e3c3786de00762303eb",
+              "Step 1 says what each hash is computed over; find the one that includes the "
+              "notes' text.",
+              {"questions_sha256": "Which part of the test set holds the text of the notes? "
+                                   "Step 1 lists what each hash covers.",
+               "both": "The question set holds the questions and their labels; does any of "
+                       "those change when a note is reworded?",
+               "neither": "The hashes are over the content, so a changed character changes "
+                          "the hash of whatever holds it."},
+              options=HASHES),
+    _exercise("06.2", COUNT, "19a8c3",
+              "8dbb614e82597e517bf1c6baa7250ec097303d42e3e7d6dfe8e79d284e08d359",
+              "For each record, compare the set of delivered notes with the set of its first "
+              "retrieved note (recorded.runs[case][system] holds both).",
+              {"1": "That is the count at k = 2; at k = 1 the top-k list is one note, so "
+                    "compare each delivered list with the first retrieved note only.",
+               "5": "region B retrieved nothing and was given nothing: two empty sets are "
+                    "the same set."}),
+    _exercise("06.3", COUNT, "09ea1e",
+              "a78b92bbe615232be9bd50fd6c4936850b7ef94a4c574045142c4e0c923d2451",
+              "Read B's PASS and FAIL lines in step 4, then what step 4 says each exit code "
+              "means.",
+              {"1": "1 means a rule fails. Which rule did B fail, and would it still be in "
+                    "the policy?",
+               "2": "2 is for bad input (a policy or system that cannot be judged); nothing "
+                    "here is bad input."}),
+    _exercise("07.1", RATE, "4ea15a",
+              "8c852bd106fea764de8330ab3ee373925ec8e0122703df9608dc2ba1cf3177e4",
+              "nDCG@1 compares the gain of dense's first note on q2 with the largest gain "
+              "any judged note of q2 could have had at rank 1; step 4 shows, for nDCG@3, "
+              "how a grade becomes a gain.",
+              {"0.63": "At rank 1 the discount is log2(1 + 1) = 1: no note is discounted "
+                       "there.",
+               "0.33": "The ideal DCG@1 holds one note only, the best one that could be at "
+                       "rank 1, not the sum of every grade.",
+               "1.00": "glacier is relevant, but graded 1; nDCG compares that with the best "
+                       "grade that could have been at rank 1.",
+               "0.38": "0.38 is nDCG@3; at k = 1 only the first note counts, in the DCG and "
+                       "in the ideal DCG."}),
+    _exercise("07.2", RATE, "c6242b",
+              "7b6c3af5723aca84ecda7e4877c5a513f3ed83b624f201b2f73690602071c2da",
+              "Average dense's 'RR at full depth' column (step 6) over all three questions.",
+              {"0.33": "0.33 is the mean of RR@1, cut at k = 1; trec_eval's recip_rank is "
+                       "not cut.",
+               "0.75": "trec_eval keeps q3 in its mean as a 0 (its -c convention); it does "
+                       "not leave it out."}),
+    _exercise("08.1", COUNT, "c1654d",
+              "d778243c4687dbdb1bc9603334c4921bb73143934d511592f63f307d6a7c0c7f",
+              "Add up the disclosures column of step 2's table for rerank.",
+              {"9": "9 is baseline's total; the question asks about rerank.",
+               "6": "6 counts the questions with a disclosure; one of them has more than one.",
+               "0": "rerank-guarded has none; the question asks about rerank."}),
+    _exercise("08.2", COUNT, "a9fd68",
+              "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
+              "Step 5 prints how many questions improved over the whole collection and over "
+              "the held-out split; every question is in one split or the other.",
+              {"8": "8 is the held-out count; the question asks about the dev split.",
+               "12": "12 is over all 46 questions, dev and held-out together.",
+               "18": "18 is how many dev questions there are, improved or not."}),
+    _exercise("08.3", RATE, "4a55ae",
+              "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
+              "kappa = (po - pe) / (1 - pe); here po is 25/27 and pe stays 46/81.",
+              {"0.93": "0.93 is the percent agreement, 25/27; kappa takes away the agreement "
+                       "expected by chance.",
+               "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
+    _exercise("09.1", COUNT, "5e0b91",
+              "3a59a19a895eb0b3fb760c3697fc81f66254c92f42b6fb08e169a09cbf0cec47",
+              "Count the rows of step 4's table of claims: one per question, sentence and "
+              "cited passages.",
+              {"15": "15 counts every claim; two answers to the same question share one "
+                     "sentence, and the queue lists it once.",
+               "12": "12 counts answers; several answers hold more than one claim."}),
+    _exercise("09.2", RATE, "b37c24",
+              "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
+              "Pooled: add up draft's supported claims on launch, rollback and owner, and "
+              "divide by all its claims on those three questions.",
+              {"0.33": "0.33 is the mean of the three per-question values (macro), or counts "
+                       "the region claim too; pooled sums claims over the answerable "
+                       "questions."}),
+    _exercise("09.3", RATE, "0d8fa6",
+              "0dfdeecf10c6f0eff39e464bf30c5c8f02ef988eba15fa8e73bc139523fe0b6e",
+              "Check each sentence alone: does it cite only the passage labelled for the "
+              "expected claim it states, within the top 2?",
+              {"0.50": "Both cited passages are within the top two: rollback first and "
+                       "checklist second.",
+               "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
+                       "judged one at a time."}),
+    _exercise("10.1", CHOICE, "3c91a7",
+              "2a9e716c76b3f162fa68af26516c18d13a28cfda0631770e38319bb2a5f72e93",
+              "A chunk is full for a claim when it holds one of its evidence spans whole: for "
+              "each claim, is its span inside 0-73 or inside 74-127?",
+              {"smoke": "108-126 lies inside 74-127: one chunk holds it whole.",
+               "monday": "14-45 lies inside 0-73: one chunk holds it whole.",
+               "aurora": "The team notes are cut at 74 and 75; aurora's evidence is "
+                         "characters 14-40 of them."},
+              options=("monday", "switch", "smoke", "aurora")),
+    _exercise("10.2", RATE, "b52e0d",
+              "780b5394d20438ceb9ccd59f94c59d727b3b9f8c88f6e5f31a1a8df7640a1507",
+              "For each claim, find the chunk holding most of the cited sentence, then ask "
+              "whether that one chunk covers the claim's evidence span whole and is in the "
+              "top 2; support is supported claims over claims.",
+              {"1.00": "switch's sentence 47-91 lies mostly in release-notes@0 (26 characters "
+                       "against 17), which holds only part of the evidence 47-90: partial, "
+                       "unsupported.",
+               "0.00": "smoke's sentence lies in release-notes@74, which holds its evidence "
+                       "108-126 whole, and it is ranked second: supported at k = 2."}),
+    _exercise("10.3", COUNT, "71fa4e",
+              "b33ffe327253e5d39a81c336e4d66e0564f58995060b8ff1104901311bdb8abc",
+              "A label is lost when its text is no longer found once in the new version: "
+              "look at each label's text in step 1 and ask whether it holds the word Aurora.",
+              {"1": "Two labels hold the word: the relevant sentence and the evidence of "
+                    "aurora.",
+               "8": "Only the team notes change; the release notes' labels are kept.",
+               "0": "A label whose text is no longer in the document is orphaned, and lost."}),
+)}
