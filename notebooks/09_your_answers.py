@@ -27,8 +27,8 @@
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
 # [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · next,
-# [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · terms in **bold**
-# are defined in the [glossary](../docs/glossary.md).
+# [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [claim](../docs/glossary.md#claim,-expected-claim) ·
@@ -305,5 +305,5 @@ check("09.3", answer)
 # %% [markdown] tags=["lab-only"]
 # ---
 # **Previous:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) ·
-# **Next:** [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · the
-# README's "Start here" lists every chapter · [glossary](../docs/glossary.md)
+# **Next:** [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) ·
+# [glossary](../docs/glossary.md)

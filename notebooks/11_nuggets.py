@@ -22,8 +22,9 @@
 # the questions in step 1. We read everything at k = 2.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 9 — Your system's answers](09_your_answers.ipynb)
-# · this is the last chapter for now · terms in **bold** are defined in the
+# *Finding your way:* previous,
+# [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) · this is
+# the last chapter for now · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
@@ -294,6 +295,6 @@ check("11.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) · this is the
-# last chapter for now; the README's "Start here" lists every chapter ·
+# **Previous:** [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb)
+# · this is the last chapter for now; the README's "Start here" lists every chapter ·
 # [glossary](../docs/glossary.md)

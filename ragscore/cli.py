@@ -45,6 +45,7 @@ def build_parser():
     from .cli_release import add_release_commands
     from .cli_scores import add_score_commands
     from .cli_share import add_share_commands
+    from .cli_spans import add_span_commands
 
     parser = _Parser(
         prog="ragscore",
@@ -62,6 +63,7 @@ def build_parser():
     add_share_commands(commands, dataset_argument, engine_option)
     add_record_command(commands)
     add_answer_commands(commands)
+    add_span_commands(commands)
     _add_width_option(parser, top=True)
     return parser
 

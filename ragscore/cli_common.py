@@ -49,8 +49,13 @@ def metric_names(text):
     return names
 
 
-def dataset_argument(parser, *, optional=False):
-    if optional:
+def dataset_argument(parser, *, optional=False, pair=False):
+    if pair:  # compare, gate, html: or two folders cut from one span test set
+        parser.add_argument("dataset", nargs="?", default=None,
+                            help="dataset folder (see docs/dataset-format.md); leave it out "
+                                 "to compare two chunkings of one span test set: --baseline "
+                                 "DIR:SYSTEM --candidate DIR:SYSTEM (docs/spans.md)")
+    elif optional:
         parser.add_argument("dataset", nargs="?", default=str(COURSE_PATH),
                             help="dataset folder (default: the course dataset)")
     else:
@@ -121,6 +126,28 @@ def read_counted(args):
                                     f"({', '.join(members)}); got {show(args.split)}")
         counted = restrict(counted, members[args.split])
     return counted
+
+
+def read_pair(args):
+    """The :class:`~ragscore.engine.pairs.FolderPair` of ``--baseline DIR:SYSTEM
+    --candidate DIR:SYSTEM`` (two chunkings of one span test set), restricted to
+    ``--split`` when given; ``args.baseline`` and ``args.candidate`` name its systems."""
+    from .engine.pairs import pair_folders
+    from .render.progress import Progress
+
+    with Progress("reading and counting the two folders"):
+        pair = pair_folders(args.baseline, args.candidate, engine=args.engine,
+                            unit=getattr(args, "unit", "chunk"),
+                            dedupe=getattr(args, "dedupe", False))
+    if getattr(args, "split", None) is not None:
+        from .tables.summary import restrict, slice_members
+
+        members = slice_members(pair.counted, "split")
+        if args.split not in members:
+            raise InvalidInputError(f"--split must be one of the dataset's splits "
+                                    f"({', '.join(members)}); got {show(args.split)}")
+        pair = pair._replace(counted=restrict(pair.counted, members[args.split]))
+    return pair
 
 
 def what_was_removed(counted):

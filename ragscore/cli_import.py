@@ -65,9 +65,10 @@ def _import(args, out):
     runs = sum(len(per_case) for per_case in dataset.runs.values())
     names = dataset.systems
     systems = len(names)
-    lines = [f"wrote {folder}: {len(dataset.corpus):,} documents, {len(dataset.cases):,} "
-             f"questions, {runs:,} runs of {systems} system{'s' * (systems != 1)} "
-             f"({', '.join(names) or 'none'})"]
+    corpus = (f"{len(dataset.corpus):,} chunks of {len(dataset.documents):,} documents"
+              if dataset.documents else f"{len(dataset.corpus):,} documents")
+    lines = [f"wrote {folder}: {corpus}, {len(dataset.cases):,} questions, {runs:,} runs of "
+             f"{systems} system{'s' * (systems != 1)} ({', '.join(names) or 'none'})"]
     lines += [f"  {sentence}" for sentence in sentences]
     if args.review_out:
         lines.append(_write_review_queue(dataset, args.review_out))

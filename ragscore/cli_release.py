@@ -113,7 +113,15 @@ def _gate(args, out):
     if args.baseline is not None and args.baseline_file is not None:
         raise InvalidInputError("give --baseline SYS or --baseline-file FILE, not both")
     has_baseline = args.baseline is not None or args.baseline_file is not None
-    inputs = gate_inputs(args.dataset, policy=args.policy, has_baseline=has_baseline,
+    source = args.dataset
+    if source is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
+        from .cli_common import read_pair
+
+        if args.baseline is None:
+            raise InvalidInputError("without DATASET, gate compares two chunkings of one span "
+                                    "test set: --baseline DIR:SYSTEM --candidate DIR:SYSTEM")
+        source = lambda: read_pair(args)  # noqa: E731 (counted after the policy is checked)
+    inputs = gate_inputs(source, policy=args.policy, has_baseline=has_baseline,
                          engine=args.engine)
     policy, dataset, counted = inputs.policy, inputs.dataset, inputs.counted
     cases, tags = inputs.cases, inputs.tags
@@ -143,8 +151,11 @@ def _gate(args, out):
               f"{len(verdict.outcomes)} rules")
     from .core.aggregate import label_notes
 
-    notes = [note for note in counted.notes  # answers awaiting review
-             if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: "))]
+    from .io.spans import LOST_NOTE
+
+    notes = [note for note in counted.notes  # answers awaiting review, span labels lost
+             if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: ",
+                                 LOST_NOTE))]
     notes += label_notes(counted, policy.k, systems={args.candidate, args.baseline})
     out.write("\n".join(gate_text(verdict, header=header, show=args.show,
                                   warnings=warnings, notes=notes, digits=args.digits)) + "\n")
@@ -209,10 +220,12 @@ def add_release_commands(commands, dataset_argument, engine_option):
                     "grouped by severity. The questions are the test set's: one in a rule's "
                     "scope without a run fails the rule ('no run'). Exit 0 when every rule "
                     "passes, 1 when any fails (minor ones too), 2 on bad input.")
-    dataset_argument(gate)
+    dataset_argument(gate, pair=True)
     gate.add_argument("--policy", required=True, help="the policy file (TOML)")
-    gate.add_argument("--candidate", required=True, help="the system you might ship")
-    gate.add_argument("--baseline", help="a system in the same test set to compare with")
+    gate.add_argument("--candidate", required=True,
+                      help="the system you might ship (without DATASET: DIR:SYSTEM)")
+    gate.add_argument("--baseline", help="a system in the same test set to compare with "
+                                         "(without DATASET: DIR:SYSTEM)")
     gate.add_argument("--baseline-file", help="a file written by 'ragscore baseline save'")
     gate.add_argument("--allow-mismatch", action="store_true",
                       help="compare even when the test set or the rubric changed (the "

@@ -3,8 +3,8 @@
 import sys
 
 from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
-                         no_runs, random_seed,
-                         notes_out, read_counted, scoring_options, shortened_note, what_was_removed)
+                         no_runs, random_seed, notes_out, read_counted, read_pair,
+                         scoring_options, shortened_note, what_was_removed)
 from .cli_measures import (add_measure_options, add_report_options, digits_option,
                            measures_option)
 from .core.aggregate import label_notes
@@ -174,14 +174,19 @@ def _failures(args, counted, k, out):
 
 
 def _compare(args, out):
-    counted = read_counted(args)
-    k = cutoff(args.k, counted.rules)
-
     from .core.paired import split_mix
-    from .io.manifest import rubric_mismatch
+    from .io.manifest import rubric_conflict, rubric_mismatch
 
+    if args.dataset is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
+        pair = read_pair(args)
+        counted = pair.counted
+        problem = rubric_conflict(pair.view.manifests, pair.view.rubric, args.baseline,
+                                  args.candidate)
+    else:
+        counted = read_counted(args)
+        problem = rubric_mismatch(args.dataset, args.baseline, args.candidate)
+    k = cutoff(args.k, counted.rules)
     warnings = []
-    problem = rubric_mismatch(args.dataset, args.baseline, args.candidate)
     if problem and not args.allow_mismatch:
         raise InvalidInputError(f"{problem}; refusing to compare (pass --allow-mismatch to "
                                 "compare anyway)")
@@ -315,7 +320,10 @@ def _sweep(args, out):
                      *(format_value(value, digits=args.digits) for value in values)])
     lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
              "its share of yes over its own questions.", *aligned_lines(rows, right_from=1)]
-    lines += [f"Note: {one_line(note)}" for note in label_notes(counted, max_k)]
+    from .io.spans import LOST_NOTE
+
+    lost = [note for note in counted.notes if note.startswith(LOST_NOTE)]  # span test sets
+    lines += [f"Note: {one_line(note)}" for note in lost + label_notes(counted, max_k)]
     out.write("\n".join(lines) + "\n")
     return OK
 
@@ -370,9 +378,11 @@ def add_score_commands(commands):
                     "and verdict (regressed, no longer defined, newly defined, improved, "
                     "changed for a flag such as ctx differs, unchanged). Regressions are "
                     "listed first.")
-    dataset_argument(comparison)
-    comparison.add_argument("--baseline", required=True, help="the system you have now")
-    comparison.add_argument("--candidate", required=True, help="the system you might ship")
+    dataset_argument(comparison, pair=True)
+    comparison.add_argument("--baseline", required=True,
+                            help="the system you have now (without DATASET: DIR:SYSTEM)")
+    comparison.add_argument("--candidate", required=True,
+                            help="the system you might ship (without DATASET: DIR:SYSTEM)")
     scoring_options(comparison)
     comparison.add_argument("--format", choices=("text", "csv", "json"), default="text",
                             help="text (default), csv or json: the per-question rows, or "

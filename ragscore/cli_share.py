@@ -11,12 +11,21 @@ from .core.rules import InvalidInputError, show
 
 
 def _html(args, out):
-    from .folders import load_dataset
     from .tables.share import review_data
 
     target = None if args.out is None else output_file(
         "--out", args.out, inputs=(args.dataset, args.policy))
-    dataset = load_dataset(args.dataset)
+    paired = {}
+    if args.dataset is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
+        from .cli_common import read_pair
+
+        pair = read_pair(args)
+        dataset, source = pair.view, pair
+        paired = {"counted": pair.counted, "cases_by_system": pair.cases}
+    else:
+        from .folders import load_dataset
+
+        dataset = source = load_dataset(args.dataset)
     if not dataset.runs:
         raise InvalidInputError(f"{args.dataset} has no recorded runs: nothing to report")
     systems = dataset.systems
@@ -32,12 +41,12 @@ def _html(args, out):
     if args.policy:
         from .gating import gate
 
-        result = gate(dataset, policy=args.policy, candidate=args.candidate,
+        result = gate(source, policy=args.policy, candidate=args.candidate,
                       baseline=args.baseline, engine=args.engine,
                       allow_mismatch=args.allow_mismatch)
     data = review_data(dataset, baseline=args.baseline, candidate=args.candidate, k=k,
                        metrics=args.metrics, engine=args.engine, confidence=args.confidence,
-                       seed=args.seed, gate=result)
+                       seed=args.seed, gate=result, **paired)
     if args.format == "github":
         from .render.share_github import render_github
 
@@ -69,9 +78,11 @@ def add_share_commands(commands, dataset_argument, engine_option):
                     "and a sortable, filterable per-question table that opens to the IDs, "
                     "claims and counts behind each value. --format github writes a Markdown "
                     "summary instead (for $GITHUB_STEP_SUMMARY or a pull request).")
-    dataset_argument(page)
-    page.add_argument("--baseline", required=True, help="the system you have now")
-    page.add_argument("--candidate", required=True, help="the system you might ship")
+    dataset_argument(page, pair=True)
+    page.add_argument("--baseline", required=True,
+                      help="the system you have now (without DATASET: DIR:SYSTEM)")
+    page.add_argument("--candidate", required=True,
+                      help="the system you might ship (without DATASET: DIR:SYSTEM)")
     page.add_argument("--policy", default=None,
                       help="a policy file (TOML): its verdict heads the report")
     page.add_argument("--allow-mismatch", action="store_true",

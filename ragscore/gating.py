@@ -95,14 +95,22 @@ def gate_inputs(dataset, *, policy, has_baseline, engine):
     """Load the policy file ``policy`` and check its rules on their own (a rule that needs a
     baseline refused without one), count ``dataset`` (a folder's path or a loaded dataset)
     with ``engine``, then check the rules against the test set (their tags, cases and k):
-    the steps ``ragscore gate`` and :func:`gate` share, in one order."""
+    the steps ``ragscore gate`` and :func:`gate` share, in one order. ``dataset`` may also
+    be two chunkings of one span test set: a :class:`~ragscore.engine.pairs.FolderPair`, or
+    a function making one (called after the policy is checked)."""
     from .engine import count_dataset
+    from .engine.pairs import FolderPair
     from .io.policy import check_policy_rules, load_policy
 
     loaded = load_policy(policy)
     check_policy_rules(loaded, policy, has_baseline=has_baseline)
-    data = _dataset(dataset)
-    counted = count_dataset(data, engine=engine)
+    if callable(dataset):
+        dataset = dataset()
+    if isinstance(dataset, FolderPair):
+        data, counted = dataset.view, dataset.counted
+    else:
+        data = _dataset(dataset)
+        counted = count_dataset(data, engine=engine)
     cases = list(data.cases)  # the test set's questions, whoever answered them
     tags = {name: case.get("tags", ()) for name, case in data.cases.items()}
     check_policy_rules(loaded, policy, has_baseline=has_baseline, cases=cases, tags=tags,
@@ -129,8 +137,9 @@ def refuse_failed_calls(dataset, system, side):
 def gate(dataset, *, policy, candidate, baseline=None, engine="columnar",
          allow_mismatch=False):
     """Judge every rule of ``policy`` (a TOML file's path) for system ``candidate`` of
-    ``dataset`` (a folder's path or a loaded dataset), against system ``baseline`` of the
-    same test set when given; return a :class:`GateResult`.
+    ``dataset`` (a folder's path, a loaded dataset, or a
+    :class:`~ragscore.engine.pairs.FolderPair` of two chunkings of one span test set), against
+    system ``baseline`` of the same test set when given; return a :class:`GateResult`.
 
     Bad input (an unknown system, a rule that needs a baseline without one, runs judged
     under different rubric versions unless ``allow_mismatch``) raises

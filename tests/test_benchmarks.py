@@ -93,3 +93,17 @@ def test_trec_eval_layout_equals_the_real_binary_byte_for_byte():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[1:] == ["bm25: same (52 lines)",
                                               "dense: same (39 lines)"]
+
+
+def test_the_span_benchmark_runs_on_a_small_size(tmp_path):
+    script = BENCH.parent / "bench_spans.py"
+    result = subprocess.run([sys.executable, str(script), "--questions", "200", "--documents",
+                             "20", "--chunks", "2000", "--repeat", "1", "--shapes", "cut",
+                             "--data", str(tmp_path)],
+                            capture_output=True, text=True, check=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("200 questions over 20 documents and 2,000 chunks")
+    for command in ("import spans", "labels --format csv", "report --format csv"):
+        assert any(line.startswith(f"  ragscore {command}: wall best") for line in lines)
+    assert any(line.startswith("  in process, CPU seconds:") and "(200 questions, 0 labels "
+               "lost)" in line for line in lines)

@@ -66,6 +66,14 @@ class Sandbox:
         self.dataset = self.inputs / "DIR"
         shutil.copytree(self.pristine, self.dataset)
         shutil.copytree(FIXTURES / "import", self.inputs / "import")
+        self.spans = shutil.copytree(FIXTURES / "spans", self.inputs / "spans")
+        self.span_set = self.inputs / "SPANS"  # a span test set (docs/spans.md)
+        code, _, err = capture(["import", "spans", "--documents",
+                                str(self.spans / "documents.jsonl"), "--questions",
+                                str(self.spans / "questions.jsonl"), "--chunks",
+                                str(self.spans / "chunks-sentences.jsonl"), "--reviewer",
+                                "ana", "--date", "2026-01-02", "--out", str(self.span_set)])
+        assert code == 0, err
         self.policy = self.inputs / "policy.toml"
         self.policy.write_text('k = 2\n[[rule]]\nname = "recall floor"\nmetric = "recall"\n'
                                'check = "min_mean"\nthreshold = 0.5\n')
@@ -201,6 +209,15 @@ def exceptions(box, url):
         ("import", "alce"): [fixture / "alce" / "result.json", "--system", "toy"],
         ("export", "nuggets"): [box.dataset, "--nuggets", box.fresh(".jsonl")],
         ("review", "import"): [box.dataset, box.queue],
+        # without DATASET these compare two chunkings of one span test set (DIR:SYSTEM)
+        ("compare",): [box.dataset], ("gate",): [box.dataset], ("html",): [box.dataset],
+        ("import", "spans"): ["--documents", box.spans / "documents.jsonl", "--questions",
+                              box.spans / "questions.jsonl", "--chunks",
+                              box.spans / "chunks-sentences.jsonl", "--runs",
+                              box.spans / "runs-sentences.jsonl"],
+        ("labels",): [box.span_set],
+        ("rechunk",): [box.span_set, "--chunks", box.spans / "chunks-notes.jsonl",
+                       "--report", box.fresh(".json")],
         ("record",): [box.dataset, "--endpoint", url, "--system", "live", "--retries", "0",
                       "--timeout", "10"],
     }

@@ -28,7 +28,7 @@ TOP = {"ragscore", "ragscore.__main__", "ragscore.cli", "ragscore.cli_common",
        "ragscore.cli_import", "ragscore.cli_record", "ragscore.cli_release",
        "ragscore.cli_scores", "ragscore.reports", "ragscore.plots", "ragscore.gating",
        "ragscore.cli_share", "ragscore.cli_measures", "ragscore.cli_answers",
-       "ragscore.cli_eval"}
+       "ragscore.cli_spans", "ragscore.cli_eval"}
 #: Third-party packages each layer may use (the standard library is always allowed).
 THIRD_PARTY = {
     "ragscore.core": set(),

@@ -336,7 +336,7 @@ _new = tuple.__new__
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
           answer=None, references=None, judged=None, answerability=None, vouched=(),
-          nuggets=None, assigned=None, partial=frozenset(), cited=None):
+          nuggets=None, assigned=None, partial=frozenset(), cited=None, uncovered=()):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -354,8 +354,10 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple (``None``: its
     expected claims, every one vital); ``assigned``: reviewers' assignments ``{nugget ID:
     assignment}`` for this answer; ``partial``: its claims that state an expected claim only
-    in part (span labels); ``cited``: its
-    :class:`~ragscore.core.citations.CitationCounts`, when its citations carry labels.
+    in part (span labels); ``cited``: its :class:`~ragscore.core.citations.CitationCounts`.
+    ``uncovered``: claims whose citations do not support them fully under labels derived
+    from spans (:func:`ragscore.core.spans.support_level`: none of their evidence spans
+    covered whole): never supported.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
@@ -379,6 +381,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         expected = support or {}
         seen = _every_rank(retrieved, delivered) if vouched else None
         for claim, citations in claims:
+            if claim in uncovered:
+                continue
             labelled, view = expected.get(claim), visible
             if labelled is None and claim in vouched:
                 labelled, view = frozenset(citations), seen

@@ -16,6 +16,15 @@ support        a claim, by the passages it cites           ``claim``,          `
 answerability  the question, against this corpus           (none)              ``answerable``,
                                                                                ``unanswerable``,
                                                                                ``unsure``
+span-          a span of a source document's relevance     ``doc``,            a grade (int;
+relevance      to the question                             ``version``,        0: not
+                                                           ``start``,          relevant)
+                                                           ``end``, ``text``
+evidence       a span of a source document as evidence     ``claim``,          ``evidence``,
+               for an expected claim of the question       ``doc``,            ``not
+                                                           ``version``,        evidence``
+                                                           ``start``,
+                                                           ``end``, ``text``
 nugget         an answer's assignment to a nugget          ``nugget``          ``support``,
                                                                                ``partial_support``,
                                                                                ``not_support``
@@ -23,6 +32,10 @@ citation       a claim's support by one passage it cites   ``claim``,          `
                                                            ``doc``             ``partial``,
                                                                                ``none``
 =============  ==========================================  ==================  ==============
+
+Span labels (:mod:`ragscore.core.spans`) name a document, its ``version``, offsets in code
+points (``start``, ``end`` exclusive) and the ``text`` between them; the labels of every
+chunking of those documents are derived from them.
 
 A record::
 
@@ -32,14 +45,15 @@ A record::
      "reviewer": "ana", "date": "2026-12-04", "origin": "human", "batch": "0a1b2c3d4e5f6071"}
 
 - ``case`` and ``key`` locate it: ``key`` is a hash of the **content judged**
-  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`,
+  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`, :func:`span_key`,
   :func:`ragscore.core.nuggets.assignment_key`, :func:`citation_key`): the passage (its ID and
   text) for relevance, the normalised claim and its cited passages' text for support, the question
-  text for answerability, the nugget and the whole answer (each claim and the passages it
-  cites) for a nugget assignment, the normalised claim and the one passage for a citation. A judgement applies where its case holds that content now, so
-  it is reused for another run or system exactly when the same thing is judged again, and
-  an edited passage, claim or question needs a new one. It is never looked up by question
-  text alone.
+  text for answerability, the span (its document, version, offsets and text; for evidence, its
+  claim too) for span labels, the nugget and the whole answer (each claim and the passages it
+  cites) for a nugget assignment, the normalised claim and the one passage for a citation. A
+  judgement applies where its case holds that content now, so it is reused for another run or
+  system exactly when the same thing is judged again, and an edited passage, claim or question
+  needs a new one. It is never looked up by question text alone.
 - ``states`` (support only, optional): the expected claim the claim states.
 - Provenance: ``reviewer``, ``date`` (``YYYY-MM-DD``), ``origin`` (``human``, ``llm-draft``
   for a machine's draft, ``post-edited`` for a person's edit of a draft) and ``batch`` (a
@@ -59,6 +73,7 @@ import re
 from collections import namedtuple
 
 from .rules import InvalidInputError, show
+from .spans import check_offsets
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
 ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
@@ -66,6 +81,9 @@ ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
 NUGGET_DECISIONS = ("not_support", "partial_support", "support")
 #: A claim's support by one passage it cites (TREC RAG's three levels), lowest first.
 CITATION_DECISIONS = ("none", "partial", "full")
+EVIDENCE_DECISIONS = ("evidence", "not evidence")
+#: The subject fields that place a span in a source document (:mod:`ragscore.core.spans`).
+SPAN_FIELDS = ("doc", "version", "start", "end", "text")
 ORIGINS = ("human", "llm-draft", "post-edited")
 #: Origins whose judgements count in scores (a machine's draft does not).
 SCORED_ORIGINS = frozenset({"human", "post-edited"})
@@ -87,6 +105,8 @@ KINDS = {kind.name: kind for kind in (
     Kind("relevance", ("doc",), None),
     Kind("support", ("claim", "citations"), SUPPORT_DECISIONS),
     Kind("answerability", (), ANSWERABILITY_DECISIONS),
+    Kind("span-relevance", SPAN_FIELDS, None),
+    Kind("evidence", ("claim",) + SPAN_FIELDS, EVIDENCE_DECISIONS),
     Kind("nugget", ("nugget",), NUGGET_DECISIONS),
     Kind("citation", ("claim", "doc"), CITATION_DECISIONS),
 )}
@@ -94,6 +114,9 @@ KINDS = {kind.name: kind for kind in (
 LEVELLED = ("nugget", "citation")
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
 OPTIONAL = ("states", "note")
+#: Per kind, ``(fields it may have, fields it must have)``.
+_FIELDS = {name: (frozenset(COMMON + OPTIONAL + kind.subject), frozenset(COMMON + kind.subject))
+           for name, kind in KINDS.items()}
 
 
 def content_key(*parts):
@@ -156,6 +179,23 @@ def question_key(question):
     return content_key("question", question)
 
 
+def span_key(doc, version, start, end, text, *, claim=None):
+    """The key of a span label: the span's document, version, offsets and text, and for
+    evidence the expected ``claim`` it supports. The same span judged again (by another
+    reviewer, or in a later import) is the same item; a span marked on a new version of its
+    document is a new one.
+
+    >>> span_key("d", "v1", 0, 6, "Monday") == span_key("d", "v2", 0, 6, "Monday")
+    False
+    >>> span_key("d", "v1", 0, 6, "Monday") == span_key("d", "v1", 0, 6, "Monday",
+    ...                                                  claim="monday")
+    False
+    """
+    if claim is None:
+        return content_key("span", doc, version, start, end, text)
+    return content_key("evidence", claim, doc, version, start, end, text)
+
+
 def is_machine(record):
     """True for a machine's draft: origin ``llm-draft`` or a ``judge:NAME`` reviewer."""
     return record.get("origin") == "llm-draft" or record["reviewer"].startswith(JUDGE_PREFIX)
@@ -182,7 +222,7 @@ def check_record(record, at, *, is_id=None):
     >>> check_record({"kind": "rating"}, "line 3")
     Traceback (most recent call last):
     ...
-    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, nugget, citation; got 'rating'
+    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, span-relevance, evidence, nugget, citation; got 'rating'
     """
     if type(record) is not dict:
         raise InvalidInputError(f"{at}: a judgement must be an object; got {show(record)}")
@@ -190,14 +230,14 @@ def check_record(record, at, *, is_id=None):
     if kind is None:
         raise InvalidInputError(f"{at}: field 'kind' must be one of {', '.join(KINDS)}; got "
                                 f"{show(record.get('kind'))}")
-    allowed = set(COMMON) | set(OPTIONAL) | set(kind.subject)
-    extra = sorted(str(name) for name in record if name not in allowed)
-    if extra:
+    allowed, required = _FIELDS[kind.name]
+    if not allowed.issuperset(record):
+        extra = sorted(str(name) for name in record if name not in allowed)
         article = "an" if kind.name[0] in "aeiou" else "a"
         raise InvalidInputError(f"{at}: unknown field {show(extra[0])} for {article} "
                                 f"{kind.name} judgement (it has {', '.join(sorted(allowed))})")
-    missing = [name for name in COMMON + kind.subject if name not in record]
-    if missing:
+    if not required.issubset(record):
+        missing = [name for name in COMMON + kind.subject if name not in record]
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")
     for field in ("case", "reviewer"):
         _text(record, field, at)
@@ -226,7 +266,8 @@ def check_record(record, at, *, is_id=None):
 def _check_subject(kind, record, at, is_id):
     ok = is_id or (lambda value: type(value) is str and bool(value.strip()))
     if "doc" in kind.subject and not ok(record["doc"]):
-        raise InvalidInputError(f"{at}: field 'doc' must be a passage ID; got "
+        what = "a document ID" if "text" in kind.subject else "a passage ID"
+        raise InvalidInputError(f"{at}: field 'doc' must be {what}; got "
                                 f"{show(record['doc'])}")
     if "nugget" in kind.subject and not (type(record["nugget"]) is str
                                          and record["nugget"].strip()):
@@ -234,6 +275,8 @@ def _check_subject(kind, record, at, is_id):
                                 f"{show(record['nugget'])}")
     if "claim" in kind.subject:
         _text(record, "claim", at)
+    if "text" in kind.subject:
+        _check_span(record, at)
     if "citations" in kind.subject:
         cited = record["citations"]
         if type(cited) not in (list, tuple) or not all(ok(doc) for doc in cited) \
@@ -241,6 +284,19 @@ def _check_subject(kind, record, at, is_id):
             raise InvalidInputError(f"{at}: field 'citations' must be an array of distinct "
                                     f"passage IDs; got {show(cited)}")
         record["citations"] = list(cited)
+
+
+def _check_span(record, at):
+    """The span fields of a span label: a version, offsets and the text between them."""
+    _text(record, "version", at)
+    if type(record["text"]) is not str or not record["text"]:
+        raise InvalidInputError(f"{at}: field 'text' must be the span's text (a non-empty "
+                                f"string); got {show(record['text'])}")
+    check_offsets(record["start"], record["end"], record["end"], at)  # numbers, in order
+    if record["end"] - record["start"] != len(record["text"]):
+        raise InvalidInputError(f"{at}: field 'text' must hold end - start = "
+                                f"{record['end'] - record['start']} code points; got "
+                                f"{len(record['text'])}")
 
 
 def _check_decision(kind, record, at):
@@ -311,6 +367,8 @@ def resolve(kind, decisions):
       reviewer gave exactly them; ``not a claim`` only when all said so; else
       ``unsupported``;
     - answerability: the decision when all agree, else ``unsure``;
+    - span-relevance: the lowest grade, as relevance; evidence: ``evidence`` only when
+      every reviewer said so;
     - nugget and citation: the lowest level (``not_support`` below ``partial_support``
       below ``support``; ``none`` below ``partial`` below ``full``).
 
@@ -320,15 +378,17 @@ def resolve(kind, decisions):
     ('partial_support', 'none')
     >>> resolve("support", [("supported", "monday"), ("supported", None)])
     ('unsupported', None)
+    >>> resolve("evidence", ["evidence", "not evidence"])
+    'not evidence'
     """
     decisions = list(decisions)
-    if kind == "relevance":
+    if KINDS[kind].decisions is None:  # a grade
         return min(decisions)
     if kind in LEVELLED:
         return min(decisions, key=KINDS[kind].decisions.index)
     if len(set(decisions)) == 1:
         return decisions[0]
-    return ("unsupported", None) if kind == "support" else "unsure"
+    return {"support": ("unsupported", None), "evidence": "not evidence"}.get(kind, "unsure")
 
 
 def resolved(records, *, machines=False):

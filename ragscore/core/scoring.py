@@ -95,6 +95,8 @@ class Counter:
                 labels = labels._replace(losers=losers, callers=callers)
             if type(case) is dict and "reference" in case:
                 labels = labels._replace(reference=check_reference(case["reference"]))
+            if type(case) is dict and "spans" in case:  # derived from spans: all judged
+                labels = labels._replace(judged=None, partial=case["spans"])
             return labels
         except InvalidInputError as error:
             documents = set(self.sources.values()) - self.known
@@ -124,7 +126,8 @@ class Counter:
                      references=labels.reference, judged=labels.judged,
                      answerability=labels.answerability, vouched=prepared.vouched,
                      nuggets=labels.nuggets, assigned=prepared.assigned,
-                     partial=prepared.partial, cited=prepared.cited)
+                     partial=prepared.partial, cited=prepared.cited,
+                     uncovered=prepared.uncovered)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -155,13 +158,14 @@ class Counter:
         if type(run) is dict and ("answer" in run or "sentences" in run):
             answer = check_answer(answer_text(run))
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
+        uncovered = _uncovered(labels.partial, claims) if labels.partial and claims else ()
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
-                        vouched, assigned, partial, cited)
+                        vouched, assigned, partial, cited, uncovered)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer vouched assigned partial cited",
-                          defaults=(None, (), None, frozenset(), None))):
+                                      "answer vouched assigned partial cited uncovered",
+                          defaults=(None, (), None, frozenset(), None, ()))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
     delivered context (``None``: not recorded), the caller's restricted chunks, the answer
@@ -169,8 +173,9 @@ class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delive
     reviewers' nugget assignments for this answer (``{nugget ID: assignment}``, or
     ``None``), its claims stating an expected claim only in part (span labels) and the
     :class:`~ragscore.core.citations.CitationCounts` of its graded citations (``None``:
-    none graded). The last three are what :mod:`ragscore.io.answers` finds in the test set's
-    judgements for this answer."""
+    none graded), what :mod:`ragscore.io.answers` finds in the test set's judgements for
+    this answer; and the claims whose citations do not cover an evidence span (labels
+    derived from spans: never supported, :func:`_uncovered`)."""
 
     __slots__ = ()
 
@@ -189,6 +194,16 @@ def _reviewed(run, claims, labels):
         fail("run['partial']", "a frozenset of the run's claim IDs", partial)
     cited = citation_counts(check_cited(run["cited"])) if "cited" in run else None
     return assigned, partial, cited
+
+
+def _uncovered(partial, claims):
+    """The claims of a run whose citations do not support them fully by the strict rule
+    generalised (:func:`ragscore.core.spans.support_level`): only a claim some chunk
+    partly holds the evidence of (``partial``,
+    :attr:`~ragscore.core.validation.Labels.partial`) can cite only its sources and still
+    miss every span. Both engines read this one frozenset."""
+    return frozenset(claim for claim, citations in claims
+                     if claim in partial and partial[claim].level(citations) != "full")
 
 
 def _vouched(run, claims):

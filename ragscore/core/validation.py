@@ -122,8 +122,8 @@ def _explain_within(value, field, allowed, expected, rules):
 
 
 class Labels(namedtuple("Labels", "relevant support grades losers callers reference "
-                                  "answerability judged nuggets",
-                        defaults=(frozenset(), None, None, None, None, None))):
+                                  "answerability judged nuggets partial",
+                        defaults=(frozenset(), None, None, None, None, None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -137,9 +137,14 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers refere
     ``answerability``: 1 answerable, 0 unanswerable, -1 not labelled yet
     (:func:`answerability_of`); ``None`` where it was not worked out (read from the counts).
     ``judged``: the IDs whose relevance is judged (any grade), or ``None`` when every passage
-    is (course rules: a case's list is its complete labelling).
+    is (course rules: a case's list is its complete labelling; a span test set, whose
+    labels reach every chunk).
     ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple when it lists
     ``nuggets``, else ``None``: its nuggets are its expected claims, every one vital.
+    ``partial``: for labels derived from spans (:mod:`ragscore.core.spans`), ``{claim:
+    Evidence}`` of the claims some chunk only partly holds the evidence of: a citation list
+    within their sources must also cover one evidence span (:meth:`Evidence.level`);
+    ``None`` otherwise.
     """
 
     __slots__ = ()

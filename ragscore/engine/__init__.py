@@ -74,7 +74,7 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     waiting, judged = None, False
     if needs_labels(dataset):  # judgements applied; claims derived from answer text
         judged = any(record["kind"] == "relevance" for record in dataset.judgements)
-        dataset, waiting = derive_with_waiting(dataset, judges=drafts)
+        dataset, waiting = derive_with_waiting(dataset, judges=drafts, unit=unit)
         if drafts and any(is_machine(record) for record in dataset.judgements):
             dataset = dataset._replace(notes=tuple(dataset.notes) + (DRAFTS_NOTE,))
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,

@@ -17,8 +17,7 @@ from pathlib import Path
 
 from ..core.rules import OPEN, show
 from ..io.format import Dataset
-from ..io.jsonl import (MAX_FILE_BYTES, DatasetFileError, parse, read_json, read_whole, records,
-                        where)
+from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, read_json, read_value, records, where
 from ._common import (LIST_ORDER_NOTE, TextCorpus, assemble_runs, check_options, check_system,
                       document_text,
                       file_names, id_list, open_input, paths_of, question_id, stem,
@@ -134,8 +133,8 @@ def _results(path, max_bytes):
             for number, record in records(handle, path, max_bytes):
                 yield where(path, number), number, record
             return
-        text = read_whole(handle, path, max_bytes)
-    for position, item in enumerate(parse(text, where(path)), start=1):
+        value = read_value(handle, path, max_bytes)
+    for position, item in enumerate(value, start=1):
         place = f"{where(path)}, item {position}"
         if type(item) is not dict:
             raise DatasetFileError(f"{place}: expected a JSON object; got {show(item)}")

@@ -18,6 +18,9 @@ field (default)     required           becomes
                                        list of strings (``[]``: unanswerable)
 ``relevant``        no                 the case's relevant IDs (a list) or graded
                                        labels (an object of ID to integer grade)
+``claims``          no                 the run's claims with their citations, as a
+                                       dataset's run records hold them: ``[{"claim":
+                                       ID, "citations": [IDs]}]``
 ==================  =================  ==============================================
 
 A list of retrieved or delivered items holds strings (IDs, or with ``lists_of="texts"``
@@ -40,7 +43,7 @@ __all__ = ["FIELDS", "import_log"]
 #: Each field the importer reads and its default name in a record.
 FIELDS = {"id": "id", "question": "question", "system": "system", "retrieved": "retrieved",
           "context": "delivered", "answer": "answer", "reference": "reference",
-          "relevant": "relevant"}
+          "relevant": "relevant", "claims": "claims"}
 ORDER_NOTE = "ranking order"
 LISTS_OF = ("ids", "texts")
 
@@ -76,7 +79,8 @@ def import_log(path, *, system=None, fields=None, lists_of="ids", name=None,
     name = check_options(name=name, default_name=stem(path))
     if Path(path).suffix.lower() not in (".jsonl", ".csv"):
         raise InvalidInputError(f"{where(path)}: expected a .jsonl or .csv file")
-    list_columns = frozenset({names["retrieved"], names["context"], names["relevant"]})
+    list_columns = frozenset({names["retrieved"], names["context"], names["relevant"],
+                              names["claims"]})
     corpus = TextCorpus()
     cases, runs, first_line, run_line = {}, {}, {}, {}
     for number, record in rows_of(path, max_bytes, list_columns, names["reference"]):
@@ -91,6 +95,9 @@ def import_log(path, *, system=None, fields=None, lists_of="ids", name=None,
         answer = record.get(names["answer"])  # "" is an answer: an abstention
         if answer is not None:
             run["answer"] = _text(answer, names["answer"], place)
+        claims = _present(record, names["claims"])
+        if claims is not None:
+            run["claims"] = _claims(claims, names["claims"], place, corpus)
         labels = _labels(record, names, question, place, corpus)
         if case in cases:
             _same_case(cases[case], labels, case, place, where(Path(path).name,
@@ -221,6 +228,25 @@ def _items(record, field, lists_of, place, corpus, *, required=False):
         if text is not None:
             corpus.add((doc,), (text,))
     return ids
+
+
+def _claims(value, field, place, corpus):
+    """A run's claims, ``((claim, citations), ...)``, from ``[{"claim", "citations"}]``."""
+    expected = f"an array of {{'claim': ID, 'citations': [IDs]}} objects"
+    if type(value) is not list:
+        raise DatasetFileError(f"{place}: field {field!r} must be {expected}; got {show(value)}")
+    found = []
+    for position, item in enumerate(value):
+        if type(item) is not dict or set(item) != {"claim", "citations"} or not OPEN.is_id(
+                item["claim"]):
+            raise DatasetFileError(f"{place}: field {field!r}[{position}] must be an object "
+                                   f"with 'claim' (an ID) and 'citations'; got {show(item)}")
+        cited = id_list(item["citations"], f"field {field!r}[{position}].citations", place)
+        corpus.add(cited)
+        found.append((item["claim"], cited))
+    if len({claim for claim, _ in found}) != len(found):
+        raise DatasetFileError(f"{place}: field {field!r} names a claim twice")
+    return tuple(found)
 
 
 def _labels(record, names, question, place, corpus):

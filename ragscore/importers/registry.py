@@ -6,6 +6,8 @@ new format is one module and one line here.
 """
 from collections import namedtuple
 
+from ..io.jsonl import MAX_FILE_BYTES as MAX_BYTES
+
 __all__ = ["IMPORTERS", "Importer", "Option"]
 
 
@@ -39,18 +41,30 @@ ENGINE = Option(("--engine",), {
             "default) or line by line (reference); both give the same dataset"})
 
 
-def depth(text):
-    """A ranking depth: a whole number, 1 or more."""
+def at_least_1(flag):
+    """An ``argparse`` type for ``flag``: a whole number, 1 or more, else a message naming
+    the flag.
+
+    >>> at_least_1("--max-depth")("3")
+    3
+    """
     import argparse
 
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--max-depth must be a whole number of at least 1; "
-                                         f"got {text!r}")
-    return value
+    def parsed(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{flag} must be a whole number of at least 1; "
+                                             f"got {text!r}")
+        return value
+
+    return parsed
+
+
+#: A ranking depth (``--max-depth``, ``eval -M``): a whole number, 1 or more.
+depth = at_least_1("--max-depth")
 
 
 def _trec(options):
@@ -145,6 +159,43 @@ def _alce(options):
     from .alce import import_alce
 
     return import_alce(options["file"], system=options["system"], name=options["name"])
+def _spans(options):
+    from .spans import import_spans
+
+    return import_spans(options["documents"], options["questions"], options["chunks"],
+                        runs=options["runs"], system=options["system"],
+                        layout=options["chunks_format"], doc_field=options["doc_field"],
+                        reviewer=options["reviewer"], date=options["date"],
+                        origin=options["origin"], min_overlap=options["min_overlap"],
+                        allow_overlap=options["allow_overlap"], name=options["name"],
+                        max_bytes=MAX_BYTES)
+
+
+def _today():
+    import datetime
+
+    return datetime.date.today().isoformat()
+
+
+#: The options every command that reads a chunking takes (import spans, rechunk).
+CHUNKING_OPTIONS = (
+    Option(("--chunks-format",), {
+        "choices": ("auto", "ragscore", "llamaindex", "langchain"), "default": "auto",
+        "help": "how CHUNKS is laid out: ragscore (id, doc, start, end), a LlamaIndex node "
+                "dump (start_char_idx, end_char_idx; JSON Lines, a JSON array or a "
+                "docstore.json) or LangChain documents (metadata.start_index); default: "
+                "told from the first chunk"}),
+    Option(("--doc-field",), {
+        "default": "source", "metavar": "KEY",
+        "help": "LangChain: the metadata key naming a chunk's document (default source)"}),
+    Option(("--min-overlap",), {
+        "type": at_least_1("--min-overlap"), "default": 1, "metavar": "N",
+        "help": "characters of a relevant span a chunk must hold to take its grade (default "
+                "1: any shared character; a shorter span must be held whole)"}),
+    Option(("--allow-overlap",), {
+        "action": "store_true",
+        "help": "accept chunks that share characters (a chunker with a window overlap); "
+                "refused by default"}))
 
 
 def _field_option(field, meaning):
@@ -228,6 +279,7 @@ IMPORTERS = {importer.name: importer for importer in (
                  _field_option("answer", "the answer text"),
                  _field_option("reference", "reference answers (a string or a list)"),
                  _field_option("relevant", "the relevant IDs"),
+                 _field_option("claims", "the claims with their citations"),
                  Option(("--lists-of",), {"choices": ("ids", "texts"), "default": "ids",
                                           "help": "whether list strings are IDs (the "
                                                   "default) or passage texts (each given "
@@ -298,4 +350,39 @@ IMPORTERS = {importer.name: importer for importer in (
                  Option(("--system",), {"required": True,
                                         "help": "the name of the system that answered"})),
         read=_alce),
+    Importer(
+        name="spans", summary="a span test set: documents, questions labelled with spans, "
+                              "a chunking",
+        description="Source documents, questions whose relevant passages and claim evidence "
+                    "are spans of them (offsets in code points, end exclusive), one "
+                    "chunking (ragscore, LlamaIndex or LangChain layout) and optionally runs "
+                    "naming its chunks. The chunk labels are derived on every reading, so "
+                    "the same test set judges any chunking (ragscore rechunk). See "
+                    "docs/spans.md.",
+        options=(Option(("--documents",), {"required": True, "metavar": "DOCS.jsonl",
+                                           "help": "the source documents: id, text, "
+                                                   "optionally version"}, reads=True),
+                 Option(("--questions",), {"required": True, "metavar": "QUESTIONS.jsonl",
+                                           "help": "the questions with their relevant and "
+                                                   "evidence spans"}, reads=True),
+                 Option(("--chunks",), {"required": True, "metavar": "CHUNKS",
+                                        "help": "the chunking (see --chunks-format)"},
+                        reads=True),
+                 *CHUNKING_OPTIONS,
+                 Option(("--runs",), {"default": None, "metavar": "RUNS.jsonl",
+                                      "help": "runs naming the chunks, as import log reads "
+                                              "them (with optional claims)"}, reads=True),
+                 Option(("--system",), {"default": None,
+                                        "help": "the system of run records without a system "
+                                                "field"}),
+                 Option(("--reviewer",), {"required": True, "metavar": "NAME",
+                                          "help": "who labelled the spans (a span may name "
+                                                  "its own reviewer)"}),
+                 Option(("--date",), {"default": _today(), "metavar": "YYYY-MM-DD",
+                                      "help": "when they were labelled (default today)"}),
+                 Option(("--origin",), {"choices": ("human", "llm-draft", "post-edited"),
+                                        "default": "human",
+                                        "help": "human (default), llm-draft (a machine's "
+                                                "draft: kept, never scored) or post-edited"})),
+        read=_spans),
 )}

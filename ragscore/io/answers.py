@@ -64,15 +64,17 @@ def waiting_note(system, answers, claims):
 
 
 class Labelled(namedtuple("Labelled", "dataset support judgements applied stale nuggets "
-                                      "citations", defaults=(None, None))):
+                                      "citations spans", defaults=(None, None, None))):
     """What :func:`labelled` gives: the ``dataset`` with its judgements applied to its
     cases (and its version 4 judgements read as version 5 ones), ``support``
     (``{case: {claim key: (decision, states)}}``, the decisions derived claims are looked up
     in), every ``judgements`` record (version 4 ones included), how many relevance and
     answerability decisions were ``applied`` and how many are ``stale`` (about a case,
-    passage or question that is gone or changed since: kept, not applied), and the
+    passage or question that is gone or changed since: kept, not applied), the
     decisions answers are looked up in: ``nuggets`` (``{case: {assignment key:
-    assignment}}``) and ``citations`` (``{case: {citation key: grade}}``)."""
+    assignment}}``) and ``citations`` (``{case: {citation key: grade}}``); for a span test
+    set, ``spans``: its :class:`~ragscore.io.spans.SpanView` (the labels derived on its
+    chunking, and what was lost), else ``None``."""
 
     __slots__ = ()
 
@@ -119,19 +121,29 @@ def _has_version_4(dataset):
 
 def needs_labels(dataset):
     """True when ``dataset`` holds judgements to apply or answers to derive claims from."""
-    return bool(getattr(dataset, "judgements", ())) or has_answer_only(dataset) \
+    return bool(getattr(dataset, "judgements", ())) or bool(
+        getattr(dataset, "documents", None)) or has_answer_only(dataset) \
         or _has_version_4(dataset)
 
 
-def labelled(dataset, *, judges=False, split="sentence", pattern=None):
+def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chunk"):
     """The :class:`Labelled` of ``dataset``: its judgements applied (see the module
-    docstring); ``judges``: a machine's drafts count too (never over a person's)."""
+    docstring); ``judges``: a machine's drafts count too (never over a person's). A span
+    test set's labels are derived on its chunking first (on whole documents under
+    ``unit="document"``; :mod:`ragscore.io.spans`)."""
     records = tuple(getattr(dataset, "judgements", ()) or ())
     if _has_version_4(dataset):  # read per case, in memory
         dataset, legacy, _ = upgrade_reviews(
             dataset, claims_by_case(dataset, split=split, pattern=pattern))
         records = legacy + records
     decided = resolved(records, machines=judges)
+    spans = None
+    if getattr(dataset, "documents", None):
+        from .spans import apply_spans, span_view
+
+        spans = span_view(dataset, records, decided, unit=unit)
+        dataset = dataset._replace(cases=apply_spans(dataset.cases, spans,
+                                                     min_relevance=dataset.min_relevance))
     doc_of = {(record["case"], record["key"]): record["doc"] for record in records
               if record["kind"] == "relevance"}
     key_of, open_rules = _key_of(dataset.corpus), dataset.rules.open_labels
@@ -141,6 +153,8 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None):
         case = dataset.cases.get(case_name)
         if kind in answers:
             answers[kind].setdefault(case_name, {})[key] = decision
+            continue
+        if kind in ("span-relevance", "evidence"):  # derived above
             continue
         doc = doc_of.get((case_name, key))
         if case is None or (kind == "relevance" and (
@@ -158,7 +172,7 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None):
         cases[name] = judged_case(cases[name], grades.get(name), answerable.get(name),
                                   min_relevance=dataset.min_relevance)
     return Labelled(dataset._replace(cases=cases, judgements=records), support, records,
-                    applied, stale, answers["nugget"], answers["citation"])
+                    applied, stale, answers["nugget"], answers["citation"], spans)
 
 
 def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, judges=False,
@@ -194,16 +208,17 @@ def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
 
 
 def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False,
-                        verdicts=None):
+                        unit="chunk", verdicts=None):
     """``(dataset, waiting)``: :func:`derive_dataset`'s dataset, and ``{(case, system):
-    claims awaiting review}`` for each answer not assessed yet (trials added up).
+    claims awaiting review}`` for each answer not assessed yet (trials added up). A span
+    test set's labels are derived for ``unit``, and its notes say how many were lost.
 
     Each run also gets what the judgements say of its answer (:func:`answer_labels`):
     reviewers' nugget assignments (``assigned``), its graded citations (``cited``) and, from
     span labels, its claims stating an expected claim in part (``partial``). ``verdicts``:
     the seam span labels come in by, ``verdicts(case, system, run)`` giving ``{claim ID:
     "full" or "partial"}`` for the run's claims (``None``: no span labels)."""
-    found = labelled(dataset, judges=judges, split=split, pattern=pattern)
+    found = labelled(dataset, judges=judges, split=split, pattern=pattern, unit=unit)
     derived = {}
     for case_name, system, trial, one in derived_claims(dataset, split=split,
                                                         pattern=pattern, found=found):
@@ -242,6 +257,10 @@ def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False
             runs[case_name][system] = changed if type(trials) is list else changed[0]
     notes = tuple(dataset.notes) + tuple(waiting_note(system, *counts)
                                          for system, counts in by_system.items())
+    if found.spans is not None:
+        from .spans import lost_note
+
+        notes += tuple(filter(None, [lost_note(found.spans)]))
     return found.dataset._replace(runs=runs, notes=notes), waiting
 
 
@@ -360,7 +379,7 @@ def folder_needs_labels(path, *, max_bytes=None):
         with handle:
             index = json.loads(handle.read().decode("utf-8"))
         files = index.get("files") or {}
-        if index.get("version") == 4 or "judgements" in files:
+        if index.get("version") == 4 or "judgements" in files or "documents" in files:
             return True
         name = files.get("runs", "runs.jsonl")
         if type(name) is not str or "/" in name or "\\" in name:

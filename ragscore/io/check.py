@@ -92,6 +92,41 @@ def _check_records(dataset, rules, known):
                                 f"got {show(dataset.judgements)}")
     for position, record in enumerate(dataset.judgements):
         check_record(record, f"dataset.judgements[{position}]", is_id=rules.is_id)
+    if dataset.documents or dataset.positions:
+        _check_spans(dataset, rules)
+
+
+def _check_spans(dataset, rules):
+    """A span test set's documents and chunk places, as reading them back would check."""
+    from .documents import Placed, check_chunking
+
+    documents, positions = dataset.documents, dataset.positions
+    if not rules.open_labels:
+        raise InvalidInputError("dataset.ids must be 'open' in a span test set (its derived "
+                                "labels are graded)")
+    if type(documents) is not dict or not documents or not all(
+            rules.is_id(doc) and type(found) is tuple and len(found) == 2
+            and type(found[0]) is str and found[0].strip() and type(found[1]) is str
+            and found[1].strip() for doc, found in documents.items()):
+        raise InvalidInputError(f"dataset.documents must map document IDs to (version, text) "
+                                f"pairs of non-blank strings; got {show(documents)}")
+    if type(positions) is not dict or set(positions) != set(dataset.corpus):
+        raise InvalidInputError("dataset.positions must place every chunk of the corpus: "
+                                "{chunk: (document, start, end)}")
+    placed = {}
+    for chunk, place in positions.items():
+        if type(place) is not tuple or len(place) != 3:
+            raise InvalidInputError(f"dataset.positions[{show(chunk)}] must be (document, "
+                                    f"start, end); got {show(place)}")
+        placed[chunk] = Placed(*place, (dataset.versions or {}).get(chunk),
+                               dataset.corpus[chunk], f"corpus {show(chunk)}")
+        if (dataset.sources or {}).get(chunk) != place[0]:
+            raise InvalidInputError(f"corpus {show(chunk)}: its source must be the document "
+                                    f"it is placed in, {show(place[0])}")
+    check_chunking(placed, documents, overlapping=dataset.overlapping_chunks)
+    if type(dataset.min_overlap) is not int or dataset.min_overlap < 1:
+        raise InvalidInputError(f"dataset.min_overlap must be a whole number of at least 1; "
+                                f"got {show(dataset.min_overlap)}")
 
 
 def _check_version_3(dataset, rules):

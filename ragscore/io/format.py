@@ -27,7 +27,10 @@ same keys and rules, and may add a case's ``nuggets`` and a run's answer as cite
 ``sentences`` with its ``response_length`` (:mod:`ragscore.io.nugget_fields`). It adds a
 fourth file, ``judgements.<hash>.jsonl`` (written when there are some): reviewers'
 judgements about the test set, keyed by what was judged (:mod:`ragscore.core.labels`,
-:mod:`ragscore.io.judgements`).
+:mod:`ragscore.io.judgements`); and for a span test set a fifth, ``documents.<hash>.jsonl``
+(the source documents and their versions), each chunk's place in its document (``start``,
+``end``) and the index key ``spans`` (:mod:`ragscore.io.documents`,
+:mod:`ragscore.core.spans`).
 
 The files and the keys of each version are listed here and in
 :data:`ragscore.io.store.LAYOUTS` (the encoding of each file): a new record kind is a row of
@@ -65,10 +68,12 @@ KEYS = {
 }
 KEYS[4] = KEYS[3]
 #: Version 5 adds a case's ``nuggets`` and a run's answer as ``sentences`` with its
-#: ``response_length`` (:mod:`ragscore.io.nugget_fields`).
+#: ``response_length`` (:mod:`ragscore.io.nugget_fields`), and a chunk's place in its
+#: document (``start``, ``end``; span test sets).
 CASE_V5 = ("nuggets",)
 RUN_V5 = ("sentences", "response_length")
-KEYS[5] = {"corpus": KEYS[3]["corpus"], "cases": KEYS[3]["cases"] | frozenset(CASE_V5),
+KEYS[5] = {"corpus": KEYS[3]["corpus"] | {"start", "end"},
+           "cases": KEYS[3]["cases"] | frozenset(CASE_V5),
            "runs": KEYS[3]["runs"] | frozenset(RUN_V5)}
 SPLITS = ("dev", "heldout")
 CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
@@ -85,18 +90,22 @@ INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
               2: frozenset({"format", "version", "name", "description", "ids",
                             "min_relevance", "files", "notes", "checked"})}
 INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
-INDEX_KEYS[4] = INDEX_KEYS[5] = INDEX_KEYS[3]
+INDEX_KEYS[4] = INDEX_KEYS[3]
+INDEX_KEYS[5] = INDEX_KEYS[3] | {"spans"}
+#: The settings of a span test set (index key ``spans``) and their defaults.
+SPAN_SETTINGS = {"min_overlap": 1, "overlapping_chunks": False}
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
-           "dataset_records", "needed_version", "rules_of", "uses_version_3",
+           "dataset_records", "needed_version", "rules_of", "span_settings", "uses_version_3",
            "uses_version_4", "uses_version_5"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
                                     "sources versions notes groups superseded rubric "
-                                    "manifests judgements",
+                                    "manifests judgements documents positions min_overlap "
+                                    "overlapping_chunks",
                          defaults=("dataset", "", "course", 1, None, None, (), None,
-                                   frozenset(), None, None, ()))):
+                                   frozenset(), None, None, (), None, None, 1, False))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
@@ -107,7 +116,11 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_
     chunks), ``superseded`` (chunks of outdated versions), ``rubric`` (the labelling rubric's
     version) and ``manifests`` (``{system: manifest dict}``). Version 5 adds
     ``judgements``: reviewers' judgement records, in the order they were made
-    (:mod:`ragscore.core.labels`). A run may be a list of runs: the repeated trials of one
+    (:mod:`ragscore.core.labels`). A span test set adds ``documents`` (``{doc: (version,
+    text)}``), ``positions`` (``{chunk: (doc, start, end)}``: where each chunk is cut from),
+    ``min_overlap`` (the characters of a relevant span a chunk must hold to take its grade)
+    and ``overlapping_chunks`` (whether chunks may share characters); see
+    :mod:`ragscore.core.spans`. A run may be a list of runs: the repeated trials of one
     system on one case, in trial order.
     """
 
@@ -167,11 +180,34 @@ def check_index(index, place):
         from .schemas import check_manifests
 
         check_manifests(index["manifests"], place)
+    if "spans" in index:
+        _check_span_settings(index["spans"], place)
     minimum = index.get("min_relevance", 1)
     if type(minimum) is not int or minimum < 1:
         raise InvalidInputError(f"{place}: key 'min_relevance' must be an int of at least 1; "
                                 f"got {show(minimum)}")
     return version, RULES[ids], minimum
+
+
+def _check_span_settings(settings, place):
+    """The index key ``spans``: ``{"min_overlap": int >= 1, "overlapping_chunks": bool}``."""
+    if type(settings) is not dict or set(settings) != set(SPAN_SETTINGS):
+        raise InvalidInputError(f"{place}: key 'spans' must be an object with "
+                                f"{' and '.join(SPAN_SETTINGS)}; got {show(settings)}")
+    minimum = settings["min_overlap"]
+    if type(minimum) is not int or minimum < 1:
+        raise InvalidInputError(f"{place}: key 'spans.min_overlap' must be a whole number of "
+                                f"at least 1 (characters); got {show(minimum)}")
+    if type(settings["overlapping_chunks"]) is not bool:
+        raise InvalidInputError(f"{place}: key 'spans.overlapping_chunks' must be true or "
+                                f"false; got {show(settings['overlapping_chunks'])}")
+
+
+def span_settings(index):
+    """``(min_overlap, overlapping_chunks)`` an index declares (the defaults without
+    ``spans``)."""
+    settings = index.get("spans") or SPAN_SETTINGS
+    return settings["min_overlap"], settings["overlapping_chunks"]
 
 
 def uses_version_3(dataset):
@@ -198,9 +234,9 @@ def uses_version_4(dataset):
 
 
 def uses_version_5(dataset):
-    """True when ``dataset`` holds judgements, a case listing nuggets or a run recording its
-    answer as sentences or its response length."""
-    if dataset.judgements:
+    """True when ``dataset`` holds judgements or source documents (a span test set), a case
+    listing nuggets or a run recording its answer as sentences or its response length."""
+    if dataset.judgements or dataset.documents:
         return True
     if type(dataset.cases) is dict and any(
             type(case) is dict and key in case
@@ -238,6 +274,9 @@ def dataset_index(dataset, version=VERSION):
         index["min_relevance"] = dataset.min_relevance
     if dataset.notes:
         index["notes"] = list(dataset.notes)
+    if dataset.documents:
+        index["spans"] = {"min_overlap": dataset.min_overlap,
+                          "overlapping_chunks": dataset.overlapping_chunks}
     return index
 
 
@@ -247,7 +286,7 @@ def _plain(value):
     return list(value) if type(value) is tuple else dict(value)
 
 
-def _corpus_record(doc, text, sources, versions, groups, superseded):
+def _corpus_record(doc, text, sources, versions, groups, superseded, positions):
     record = {"id": doc}
     if text is not None:
         record["text"] = text
@@ -255,6 +294,8 @@ def _corpus_record(doc, text, sources, versions, groups, superseded):
         record["source"] = sources[doc]
     if doc in versions:
         record["version"] = versions[doc]
+    if doc in positions:
+        record["start"], record["end"] = positions[doc][1:]
     if doc in groups:
         record["groups"] = sorted(groups[doc])
     if doc in superseded:
@@ -282,10 +323,11 @@ def dataset_records(dataset):
     """``{kind: iterator of records}``: what :func:`save_dataset` writes for ``dataset``."""
     sources, versions = dataset.sources or {}, dataset.versions or {}
     groups, superseded = dataset.groups or {}, dataset.superseded or frozenset()
+    positions = dataset.positions or {}
 
     def corpus():
         for doc, text in dataset.corpus.items():
-            yield _corpus_record(doc, text, sources, versions, groups, superseded)
+            yield _corpus_record(doc, text, sources, versions, groups, superseded, positions)
 
     def cases():
         for name, case in dataset.cases.items():
@@ -311,4 +353,7 @@ def dataset_records(dataset):
     found = {"corpus": corpus(), "cases": cases(), "runs": runs()}
     if dataset.judgements:
         found["judgements"] = (dict(record) for record in dataset.judgements)
+    if dataset.documents:
+        found["documents"] = ({"id": doc, "version": version, "text": text}
+                              for doc, (version, text) in dataset.documents.items())
     return found

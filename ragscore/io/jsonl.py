@@ -164,9 +164,35 @@ def read_text(path, max_bytes=MAX_FILE_BYTES):
     return text[1:] if text[:1] == "\ufeff" else text
 
 
+def read_value(handle, path, max_bytes=MAX_FILE_BYTES):
+    """The one JSON value in an open file (an object, an array, ...)."""
+    return parse(read_whole(handle, path, max_bytes), where(path))
+
+
+def object_with(record, fields, what, at):
+    """``record`` if it is a JSON object whose fields are all among ``fields``, else a
+    :class:`DatasetFileError` naming ``at`` and the first unknown field (``what`` names the
+    record in the message: ``a document``).
+
+    >>> object_with({"id": "d"}, {"id", "text"}, "a document", "line 1")
+    {'id': 'd'}
+    >>> object_with({"id": "d", "txt": ""}, {"id", "text"}, "a document", "line 2")
+    Traceback (most recent call last):
+    ...
+    ragscore.io.jsonl.DatasetFileError: line 2: unknown field 'txt' (a document has id, text)
+    """
+    if type(record) is not dict:
+        raise DatasetFileError(f"{at}: {what} must be an object; got {show(record)}")
+    if not fields.issuperset(record):
+        extra = sorted(str(key) for key in record if key not in fields)
+        raise DatasetFileError(f"{at}: unknown field {show(extra[0])} ({what} has "
+                               f"{', '.join(sorted(fields))})")
+    return record
+
+
 def read_json(handle, path, max_bytes=MAX_FILE_BYTES):
     """The one JSON object in an open file (a manifest, an index)."""
-    value = parse(read_whole(handle, path, max_bytes), where(path))
+    value = read_value(handle, path, max_bytes)
     if type(value) is not dict:
         raise DatasetFileError(f"{where(path)}: expected a JSON object; got {show(value)}")
     return value

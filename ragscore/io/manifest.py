@@ -54,8 +54,48 @@ def fingerprint(dataset):
     records = dataset_records(dataset)
     cases = ({key: value for key, value in record.items() if key != "reviews"}
              for record in records["cases"])
-    return {"corpus_sha256": _digest(records["corpus"]), "questions_sha256": _digest(cases),
-            "rubric": dataset.rubric}
+    found = {"corpus_sha256": _digest(records["corpus"]), "questions_sha256": _digest(cases),
+             "rubric": dataset.rubric}
+    if getattr(dataset, "documents", None):
+        found["spans_sha256"] = span_fingerprint(dataset)
+    return found
+
+
+#: What a span test set is apart from its chunking: the judgement kinds of its labels.
+SPAN_TEST_SET_KINDS = frozenset({"span-relevance", "evidence", "answerability"})
+#: A question's fields that do not depend on the chunking.
+QUESTION_FIELDS = ("question", "tags", "split", "reference", "caller_groups")
+
+
+def span_fingerprint(dataset):
+    """The SHA-256 of a span test set apart from its chunking: its documents (ID, version
+    and text), its questions (text, tags, split, reference answers, callers), its span and
+    answerability judgements (every field, provenance included) and the settings the rule
+    reads (``min_overlap``, ``min_relevance``, the rubric). Two folders cut from one span
+    test set (``ragscore rechunk`` without ``--documents``) share it; a new document
+    version, question or label changes it.
+
+    >>> from ragscore.io.format import Dataset
+    >>> one = Dataset(corpus={"c": "One."}, cases={"q": {"question": "?", "relevant": ()}},
+    ...               runs={}, ids="open", documents={"d": ("v1", "One.")})
+    >>> span_fingerprint(one) == span_fingerprint(one._replace(corpus={"x": "One."}))
+    True
+    >>> span_fingerprint(one) == span_fingerprint(one._replace(documents={"d": ("v2", "1.")}))
+    False
+    """
+    canonical = {
+        "documents": sorted([doc, version, text] for doc, (version, text)
+                            in dataset.documents.items()),
+        "questions": sorted([name, {field: list(case[field]) if type(case[field]) is tuple
+                                    else case[field] for field in QUESTION_FIELDS
+                                    if field in case}]
+                            for name, case in dataset.cases.items()),
+        "labels": sorted(json.dumps(record, sort_keys=True, ensure_ascii=False)
+                         for record in dataset.judgements
+                         if record["kind"] in SPAN_TEST_SET_KINDS),
+        "settings": [dataset.min_overlap, dataset.min_relevance, dataset.rubric]}
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def manifest_report(dataset):

@@ -16,6 +16,7 @@ record a JSON line would hold, and every rule below applies to it as to a line.
 from ..core.rules import InvalidInputError
 from ..core.validation import validate_delivered, validate_labels, validate_reviews, \
     validate_run
+from .documents import read_chunking
 from .format import Dataset, check_index
 from .judgements import read_judgements
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, as_path, where
@@ -92,20 +93,20 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
                 versions[doc] = version
         known = frozenset(corpus)
         label_ids = known | frozenset(sources.values())  # chunks or their documents
+        chunking = read_chunking(reader, opened, index, corpus, sources, versions)
 
         def check_case(case):
             validate_reviews(case, label_ids)
             return validate_labels(case, label_ids, rules=rules, min_relevance=minimum)
 
         cases, _ = reader.cases(*opened["cases"], check_case)
-        runs = {}
+        runs, trials = {}, {}
 
         def check(case_name, run):
             validated = validate_run(run, known, rules=rules)
             validate_delivered(run, known, rules=rules)
             return validated
 
-        trials = {}
         for number, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check,
                                                              list(corpus)):
             if "trial" in run:
@@ -121,7 +122,7 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
                    min_relevance=minimum, sources=sources, versions=versions,
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
-                   manifests=index.get("manifests"), judgements=judgements)
+                   manifests=index.get("manifests"), judgements=judgements, **chunking)
 
 
 def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES, codec=None):

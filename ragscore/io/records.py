@@ -110,11 +110,11 @@ class Reader:
         self.keys = KEYS[version]
         self.layout, self.codec = LAYOUTS[version], codec
         self.cases_file = "the cases file"
-        self.groups, self.superseded = {}, set()
+        self.groups, self.superseded, self.placed, self.corpus_path = {}, set(), {}, None
 
     def corpus(self, path, handle):
         """Yield ``(doc, text, source, version)`` for each document, each checked."""
-        seen = set()
+        seen, self.corpus_path = set(), path
         allowed = self.keys["corpus"]
         for number, record in records(handle, path, self.max_bytes):
             doc, text = record.get("id"), record.get("text")
@@ -152,8 +152,10 @@ class Reader:
             raise DatasetFileError(f"{where(path)}: holds no documents")
 
     def access(self, record, doc, place):
-        """Note a corpus record's access ``groups`` and ``superseded`` flag (version 3)."""
+        """Note a record's ``groups``, ``superseded`` flag and ``start``/``end`` (if any)."""
         _only(record, self.keys["corpus"], place)
+        if "start" in record or "end" in record:
+            self.placed[doc] = (record.get("start"), record.get("end"), place)
         if "groups" in record:
             groups = _strings(record, "groups", place)
             if groups:

@@ -44,10 +44,10 @@ KINDS = ("corpus", "cases", "runs")
 LAYOUTS = {1: dict.fromkeys(KINDS, ".jsonl"), 2: dict.fromkeys(KINDS, ".jsonl"),
            3: dict.fromkeys(KINDS, ".jsonl"), 4: dict.fromkeys(KINDS, ".jsonl"),
            5: {"corpus": ".jsonl", "cases": ".jsonl", "runs": ".parquet",
-               "judgements": ".jsonl"}}
-#: Kinds of a layout an index may leave out: reviewers' judgements (version 5), written only
-#: when there are some.
-OPTIONAL_KINDS = frozenset({"judgements"})
+               "judgements": ".jsonl", "documents": ".jsonl"}}
+#: Kinds of a layout an index may leave out (version 5), written only when there are some:
+#: reviewers' judgements and a span test set's source documents.
+OPTIONAL_KINDS = frozenset({"judgements", "documents"})
 #: Files of format version 1, named without a hash.
 PLAIN_NAMES = {kind: f"{kind}.jsonl" for kind in KINDS}
 #: A content-named data file: ``{kind}.{16 hex digits of its SHA-256}{suffix}``.

@@ -14,13 +14,15 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses, shownTrial, nuggets, waiting] = item;
+        trialDiagnoses, shownTrial, nuggets, relevantHere, waiting] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
       return {
         diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
         shown_trial: shownTrial, waiting, nuggets,
+        relevant: relevantHere === null || relevantHere === undefined ? null :
+          relevantHere.map((i) => ids[i]),
         counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
         retrieved: ranked,
         delivered: delivered === null ? null : typeof delivered === "number" ?
@@ -119,7 +121,7 @@
   }
 
   function idList(ids, row, detail) {
-    const relevant = new Set(row.relevant);
+    const relevant = new Set(detail.relevant || row.relevant);  // a side's own chunking
     const delivered = detail.delivered === null ? null : new Set(detail.delivered);
     const list = el("ol", { class: "ids" });
     ids.forEach((id, index) => {
@@ -160,6 +162,10 @@
         `${c.n_retrieved} retrieved: ${c.retrieved_relevant}; claims: ` +
         (c.claims === null ? "not assessed" : `${c.claims}, supported at k: ${c.supported_at_k}`) +
         `; expected claims: ${c.expected === null ? "no answer labels" : c.expected}`));
+    }
+    if (detail.relevant) {  // two chunkings: each side's relevant chunks are its own
+      box.append(el("p", {}, el("strong", {}, "relevant in this chunking: "),
+        detail.relevant.length ? detail.relevant.join(", ") : "none"));
     }
     box.append(el("h5", {}, "retrieved"), idList(detail.retrieved || [], row, detail));
     if (detail.delivered !== null && detail.delivered !== undefined) {

@@ -231,6 +231,12 @@ def _judged_disputes(dataset):
         elif record["kind"] == "support":
             findings.append(Finding("disputed", item[0], None, tuple(record["citations"]),
                                     f"claim {record['claim']!r} disputed: {said}"))
+        elif record["kind"] in ("span-relevance", "evidence"):
+            what = ("relevance of" if record["kind"] == "span-relevance"
+                    else f"evidence for claim {record['claim']!r} in")
+            findings.append(Finding("disputed", item[0], None, (record["doc"],),
+                                    f"{what} span {record['start']}-{record['end']} "
+                                    f"{record['text']!r} disputed: {said}"))
         else:
             findings.append(Finding("disputed", item[0], None, (),
                                     f"answerability disputed: {said}"))

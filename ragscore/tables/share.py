@@ -124,7 +124,7 @@ def _relevant_ids(case):
 
 
 def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="columnar",
-                confidence=0.95, seed=0, gate=None):
+                confidence=0.95, seed=0, gate=None, counted=None, cases_by_system=None):
     """Everything the shareable report shows, as plain data (lists, dicts, numbers, None).
 
     ``gate``: a :class:`~ragscore.gating.GateResult` to show as the verdict, or ``None``.
@@ -132,8 +132,11 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
     both systems' values, the delta, the diagnosis (:mod:`ragscore.core.diagnosis`) and the
     details behind the values (counts, pooled numerators and denominators, retrieved and
     delivered IDs, claims with their citations, nuggets with their importance and
-    assignment)."""
-    counted = count_dataset(dataset, engine=engine)
+    assignment). Two chunkings of one span test set
+    (:class:`~ragscore.engine.pairs.FolderPair`) come with their ``counted`` rows and
+    ``cases_by_system`` (each side's labels, derived on its own chunking): each side then
+    lists its own relevant IDs."""
+    counted = count_dataset(dataset, engine=engine) if counted is None else counted
     names = default_metrics(counted) if metrics is None else metrics
     chosen = list(select(names))
     table = scores_frame(counted, k=k, metrics=tuple(m.name for m in chosen))
@@ -152,13 +155,17 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
             continue
         side = "b" if system == baseline else "c"
         row = rows.setdefault(case, {"case": case, "b": None, "c": None})
-        record = dataset.cases.get(case, {})
+        record = (dataset.cases if cases_by_system is None
+                  else cases_by_system[system]).get(case, {})
         row.setdefault("question", record.get("question"))
         row.setdefault("tags", list(record.get("tags", ())))
-        row.setdefault("relevant", _relevant_ids(record))
+        relevant = _relevant_ids(record)
+        row["relevant"] = list(dict.fromkeys(row.get("relevant", []) + relevant))
         detail = _run_detail(dataset.runs.get(case, {}).get(system), record,
                              counted.counts_at(position), k=k,
                              awaiting=(case, system) in counted.waiting) or {}
+        if cases_by_system is not None:
+            detail["relevant"] = relevant
         detail["diagnosis"] = diagnoses[position]
         waiting = counted.waiting.get((case, system))  # claims awaiting review
         detail["waiting"] = None if waiting is None else waiting_reason(waiting)

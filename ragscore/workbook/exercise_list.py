@@ -249,6 +249,33 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "checklist second.",
                "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
                        "judged one at a time."}),
+    _exercise("10.1", CHOICE, "3c91a7",
+              "2a9e716c76b3f162fa68af26516c18d13a28cfda0631770e38319bb2a5f72e93",
+              "A chunk is full for a claim when it holds one of its evidence spans whole: for "
+              "each claim, is its span inside 0-73 or inside 74-127?",
+              {"smoke": "108-126 lies inside 74-127: one chunk holds it whole.",
+               "monday": "14-45 lies inside 0-73: one chunk holds it whole.",
+               "aurora": "The team notes are cut at 74 and 75; aurora's evidence is "
+                         "characters 14-40 of them."},
+              options=("monday", "switch", "smoke", "aurora")),
+    _exercise("10.2", RATE, "b52e0d",
+              "780b5394d20438ceb9ccd59f94c59d727b3b9f8c88f6e5f31a1a8df7640a1507",
+              "For each claim, find the chunk holding most of the cited sentence, then ask "
+              "whether that one chunk covers the claim's evidence span whole and is in the "
+              "top 2; support is supported claims over claims.",
+              {"1.00": "switch's sentence 47-91 lies mostly in release-notes@0 (26 characters "
+                       "against 17), which holds only part of the evidence 47-90: partial, "
+                       "unsupported.",
+               "0.00": "smoke's sentence lies in release-notes@74, which holds its evidence "
+                       "108-126 whole, and it is ranked second: supported at k = 2."}),
+    _exercise("10.3", COUNT, "71fa4e",
+              "b33ffe327253e5d39a81c336e4d66e0564f58995060b8ff1104901311bdb8abc",
+              "A label is lost when its text is no longer found once in the new version: "
+              "look at each label's text in step 1 and ask whether it holds the word Aurora.",
+              {"1": "Two labels hold the word: the relevant sentence and the evidence of "
+                    "aurora.",
+               "8": "Only the team notes change; the release notes' labels are kept.",
+               "0": "A label whose text is no longer in the document is orphaned, and lost."}),
     _exercise("11.1", RATE, "59dd18",
               "a9a660a34e8dd2e6f80e981111f0446f7aa263502a894e339a3d16f9b702bacf",
               "A counts every nugget alike: add 1 per support and 0.5 per partial support "

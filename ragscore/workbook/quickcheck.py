@@ -146,6 +146,21 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("Whatever its citations give under the strict rule.", False,
             "The strict rule needs to know which expected claim a sentence states; only a "
             "reviewer's decision says that.")),
+    _check("10", 4, "A chunker cuts a claim's evidence in two: chunk a holds its first half, "
+                    "chunk b the rest. The answer cites a alone, ranked first. Is the claim "
+                    "supported at k = 2?",
+           ("Yes: a overlaps the evidence, and it is visible.", False,
+            "Overlapping is what makes a partial; the cited chunks together must cover one "
+            "evidence span whole, and a holds half of it."),
+           ("No: a alone is partial; citing a and b, both in the top 2, would support it.",
+            True, "Right: together a and b cover the span. Where a chunk holds its evidence "
+                  "whole, one citation is enough, as in chapter 3."),
+           ("Only if b is retrieved too, cited or not.", False,
+            "Visibility counts the chunks the claim cites; b retrieved but not cited adds "
+            "nothing to what the answer backs its claim with."),
+           ("No, and no citation can support it until the labels are redone.", False,
+            "The labels are spans: nothing needs redoing. Citing both pieces supports it on "
+            "this chunking as it stands.")),
     _check("11", 2, "A nugget has no sources, and nobody has read the answer against it yet. "
                     "What is the answer's assignment to it, and what happens to W?",
            ("not_support, and W counts it 0.", False,

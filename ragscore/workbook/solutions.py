@@ -152,6 +152,23 @@ SCRAMBLED = {
              "CeEY4D4PJyiVu9ZBafcEEF4mEXxCeTGLPBY2efB9SXwtaOPim6GGWCuRA060fJIC4BYqD+K+0UwEaMTr"
              "na+YPyOP0RX/IUvZz1pY0sgo6c1fcSqRYnPfeNkwD3EYMQeBX+k1REcdwRR4qQrpFDq3Wd9rSbf91ety"
              "x1pv2mRJp2v97hO8x7LgiVpG++QVmQ=="),
+    "10.1": ("Ot9d3cyw98OfDkQ4XihKnESea5yYBFD9j4v71R03wSk6FRofGf0g4aZWW5Xu0Q7rvGnKiRd1Zup1Phum"
+             "tyxHicHJDzPGb9g3wLJMYEjS6FJOWbjtTM7K7/ho2JTekPu6HdZpREkeprsl6/05g9ZpArJd7KNZ82LK"
+             "v4J/scJKamqUXTDbOacoKbDD7d6yUoRzpmCEjeV2OvKvRYn3LdzOO+e9n+ne0rq9puUL0R2sEqD9IsMH"
+             "SrC3P9dqVaN4jRs6GZMara5/HZV2YAPXBqUkYcmWcE+tmlbwsVag8zYWj+8gZjVwh50dwu9q9LE4Z59R"
+             "NSmS9g63LUZsYJnKWxTbqg91NhXSXmF/JVp3iemtiGzV50wHRD22S4vokv+yl8MO"),
+    "10.2": ("bYuOGqYMiD6iPf+Tz3h/sqbJW54OSXzn9yIoyFbKiHMiqn2Rpu444qsvu9F4KYDWqXLuaevVvodU+P8z"
+             "Y8ZD9ExiWVcjXlSGyT20XrsqdXU7ULU52jXBYk+Ocu51qbZITgnC2OsWKMVXPd/trLnbGW3occ6E6Ds8"
+             "+rWOP8ha4SuElZ6dHdq+W9/GXTQa0w5pfv8CKP1nDGdOrr0wQHFg85yF+zxQOwsJcDs8zUsjCGVqsC0/"
+             "UjGNQkbHacx/FkMUfYog19wESRt2D2r6oZvnC5r1/mxD7TJJDC9cgIS6ZnBI07YIac3VNIaR8F3dr7m0"
+             "3YCCytDykQkmJ8Z10sD/66DLxUNbCW6wFoaWy0YS8i7hOZ9ldDlmUzgfu4PYbIdiZ2Qqk7oaRqjiiCp6"
+             "tKPHlIH8PhpHh370Yxb6qC2L/FlmG0rrcQ3371AsxS/Ytauu9NDur/W61rJaEEP8zzIZ7gauqlNGFaFx"
+             "WXtJj+NFMSrULRjEpQW7CotSp+XjFQ1PRwy9eQk1jWXFBpO/HZPElvrJ9rvOQa9UdsppZbXFs+ONngu0"
+             "wsDviYNABTidjVb0E18GSaIenJ3dXeos5RNUJg=="),
+    "10.3": ("LGQEJlH+P+P+mh1MgICiOuX2+MjYBV8UZhklkG+As/YySfL0WgUmjX/gWsIFyv5Roow7XIpCBda8BQ/g"
+             "5wPUdPI8rWyF/t+2O8Ml3mnzFml6Jm0amIxJSw0cyS5c4Dal7lmKZU1iAIMrXDVGPRBtqJKQVnwe2IAv"
+             "sd/4VO2Q4fE6K60i+jPth49umRd8nQCjfc9UtkKfxGpIMiEYP+CD4JiB/NvWXStl99tnxWArRevdbexq"
+             "vBarYCni8098DmSi/yEyec5TjVbdghvw2dYzSJyPuPKmn53+Od7jOYaA6hNc5L0eljv92ZGMS8y89Ub2"),
     "11.1": ("Ax/SYsZ3oT5CfaaQkGiHn0rU++4ySaND52kj8Adwt9iN5vtLv8GhffWf22n/ohzBiOl+qftAsFmPcSdn"
              "q7xz7UwjExpBbTuSwncn6eFbgrAJ2oZx08d6ZJT7Bj2oQWgax+dlvzwMy5H1GY1vAUd/KS1YJnLQzy8U"
              "0lTW0z8BuUVPJfR23Y6IIYPmvUMRIZzc8HkhqUDiqXfn84ZsfcmGgMXF++Vaw+4I+kRtCS8WFD+2vqlb"

@@ -30,7 +30,7 @@ def test_a_key_is_a_hash_of_the_content():
 
 @pytest.mark.parametrize("changes, message", [
     ({"kind": "rating"}, "field 'kind' must be one of relevance, support, answerability, "
-                         "nugget, citation; got 'rating'"),
+                         "span-relevance, evidence, nugget, citation; got 'rating'"),
     ({"doc": "p1"}, "unknown field 'doc' for a support judgement"),
     ({"batch": None}, "field 'batch' is missing"),
     ({"case": " "}, "field 'case' must be a non-blank string; got ' '"),

@@ -139,7 +139,7 @@ def _exported(capsys, path):
     ({"citations": ["archive"]}, "line 1: field 'citations' must be the claim's citations as "
                                  "exported (['owners'])"),
     ({"kind": "rating"}, "line 1: field 'kind' must be one of relevance, support, "
-                         "answerability, nugget, citation"),
+                         "answerability, span-relevance, evidence, nugget, citation"),
 ])
 def test_import_refusals_name_line_and_field_and_change_nothing(capsys, tmp_path, change,
                                                                  message):

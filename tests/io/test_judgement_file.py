@@ -51,5 +51,6 @@ def test_only_a_version_5_index_names_a_judgements_file(folder):
     index = json.loads((folder / "dataset.json").read_text())
     (folder / "dataset.json").write_text(json.dumps(dict(index, version=4)))
     with pytest.raises(DatasetFileError, match="key 'files' must name corpus, cases, runs "
-                                               r"\(version 5: and optionally judgements\)"):
+                                               r"\(version 5: and optionally documents, "
+                                               r"judgements\)"):
         load_dataset(folder)

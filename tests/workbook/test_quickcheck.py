@@ -53,7 +53,7 @@ def test_the_answer_of_chapter_2_by_hand():
 
 
 @pytest.mark.parametrize("chapter, letter, message", [
-    ("10", "A", r"chapter must be one of 01, .*; got '10'"),
+    ("99", "A", r"chapter must be one of 01, .*; got '99'"),
     (2, "A", r"chapter must be one of 01, .*; got 2"),
     ("02", "E", r"choice must be one of A, B, C, D; got 'E'"),
     ("02", None, r"choice must be one of A, B, C, D; got None"),

@@ -187,11 +187,11 @@ class _Builder:
         claims = prepared.claims
         columns["assessed"].append(claims is not None)
         labels_of = self.claim_labels[case]
-        vouched, partial = prepared.vouched, prepared.partial
+        vouched, partial, uncovered = prepared.vouched, prepared.partial, prepared.uncovered
         for claim, citations in claims or ():
             if partial and claim in partial:
                 self.partial.append(len(columns["claim_label"]))
-            columns["claim_label"].append(labels_of.get(claim, -1))
+            columns["claim_label"].append(-1 if claim in uncovered else labels_of.get(claim, -1))
             columns["claim_vouched"].append(claim in vouched)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))

@@ -1,0 +1,282 @@
+# %% [markdown]
+# # Chapter 10 — Change the chunker, keep the labels
+#
+# **Promise:** you will label the course once, as spans of the notes' own text, and score
+# two chunkings of the notes with those same labels; then you will edit a note and watch
+# each label move with its text, or say plainly that it is lost.
+#
+# **Time:** about 35 minutes. **Before this chapter:** chapter 3 (the strict citation rule)
+# and chapter 9, step 4 (a label is a judgement about the test set).
+#
+# You will learn:
+# - why a label that names a chunk ID dies when the chunker changes, and a **span** of the
+#   source text does not;
+# - the one rule that derives a chunking's labels from spans: relevant chunks, and for each
+#   expected claim its **full** and **partial** chunks;
+# - why a claim whose evidence is cut in two needs both pieces cited (the strict rule,
+#   generalised), and how that makes the same answer score differently on another chunking;
+# - what happens to each label when a document is edited: **kept**, **moved**, **orphaned**
+#   or **ambiguous**, never guessed.
+#
+# The data: `fixtures/spans/` holds the course's five notes as two documents (the release
+# notes and the team notes), the course's labels as spans of them, and two chunkings: the
+# notes' sentences (the course's own chunks, with its IDs) and the whole notes. The runs
+# are the course systems' answers, on each chunking. We read everything at k = 2.
+
+# %% [markdown] tags=["lab-only"]
+# *Finding your way:* previous,
+# [Chapter 9 — Your system's answers](09_your_answers.ipynb) · next,
+# [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · terms in **bold**
+# are defined in the [glossary](../docs/glossary.md).
+#
+# *Terms in this chapter* (each link opens its entry):
+# [span, version](../docs/glossary.md#span,-source-document,-version) ·
+# [chunking](../docs/glossary.md#chunking) ·
+# [full and partial support](../docs/glossary.md#full-and-partial-support) ·
+# [kept, moved, orphaned, ambiguous](../docs/glossary.md#kept,-moved,-orphaned,-ambiguous) ·
+# [supported claim](../docs/glossary.md#supported-claim)
+
+# %%
+from pathlib import Path
+from textwrap import fill
+
+from ragscore.core.spans import document_version
+from ragscore.importers.chunkings import read_chunks
+from ragscore.importers.spans import import_spans
+from ragscore.io.answers import derive_with_waiting
+from ragscore.io.documents import Placed
+from ragscore.io.jsonl import MAX_FILE_BYTES
+from ragscore.io.rechunk import rechunk, span_report
+from ragscore.workbook.chunking import chunk_size_explorer, derived_rows, score_rows
+from ragscore.workbook.exercises import check, solution
+from ragscore.workbook.explore import CommandOutput, Table
+from ragscore.workbook.quickcheck import quick_check
+from ragscore.workbook.widgets import show
+
+SPANS = Path("../fixtures/spans")
+K = 2
+
+# %% [markdown]
+# The chapter reads one span test set on two chunkings, each with the runs recorded on it,
+# straight from the files in memory (`ragscore import spans` writes the same as a folder):
+
+# %%
+def load(chunks, runs):
+    """The span test set of fixtures/spans on one chunking, with its runs (in memory)."""
+    dataset, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
+                              SPANS / chunks, runs=SPANS / runs, reviewer="ana",
+                              date="2026-12-04", max_bytes=MAX_FILE_BYTES)
+    return dataset
+
+
+sentences = load("chunks-sentences.jsonl", "runs-sentences.jsonl")
+notes = load("chunks-notes.jsonl", "runs-notes.jsonl")
+
+# %% [markdown]
+# ## Step 1: the notes as documents, the labels as spans
+# The course's labels name notes by ID: `launch` is relevant to the launch question and
+# supports its claim `monday`. Cut the notes differently and the ID `launch` no longer
+# exists. So this test set names text instead. The notes are two documents:
+
+# %%
+Table([{"document": doc, "version": version, "characters": len(text), "text": text}
+       for doc, (version, text) in sentences.documents.items()])
+
+# %% [markdown]
+# A document's **version** is a hash of its text: edit one character and it is a new
+# version. Each label is a **span**: a document, a start and an end (counted in characters,
+# the end excluded). A relevant span says a passage answers the question; an evidence span
+# says which text supports an expected claim. They are judgements with a reviewer, as in
+# chapter 9:
+
+# %%
+Table([{"case": record["case"], "label": record["kind"], "claim": record.get("claim", ""),
+        "document": record["doc"], "from": record["start"], "to": record["end"],
+        "text": record["text"]}
+       for record in sentences.judgements if record["kind"] != "answerability"])
+
+# %% [markdown]
+# The evidence for `monday` is "release window starts on Monday", characters 14 to 45 of the
+# release notes: the words that say it, not the whole note.
+
+# %% [markdown]
+# ## Step 2: one chunking, the course's sentences
+# A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
+# five chunks, named as the course names its notes. No chunk label is stored anywhere: the
+# rule derives them. A chunk holding any character of a relevant span is relevant; for
+# each expected claim, a chunk is **full** when it contains one of its evidence spans whole,
+# **partial** when it only overlaps one:
+
+# %%
+Table(derived_rows(sentences))
+
+# %% [markdown]
+# These are the course's labels, exactly: each sentence holds its evidence whole, so every
+# supporting chunk is full. The scores are the course's too (system A, k = 2):
+
+# %%
+Table(score_rows(sentences, k=K, system="A"))
+
+# %% [markdown]
+# ## Step 3: another chunking, the whole notes
+# Cut the same documents into two chunks, one per document, and the same spans give other
+# chunk labels. Nobody relabelled anything:
+
+# %%
+Table(derived_rows(notes))
+
+# %% [markdown]
+# The course systems ran again on the whole notes. Their answers cite the note that holds
+# the sentence they cited before. Side by side, system A on each chunking:
+
+# %%
+before = {row["case"]: row for row in score_rows(sentences, k=K, system="A")}
+Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support"],
+        "support (whole notes)": row["support"],
+        "R@2 (sentences)": before[row["case"]]["R@2"], "R@2 (whole notes)": row["R@2"]}
+       for row in score_rows(notes, k=K, system="A")])
+
+# %% [markdown]
+# Read the owner row. On sentences, A cited `archive` for "Aurora owns the alert": a wrong
+# sentence, so support 0. On whole notes, the same citation is the team note, which holds
+# the evidence: support 1. Bigger chunks forgive imprecise citations. Because both
+# chunkings are judged by the same spans, the comparison is fair, and the paired rows say
+# exactly where it differs. From the command line the same comparison is `ragscore compare
+# --baseline sentences:A --candidate notes:A`, on two folders imported from one span test
+# set (docs/spans.md).
+
+# %% [markdown]
+# ## Step 4: full, partial, and the chunk size
+# Smaller chunks can cut a span in two. Then no single chunk is full, and the rule asks
+# more of a citation: **a claim is supported when every chunk it cites overlaps its
+# evidence, every cited chunk is visible at k, and the cited chunks together cover one
+# evidence span entirely**. One piece alone is partial: unsupported. Where chunks hold their
+# evidence whole, this is exactly chapter 3's rule.
+#
+# The panel cuts both documents into chunks of at most the slider's number of characters,
+# at word boundaries, and names each chunk `DOCUMENT@START`. System B's runs are re-expressed
+# on each chunking: it ranks the chunks holding the text it ranked before, and each citation
+# becomes the one chunk holding most of the sentence it cited. (A teaching device: a real
+# chunker's runs are recorded again.) Move the slider and watch the full and partial columns,
+# then the scores:
+
+# %%
+explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")
+show(explorer)
+
+# %%
+show(quick_check("10"))
+
+# %% [markdown]
+# At 60 characters, rollback's two sentences are cut mid-way: both its claims are only
+# partially held by any one chunk, and B, citing one chunk for each, is supported on
+# neither. Below 50 every evidence span of the course is cut; from 100 up every one is
+# whole again. R@2 moves too: a relevant passage cut into three chunks needs three slots.
+
+# %% [markdown]
+# ## Step 5: a note is edited
+# A week later somebody edits the release notes: "After rollback, run the smoke test."
+# becomes "After rollback, always run the smoke test." The same sentence chunker cuts the new
+# text; only the `checklist` chunk's text changed:
+
+# %%
+release = sentences.documents["release-notes"][1]
+edited_text = release.replace("run the smoke test", "always run the smoke test")
+documents = dict(sentences.documents,
+                 **{"release-notes": (document_version(edited_text), edited_text)})
+placed, _ = read_chunks(SPANS / "chunks-sentences.jsonl", max_bytes=MAX_FILE_BYTES)
+placed["checklist"] = Placed("release-notes", 92, len(edited_text), None, None, "edited")
+edited, left_out = rechunk(sentences, placed, documents=documents)
+Table([{"case": label["case"], "label": label["kind"], "claim": label["claim"] or "",
+        "text": label["text"], "status": label["status"],
+        "now at": "" if label["now"] is None else f"{label['now']['start']}-{label['now']['end']}"}
+       for label in span_report(edited)["labels"]])
+
+# %% [markdown]
+# Every label was looked for by its **text** in the new version:
+# - the relevant sentence "After rollback, run the smoke test." is no longer in the notes:
+#   **orphaned**. It is kept in the test set, never applied, and counted;
+# - the evidence "run the smoke test" is still there once, seven characters later:
+#   **moved**, and still applied;
+# - the other labels sit where they were: **kept**.
+#
+# A text found twice would be **ambiguous**, and left out rather than guessed. Runs are
+# carried only where every chunk they name kept its text; the others need recording again:
+
+# %%
+Table([{"system": system, "runs left out": ", ".join(cases)}
+       for system, cases in left_out.items()])
+
+# %% [markdown]
+# The test set still scores, and says what it lost in every report:
+
+# %%
+CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
+
+# %%
+Table(score_rows(edited, k=K, system="A"))
+
+# %% [markdown]
+# ## Recap
+# - A span labels text, not a chunk: one test set derives the labels of any chunking of
+#   its documents, so two chunkers are compared fairly, question by question.
+# - The rule: a chunk is relevant when it holds a relevant span (by `min_overlap`
+#   characters, 1 by default); for each claim it is full when it contains an evidence span,
+#   partial when it only overlaps one.
+# - A claim is supported when its cited chunks all overlap its evidence, are all visible,
+#   and together cover one evidence span; with chunks that hold their evidence whole this is
+#   the strict rule of chapter 3.
+# - An edit moves each label by its text: kept, moved, orphaned or ambiguous, never guessed;
+#   a lost label stays in the test set, and every report counts it.
+
+# %% [markdown]
+# ## Questionnaire
+# Answer in your own words; each answer is in the step named after the question.
+#
+# 1. Why does a label that names a chunk ID die when the chunker changes? (step 1)
+# 2. Where do a chunking's labels come from, and where are they stored? (step 2)
+# 3. Why does system A's support on `owner` differ between the two chunkings? (step 3)
+# 4. What must a claim cite when its evidence is cut across two chunks? (step 4)
+# 5. What happens to a label whose text an edit removed, and to one whose text moved?
+#    (step 5)
+
+# %% [markdown] tags=["exercise"]
+# ## Exercises
+# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
+# you may type a fraction such as `1/4`. After your first try, right or wrong,
+# `solution("10.1")` (with the exercise's number) shows the worked solution.
+#
+# 1. With chunks of at most 80 characters, the release notes are cut into
+#    `release-notes@0` (characters 0 to 73) and `release-notes@74` (74 to 127). The
+#    evidence spans are `monday` 14-45, `switch` 47-90 and `smoke` 108-126. Which claim has
+#    no full chunk at that size? Type one of `"monday"`, `"switch"`, `"smoke"`,
+#    `"aurora"`. (a choice)
+
+# %% tags=["exercise"]
+answer = None
+check("10.1", answer)
+
+# %% [markdown] tags=["exercise"]
+# 2. At that size, system B ranks `release-notes@0` and `release-notes@74` for rollback and
+#    cites, for each claim, the chunk holding most of the sentence it cited before: for
+#    `switch` (the sentence 47-91) and for `smoke` (the sentence 92-127). What is B's
+#    support on rollback at k = 2? (a rate)
+
+# %% tags=["exercise"]
+answer = None
+check("10.2", answer)
+
+# %% [markdown] tags=["exercise"]
+# 3. Suppose the edit of step 5 had renamed the team instead: "The fictional Aurora team
+#    owns the alert." becomes "The fictional Borealis team owns the alert." How many of the
+#    eight span labels would be lost? (a count)
+
+# %% tags=["exercise"]
+answer = None
+check("10.3", answer)
+
+# %% [markdown] tags=["lab-only"]
+# ---
+# **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
+# **Next:** [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · the
+# README's "Start here" lists every chapter · [glossary](../docs/glossary.md)
