@@ -17,7 +17,8 @@ An answer's **assignment** to a nugget, at cutoff k (:func:`nugget_states`):
   ``support`` from the k at which the claim stating it is supported under the strict
   citation rule (:func:`ragscore.core.counts.claim_cutoff`; a stale claim is not), else
   ``partial_support`` from the k at which every citation of a claim stating it only in part
-  is visible (span labels: :func:`partial_claims`), else ``not_support``;
+  is visible (span labels, :func:`ragscore.core.spans.support_level`, or
+  :func:`partial_claims`), else ``not_support``;
 - else none: the nugget is n/a for this answer, "not assigned yet", never ``not_support``.
 
 Standard library only.
@@ -125,10 +126,11 @@ def assignment_key(nugget, answer):
 
 
 def partial_claims(verdicts):
-    """The claims an answer states only in part, from span labels' per-claim verdicts
-    ``{claim ID: "full" or "partial"}`` (issue 33's function supplies them; this is the seam
-    that reads them). A claim named here that is an expected claim assigns its nugget
-    ``partial_support`` where the strict rule does not assign ``support``.
+    """The claims an answer states only in part, from per-claim verdicts ``{claim ID:
+    "full" or "partial"}`` of a caller's tool (a span test set's own are applied by
+    :meth:`ragscore.core.scoring.Counter.prepare`). A claim named here that is an expected
+    claim assigns its nugget ``partial_support`` where the strict rule does not assign
+    ``support``.
 
     >>> sorted(partial_claims({"switch": "full", "smoke": "partial"}))
     ['smoke']

@@ -158,7 +158,10 @@ class Counter:
         if type(run) is dict and ("answer" in run or "sentences" in run):
             answer = check_answer(answer_text(run))
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
-        uncovered = _uncovered(labels.partial, claims) if labels.partial and claims else ()
+        uncovered = ()
+        if labels.partial and claims:
+            uncovered, partly = _span_levels(labels.partial, claims)
+            partial = partial | partly
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
                         vouched, assigned, partial, cited, uncovered)
 
@@ -175,7 +178,7 @@ class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delive
     :class:`~ragscore.core.citations.CitationCounts` of its graded citations (``None``:
     none graded), what :mod:`ragscore.io.answers` finds in the test set's judgements for
     this answer; and the claims whose citations do not cover an evidence span (labels
-    derived from spans: never supported, :func:`_uncovered`)."""
+    derived from spans: never supported, :func:`_span_levels`)."""
 
     __slots__ = ()
 
@@ -196,14 +199,18 @@ def _reviewed(run, claims, labels):
     return assigned, partial, cited
 
 
-def _uncovered(partial, claims):
-    """The claims of a run whose citations do not support them fully by the strict rule
-    generalised (:func:`ragscore.core.spans.support_level`): only a claim some chunk
-    partly holds the evidence of (``partial``,
-    :attr:`~ragscore.core.validation.Labels.partial`) can cite only its sources and still
-    miss every span. Both engines read this one frozenset."""
-    return frozenset(claim for claim, citations in claims
-                     if claim in partial and partial[claim].level(citations) != "full")
+def _span_levels(evidence, claims):
+    """``(uncovered, partial)`` of a run's claims under labels derived from spans, by
+    :func:`ragscore.core.spans.support_level` (``evidence``:
+    :attr:`~ragscore.core.validation.Labels.partial`, the claims some chunk only partly
+    holds the evidence of, the only ones that can cite only their sources and still miss
+    every span): ``uncovered``, the claims whose citations do not support them fully (never
+    supported), and ``partial``, those whose cited chunks hold part of the evidence (their
+    nugget's ``partial_support``, TREC's). Both engines read these two frozensets."""
+    levels = [(claim, evidence[claim].level(citations)) for claim, citations in claims
+              if claim in evidence]
+    return (frozenset(claim for claim, level in levels if level != "full"),
+            frozenset(claim for claim, level in levels if level == "partial"))
 
 
 def _vouched(run, claims):

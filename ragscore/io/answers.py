@@ -215,9 +215,10 @@ def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False
 
     Each run also gets what the judgements say of its answer (:func:`answer_labels`):
     reviewers' nugget assignments (``assigned``), its graded citations (``cited``) and, from
-    span labels, its claims stating an expected claim in part (``partial``). ``verdicts``:
-    the seam span labels come in by, ``verdicts(case, system, run)`` giving ``{claim ID:
-    "full" or "partial"}`` for the run's claims (``None``: no span labels)."""
+    verdicts, its claims stating an expected claim in part (``partial``). ``verdicts``:
+    ``verdicts(case, system, run)`` giving ``{claim ID: "full" or "partial"}`` for the run's
+    claims, from a tool of the caller's (``None``: none). A span test set needs none: the
+    counter applies its rule itself (:meth:`ragscore.core.scoring.Counter.prepare`)."""
     found = labelled(dataset, judges=judges, split=split, pattern=pattern, unit=unit)
     derived = {}
     for case_name, system, trial, one in derived_claims(dataset, split=split,

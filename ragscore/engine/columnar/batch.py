@@ -67,7 +67,8 @@ class Batch(namedtuple("Batch", [
     sources). Per row ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``),
     ``assessed[r]``, the ranking, the claims (``claim_label``: the expected claim it names,
     or -1; ``claim_vouched``: a reviewer judged it supported by its citations;
-    ``claim_partial``: it states its expected claim only in part) and their citations, and
+    ``claim_partial``: the expected claim it states only in part, or -1; a claim whose
+    citations miss every evidence span keeps its label here) and their citations, and
     the delivered context when ``recorded[r]``; ``explicit[r]``: its nuggets are not just
     its case's expected claims assigned by the strict rule (the case lists nuggets, or
     reviewers assigned some: triples ``(assigned_row, assigned_nugget, assigned_code)``,
@@ -189,9 +190,10 @@ class _Builder:
         labels_of = self.claim_labels[case]
         vouched, partial, uncovered = prepared.vouched, prepared.partial, prepared.uncovered
         for claim, citations in claims or ():
+            label = labels_of.get(claim, -1)
             if partial and claim in partial:
-                self.partial.append(len(columns["claim_label"]))
-            columns["claim_label"].append(-1 if claim in uncovered else labels_of.get(claim, -1))
+                self.partial.append((len(columns["claim_label"]), label))
+            columns["claim_label"].append(-1 if claim in uncovered else label)
             columns["claim_vouched"].append(claim in vouched)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))
@@ -260,10 +262,12 @@ SPARSE = ("explicit", "claim_partial", "cited", *CITATION_COLUMNS.values())
 def _sparse(builder, np):
     """The :data:`SPARSE` columns of everything a builder entered, as arrays."""
     rows, claims = len(builder.columns["row_case"]), len(builder.columns["claim_label"])
-    found = {"explicit": np.zeros(rows, dtype=bool), "claim_partial": np.zeros(claims, bool),
+    found = {"explicit": np.zeros(rows, dtype=bool),
+             "claim_partial": np.full(claims, -1, dtype=np.int64),
              "cited": np.zeros(rows, dtype=bool)}
     found["explicit"][builder.explicit] = True
-    found["claim_partial"][builder.partial] = True
+    for claim, label in builder.partial:
+        found["claim_partial"][claim] = label
     cited = np.zeros((rows, len(CITATION_COLUMNS)), dtype=np.int64)
     for row, counts in builder.cited:
         found["cited"][row] = True

@@ -23,7 +23,7 @@ def partial_claims(batch, width, claim_row, citation_claim, row, docs, citations
     labels): from the k at which every citation is visible (``first_ranks``: the kernel that
     finds each citation's first rank), none cited on the losing side of a conflict (as
     :func:`ragscore.core.counts.count` reads them)."""
-    chosen = batch.claim_partial & (batch.claim_label >= 0) & (citations > 0)
+    chosen = (batch.claim_partial >= 0) & (citations > 0)
     if not chosen.any():
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
@@ -35,7 +35,7 @@ def partial_claims(batch, width, claim_row, citation_claim, row, docs, citations
     cutoff = np.zeros(claims, dtype=np.int64)
     np.maximum.at(cutoff, citation_claim, seen)
     chosen &= ~unseen
-    return claim_row[chosen], batch.claim_label[chosen], cutoff[chosen]
+    return claim_row[chosen], batch.claim_partial[chosen], cutoff[chosen]
 
 
 def nugget_states(batch, stated, partial):

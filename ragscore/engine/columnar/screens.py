@@ -485,7 +485,7 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         nugget_case=renumber[label_case[label_kept]],
         nugget_label=np.arange(int(label_kept.sum())),
         nugget_vital=np.ones(int(label_kept.sum()), dtype=bool),
-        claim_partial=np.zeros(len(mapped_claim_label), dtype=bool),
+        claim_partial=np.full(len(mapped_claim_label), -1, dtype=np.int64),
         explicit=np.zeros(rows, dtype=bool), assigned_row=empty, assigned_nugget=empty,
         assigned_code=empty, cited=np.zeros(rows, dtype=bool),
         **{name: np.zeros(rows, dtype=np.int64) for name in CITATION_COLUMNS.values()},
