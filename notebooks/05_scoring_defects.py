@@ -168,24 +168,27 @@ Table([crosscheck()])
 # you may type a fraction such as `1/4`. After your first try, right or wrong,
 # `solution("05.1")` (with the exercise's number) shows the worked solution.
 #
-# 1. Under the "any citation suffices" defect, what support would `owner` A get at k = 2 if
-#    it cited both `owners` and `archive` for `aurora`? (a rate)
+# 1. Under the "any citation suffices" defect, what support would `rollback` B get at k = 1
+#    if its answer made three claims: `switch` citing `rollback` and `archive`, `smoke`
+#    citing `checklist` and `rollback`, and `monday` citing `rollback`? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("05.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Under the "short-list denominator" defect, what is system A's mean P@2 over the
-#    answerable questions? (a rate)
+# 2. The short-list defect rewards returning less. Suppose both systems kept only the first
+#    note of each list: under the defect, what is the mean P@2 over the six answers to the
+#    answerable questions (A's three and B's three)? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("05.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Under the "no visible-context check" defect, what is `rollback` B's coverage at k = 1?
-#    (a rate; chapter 3, step 5 shows `rollback` B's claims at k = 1)
+# 3. Under the "no visible-context check" defect, what is the mean coverage at k = 1 over
+#    the six answers to the answerable questions (A's three and B's three)? (a rate;
+#    chapter 1, step 4 lists every run's notes and citations)
 
 
 # %% tags=["exercise"]
