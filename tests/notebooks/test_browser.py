@@ -149,7 +149,8 @@ EXPLORER_IMAGE = ".widget-image"
 
 #: Text that belongs to JupyterLab only: exercises, their scaffolding, navigation, code.
 NOT_PRESENTED = ("Exercises", "Replace `None`", "Replace None", "Not answered yet",
-                 "answer = None", "check(", "Finding your way", "Next:", "import ragscore")
+                 "answer = None", "check(", "Finding your way", "Next:", "import ragscore",
+                 "In the cell below", "attempt(", "reuse=True", "contract_checks")
 
 #: The smallest text a room can read at 1280x720, in CSS pixels: prose, tables, widgets and
 #: command output alike.
