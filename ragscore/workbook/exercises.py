@@ -212,9 +212,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "0": "launch's support regresses at every cutoff."}),
     _exercise("04.3", RATE, "825eb0",
               "538ec26daa6d267063ee0e11ee4c061490e92bc14c766e2b5b055c65167ccf89",
-              "Pooled support sums B's supported claims over the answerable questions and "
-              "divides by the sum of the claims B made; at k = 1 a claim is supported only "
-              "when every note it cites is labelled for it and ranked first.",
+              "Pooled support sums B's supported claims and divides by the sum of the claims "
+              "B made; at k = 1 every note a claim cites must be labelled for it and first.",
               {"0.80": "0.80 is B's pooled support at the chapter's cutoff (step 3); at k = 1 "
                        "check the rank of every cited note again.",
                "0.67": "That is a macro mean: pooled adds up the claims of all three answers "
@@ -248,9 +247,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "1.00": "Is every first note relevant to its question? Look at owner A's."}),
     _exercise("05.3", RATE, "68b577",
               "21cc35546275d1f2743b7d5c97421f386eba52ffc7dda97c429184284d518df0",
-              "Coverage = supported expected claims / expected claims, per answer; under this "
-              "defect the rank of a cited note no longer matters, but its label still does. "
-              "Average the six answers' coverage.",
+              "Coverage = supported expected claims / expected claims, per answer; this defect "
+              "ignores a cited note's rank, not its label. Average the six answers.",
               {"0.67": "0.67 is the correct scorer's mean at k = 1; the defect is more lenient.",
                "1.00": "owner A's aurora cites archive: is archive labelled for aurora?",
                "0.83": "Take A's and B's answers together: six answers."}),
