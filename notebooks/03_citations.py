@@ -49,7 +49,7 @@ def claims_of(case, system, k=2):
 
 # %% [markdown]
 # ## Step 1: the rule
-# A generated claim is **supported** only when it has at least one citation and **every**
+# A generated claim is **supported** only when it has at least one citation and *every*
 # cited note is both labelled as supporting that very claim and among the top k retrieved.
 # A note that exists, or is relevant to the question, is not enough, and one good citation
 # does not make up for a bad one.

@@ -177,8 +177,8 @@ answer = None
 check("04.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. At k = 1, which question regresses that did not regress at k = 2? (type its name in
-#    quotes: `"launch"`, `"rollback"`, `"owner"` or `"region"`)
+# 3. At k = 1, what is B's **pooled** support over the answerable questions (supported
+#    claims over claims made, both summed)? (a rate)
 
 # %% tags=["exercise"]
 answer = None

@@ -19,7 +19,6 @@ def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, optio
                     tuple(options))
 
 
-CASES = ("launch", "rollback", "owner", "region")
 HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
 #: What validation and the scorer might do with a citation to a note that does not exist.
 OUTCOMES = ("refused", "dropped", "unsupported", "supported")
@@ -120,20 +119,19 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "02212dc742dc82b83ee6ef949453bd45a69ebca4466332f7e561493558faa0dc",
               "Run compare(question_table(course, k=1), baseline='A', candidate='B') in a new "
               "cell and count the rows whose verdict is regressed.",
-              {"1": "That is the count at the chapter's cutoff; at k = 1 one more cited note "
-                    "falls out of view for system B.",
+              {"1": "That is the count at the chapter's cutoff. At k = 1 look at the rank of "
+                    "every note each of B's answers cites.",
                "3": "A value that becomes n/a is 'no longer defined', not a regression.",
                "0": "launch's support regresses at every cutoff."}),
-    _exercise("04.3", CHOICE, "825eb0",
-              "219a6a458135d73540d63216847ac3ce7a4e8f79807d2e1e3cd2684841b517dd",
-              "At k = 1 only the first retrieved note is visible: which of B's answers cites "
-              "a note ranked second?",
-              {"launch": "launch regresses at the chapter's cutoff as well; the question asks "
-                         "for the new one.",
-               "region": "region's support becomes n/a because B declines, which is right on "
-                         "an unanswerable question; that is not a regression.",
-               "owner": "owner B ranks the note it cites first, so it stays in view at k = 1."},
-              options=CASES),
+    _exercise("04.3", RATE, "825eb0",
+              "538ec26daa6d267063ee0e11ee4c061490e92bc14c766e2b5b055c65167ccf89",
+              "Pooled support sums B's supported claims and divides by the sum of the claims "
+              "B made; at k = 1 every note a claim cites must be labelled for it and first.",
+              {"0.80": "0.80 is B's pooled support at the chapter's cutoff (step 3); at k = 1 "
+                       "check the rank of every cited note again.",
+               "0.67": "That is a macro mean: pooled adds up the claims of all three answers "
+                       "before dividing, so a longer answer weighs more.",
+               "0.75": "Count every claim B made, the unsupported ones too."}),
     _exercise("04.4", RATE, "ead02f",
               "611cd19ab01aba3032e77f0caec93ddf8c652f3c9acf1200423a734b24cd61e4",
               "Average A's coverage over the answerable questions (the numbers under the "
@@ -142,24 +140,31 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "the answerable slice: do not count it as a 0.",
                "0.67": "0.67 is A's mean support; the question asks about coverage."}),
     _exercise("05.1", RATE, "63d210",
-              "9e781100d701ef896a058109ff0e0bf9b78fdc2b456500c3a85b665ac682b374",
-              "Under that defect a claim needs only one labelled, visible citation.",
+              "751d0e179e36569dad25d5beb35cbd561294d14a94584a953dadf6d19676ebb5",
+              "Under that defect a claim needs only one cited note that is labelled for it "
+              "on this question and ranked within k; go through the three claims one by one.",
               {"0.00": "0.00 is what the correct scorer gives; the defect is more lenient.",
-               "0.50": "Support counts claims, not citations: one claim was made."}),
+               "0.67": "Check each claim twice: is one cited note labelled for that claim on "
+                       "rollback, and is that note in view at k = 1?",
+               "1.00": "monday is an expected claim of the launch question; on rollback "
+                       "nobody labelled a note for it.",
+               "0.50": "Support divides by the claims the answer made."}),
     _exercise("05.2", RATE, "8e5d56",
-              "ed570bcb15c6b598c63a883f6606b5e50d22d82996ac3e53de8f9f918454b68f",
-              "Recompute P@2 of launch A, rollback A and owner A with the defect (hits divided "
-              "by the notes returned when fewer than k came back), then average the three.",
-              {"0.50": "0.50 is the correct mean; the defect changes the denominator of a list "
-                       "shorter than k.",
-               "1.00": "Only rollback A returned fewer notes than k; launch A and owner A "
-                       "returned two each."}),
+              "9dfce98ecbceb35d2cbf71f1f64be7d038d39c325e38eea7af6478ca1b410565",
+              "Cut each of the six lists to its first note, then compute P@2 with the defect "
+              "(hits divided by the notes returned when fewer than k came back) and average.",
+              {"0.42": "That is the correct scorer's mean for the cut lists; the defect "
+                       "divides by the notes returned.",
+               "0.67": "Cut every list to its first note before counting, and take A's and "
+                       "B's answers together.",
+               "1.00": "Is every first note relevant to its question? Look at owner A's."}),
     _exercise("05.3", RATE, "68b577",
-              "d2cdce0c77d367b14b523c2aacf0687dc6dd31a27d62f2b7a56a1b34c569b629",
-              "Coverage = supported expected claims / expected claims; under this defect the "
-              "rank of a cited note no longer matters.",
-              {"0.50": "0.50 is the correct coverage; the defect counts a labelled citation "
-                       "even when the note is ranked below k."}),
+              "21cc35546275d1f2743b7d5c97421f386eba52ffc7dda97c429184284d518df0",
+              "Coverage = supported expected claims / expected claims, per answer; this defect "
+              "ignores a cited note's rank, not its label. Average the six answers.",
+              {"0.67": "0.67 is the correct scorer's mean at k = 1; the defect is more lenient.",
+               "1.00": "owner A's aurora cites archive: is archive labelled for aurora?",
+               "0.83": "Take A's and B's answers together: six answers."}),
     _exercise("06.1", CHOICE, "83738f",
               "7f7a84bbfd47debce205790ec4e5f58055f0991b76134e3c3786de00762303eb",
               "Step 1 says what each hash is computed over; find the one that includes the "

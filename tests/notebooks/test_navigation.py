@@ -178,6 +178,41 @@ def test_each_bold_term_the_glossary_defines_is_linked(source):
         glossary_links(source)))
 
 
+def bold_not_in_glossary(source):
+    """Bold text of a chapter's Markdown that names no glossary entry. Labels ending in a
+    colon (``**Promise:**``) and the word "bold" of "terms in **bold**" are not terms; an
+    entry "X mean" or "X claim" may be named X (``macro``, ``supported``)."""
+    names = {name.strip().lower() for heading in glossary_headings()
+             for name in heading.split(",")}
+    names |= {re.sub(r" (mean|claim)$", "", name) for name in names}
+    bold = [term for cell in jupytext.read(source).cells if cell.cell_type == "markdown"
+            for term in re.findall(r"\*\*([^*]+)\*\*", cell.source)]
+    return [term for term in bold
+            if not term.endswith(":") and term != "bold" and term.lower() not in names]
+
+
+#: Chapters whose bold emphasis other work still has to sort out (another branch edits
+#: them): strict, so the mark must go once they pass.
+BOLD_PENDING = {"06", "07", "08", "09"}
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(source, marks=pytest.mark.xfail(strict=True, reason="bold emphasis pending"))
+    if source.name[:2] in BOLD_PENDING else source for source in SOURCES],
+    ids=lambda p: p.name)
+def test_bold_is_kept_for_glossary_terms(source):
+    """Each chapter says its terms in **bold** are in the glossary, so nothing else is bold:
+    emphasis, a list's lead words and names that are not glossary terms are in italics."""
+    assert not bold_not_in_glossary(source), (source.name, bold_not_in_glossary(source))
+
+
+def test_the_bold_check_notices_a_bold_word_that_is_no_term(tmp_path):
+    chapter = tmp_path / "01_x.py"
+    chapter.write_text("# %% [markdown]\n# **Promise:** terms in **bold**: **macro** mean, "
+                       "**support**, **P@k**, **not** a term, **Frozen sources.**\n")
+    assert bold_not_in_glossary(chapter) == ["not", "Frozen sources."]
+
+
 def test_the_anchor_check_notices_a_link_to_a_missing_term(tmp_path):
     chapter = tmp_path / "01_x.py"
     chapter.write_text('# %% [markdown]\n# # Chapter 1 — X\n\n# %% [markdown] tags=["lab-only"]\n'

@@ -31,11 +31,11 @@ HAND = {
     "03.3": (COUNT, 0, 4, 2),             # archive labelled for none of B's five claims
     "04.1": (RATE, 0.75, 5 / 6, 0.2),     # (1 + 1 + 1) / (1 + 2 + 1)
     "04.2": (COUNT, 2, 1, 5),             # k = 1: launch and rollback support
-    "04.3": (CHOICE, "rollback", "launch", None),  # smoke's checklist is ranked 2nd
+    "04.3": (RATE, 3 / 5, 0.8, 0.2),      # k = 1, B: monday, switch, aurora of 5 claims
     "04.4": (RATE, 0.5, 0.375, 0.1),      # (1 + 0.5 + 0) / 3; region is n/a
-    "05.1": (RATE, 1.0, 0.0, 0.3),        # owners alone now suffices: 1/1
-    "05.2": (RATE, 2 / 3, 0.5, 0.3),      # defect: 1/2, 1/1, 1/2 over launch, rollback, owner
-    "05.3": (RATE, 1.0, 0.5, 0.3),        # defect: smoke's checklist counts although ranked 2nd
+    "05.1": (RATE, 1 / 3, 0.0, 0.2),      # k = 1: switch only; smoke's checklist ranked 2nd
+    "05.2": (RATE, 5 / 6, 5 / 12, 0.3),   # first notes only, hits / 1: 1, 1, 0 (A); 1, 1, 1 (B)
+    "05.3": (RATE, 0.75, 2 / 3, 0.3),     # k = 1: A 1, 1/2, 0; B 1, 2/2 (smoke counts), 1
     "06.1": (CHOICE, "corpus_sha256", "questions_sha256", None),  # a note's text
     "06.2": (COUNT, 4, 1, 8),             # k = 1: launch A, launch B, rollback B, owner B
     "06.3": (COUNT, 0, 1, 3),             # every remaining rule passes: exit code 0
