@@ -20,7 +20,7 @@ import math
 
 from ..core.rules import InvalidInputError, show
 from ..io.format import KEYS
-from ..io.read import Reader, Trials
+from ..io.records import Reader, Trials
 
 __all__ = ["is_missing", "runs_of"]
 

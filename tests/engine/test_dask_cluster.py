@@ -12,7 +12,7 @@ import pytest
 from ragscore.core.aggregate import aggregates
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
-from ragscore.io.dataset import load_dataset
+from ragscore.folders import load_dataset
 
 from run_logs import records_of, split_log, synthetic, write_parquet
 

@@ -1,0 +1,266 @@
+"""In-memory runs read in columns: ``runs[case][system]`` dicts made a
+:class:`~ragscore.engine.columnar.batch.Batch` in one pass, every rule screened on whole
+columns.
+
+The record path (:func:`~ragscore.engine.columnar.batch.encode_runs`) checks each case and
+run in Python, one at a time. Here every list is gathered once (``map`` and
+``itertools.chain``, no Python loop per item), each ID coded through one dict of the corpus,
+and each rule a case or a run must meet screened over the whole column, under the name of
+the record rule it mirrors (:data:`~ragscore.core.record_rules.FOLDER_RULES`) and with the
+rule objects the record path uses (:mod:`ragscore.core.rules`: the ID pattern, the claim
+pattern, the list limits). Types are checked before any value is hashed.
+
+Where a screen fails, or the input holds what only the record path reads (graded labels,
+repeated trials, delivered contexts, answer text, operations, reviews, conflicts, access
+groups, reference answers, options other than the defaults), :class:`~.screens.Unclean` is
+raised: the caller then reads record by record, which names the case, the system and the
+field. A screen may be stricter than its rule, never more lenient.
+"""
+from itertools import chain, repeat
+from operator import itemgetter
+
+import numpy as np
+
+from ...core.scoring import OPS_KEYS, case_attributes
+from .batch import Batch, has_repeats, member, sorted_set
+from .arrow import flags, numbers
+from .layout import passed_defaults
+from .screens import Unclean, screen
+
+__all__ = ["encode_memory"]
+
+_STR, _TUPLE, _DICT = frozenset({str}), frozenset({tuple}), frozenset({dict})
+#: Case keys besides ``relevant`` and ``support`` that the record path reads.
+_CASE_EXTRAS = frozenset({"reviews", "conflicting", "caller_groups", "reference",
+                          "answerability"})
+#: Run keys besides ``retrieved`` and ``claims`` that the record path reads.
+_RUN_EXTRAS = frozenset({"delivered", "answer", "vouched", *OPS_KEYS})
+
+
+def _only(types, values):
+    """True when the type of every one of ``values`` is exactly one of ``types``."""
+    return types.issuperset(map(type, values))
+
+
+def _lengths(lists):
+    return np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+
+
+def _within(lengths, limit):
+    return not len(lengths) or int(lengths.max()) <= limit
+
+
+def _coded(code, values):
+    """Each of ``values`` (exact ``str``) as its code in ``code``, -1 where it has none."""
+    return np.fromiter(map(code.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+
+
+def _string():
+    import pyarrow as pa
+
+    return pa.string()
+
+
+def _arrow(values, kind):
+    """``values`` as a pyarrow array of type ``kind`` (an ID pyarrow cannot encode, such as
+    a lone surrogate, is left to the record path)."""
+    import pyarrow as pa
+
+    try:
+        array = pa.array(values, kind)
+    except (pa.ArrowException, UnicodeError, ValueError, TypeError):
+        raise Unclean("ids.valid") from None
+    if isinstance(array, pa.ChunkedArray):
+        raise Unclean()
+    return array
+
+
+def _plain_options(*, min_relevance=1, unit="chunk", dedupe=False, sources=None, groups=None,
+                   superseded=frozenset()):
+    """True for the dataset options this reader takes: the defaults (any valid
+    ``min_relevance``, which only grades read)."""
+    return (type(min_relevance) is int and min_relevance >= 1 and type(unit) is str
+            and unit == "chunk" and dedupe is False and sources is None
+            and (groups is None or type(groups) is dict and not groups)
+            and type(superseded) is frozenset and not superseded)
+
+
+def _id_lists(lists, rules):
+    """``(lengths, members)`` of ID lists that must be tuples of at most ``rules.max_ids``
+    IDs: each list's length and every member, laid out flat (a pyarrow string array)."""
+    import pyarrow as pa
+
+    screen(_only(_TUPLE, lists), "record.shape")
+    screen(_only(_STR, chain.from_iterable(lists)), "ids.valid")  # before any is hashed
+    array = _arrow(lists, pa.list_(pa.string()))
+    lengths = np.diff(numbers(array.offsets))
+    screen(_within(lengths, rules.max_ids), "ids.limit")
+    return lengths, array.flatten()
+
+
+def _coded_lists(corpus_ids, rules, *listed):
+    """The codes of each of ``listed`` (``(lengths, members, outside)`` of
+    :func:`_id_lists`, with ``outside`` the rule a member outside the corpus breaks), looked
+    up in ``corpus_ids`` at once; each list's members unique. ``outside`` ``None``: such
+    members are valid IDs all the same (citations), coded after the corpus in order of first
+    appearance. Returns the codes of each and those other IDs."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    members = pa.concat_arrays([flat for _, flat, _ in listed])
+    found = pc.index_in(members, value_set=corpus_ids)
+    bounds = np.cumsum([0] + [len(flat) for _, flat, _ in listed]).tolist()
+    extra = []
+    if found.null_count:
+        missing = pc.is_null(found)
+        outside = flags(missing)
+        for (_, _, rule), start, end in zip(listed, bounds, bounds[1:]):
+            if rule is not None:
+                screen(not outside[start:end].any(), rule)
+        unknown = members.filter(missing)
+        extra_ids = pc.unique(unknown)
+        extra = extra_ids.to_pylist()
+        screen(all(map(rules.fullmatch, extra)), "ids.valid")
+        codes = np.array(numbers(found.fill_null(0)))
+        codes[outside] = numbers(pc.index_in(unknown, value_set=extra_ids)) + len(corpus_ids)
+    else:
+        codes = numbers(found)
+    coded = [codes[start:end] for start, end in zip(bounds, bounds[1:])]
+    for (lengths, _, _), part in zip(listed, coded):
+        screen(not has_repeats(part, lengths), "ids.unique")
+    return coded, extra
+
+
+def _claim_names(names, rules):
+    screen(_only(_STR, names) and all(map(rules.claim_match, names)), "claims.id")
+
+
+def encode_memory(corpus, cases, runs, *, rules, **options):
+    """The :class:`~ragscore.engine.columnar.batch.Batch` of ``runs[case][system]`` against
+    ``cases`` and ``corpus``, as :func:`~ragscore.engine.columnar.batch.encode_runs` makes
+    it (the same counts), every rule screened on whole columns; raises
+    :class:`~.screens.Unclean` where the record path must read the input."""
+    try:
+        plain = _plain_options(**options)
+    except TypeError:  # an option the record path refuses, in its own words
+        raise Unclean() from None
+    if not plain or type(cases) is not dict or type(runs) is not dict or not runs:
+        raise Unclean()
+    screen(type(corpus) is dict and len(corpus) > 0, "corpus.not_empty")
+    ids = list(corpus)
+    screen(_only(_STR, ids) and all(map(rules.fullmatch, ids)), "corpus.id")
+    texts = list(corpus.values())
+    screen(_only(_STR, texts) and all(map(str.strip, texts)), "corpus.text")
+    corpus_ids = _arrow(ids, _string())
+
+    names = list(runs)
+    screen(_only(_STR, names) and all(map(cases.__contains__, names)), "run.case")
+    labels = list(map(cases.__getitem__, names))
+    screen(_only(_DICT, labels), "record.shape")
+    if any(not _CASE_EXTRAS.isdisjoint(case) for case in labels if len(case) > 2):
+        raise Unclean()
+    try:
+        relevant = list(map(itemgetter("relevant"), labels))
+    except KeyError:
+        raise Unclean("case.relevant") from None
+    try:
+        support = list(map(itemgetter("support"), labels))
+    except KeyError:
+        raise Unclean("case.support") from None
+    relevant_lengths, relevant_ids = _id_lists(relevant, rules)
+    screen(_only(_DICT, support), "case.support")
+    support_lengths = _lengths(support)
+    screen(_within(support_lengths, rules.max_claims), "claims.limit")
+    label_names = list(chain.from_iterable(support))
+    _claim_names(label_names, rules)
+    sources = list(chain.from_iterable(map(dict.values, support)))
+    source_lengths, source_ids = _id_lists(sources, rules)
+    screen(not len(source_lengths) or int(source_lengths.min()) >= 1, "support.sources")
+    systems = list(runs.values())
+    screen(_only(_DICT, systems), "record.shape")
+    system_counts = _lengths(systems)
+    if not system_counts.all():  # a case with no run: the record path leaves it out
+        raise Unclean()
+    system_names = list(chain.from_iterable(systems))
+    screen(_only(_STR, system_names), "run.system")
+    records = list(chain.from_iterable(map(dict.values, systems)))
+    if not _only(_DICT, records) or any(
+            not _RUN_EXTRAS.isdisjoint(run) for run in records if len(run) > 2):
+        raise Unclean()  # trials, or what only the record path reads
+    try:
+        retrieved = list(map(itemgetter("retrieved"), records))
+    except KeyError:
+        raise Unclean("record.shape") from None
+    try:
+        claims = list(map(itemgetter("claims"), records))
+    except KeyError:
+        raise Unclean("run.claims") from None
+    retrieved_lengths, retrieved_ids = _id_lists(retrieved, rules)
+    screen(_only(_TUPLE, claims), "record.shape")
+    claim_lengths = _lengths(claims)
+    screen(_within(claim_lengths, rules.max_claims), "claims.limit")
+    pairs = list(chain.from_iterable(claims))
+    screen(_only(_TUPLE, pairs) and set(map(len, pairs)) <= {2}, "record.shape")
+    claim_names = list(map(itemgetter(0), pairs))
+    _claim_names(claim_names, rules)
+    name_code = {name: n for n, name in enumerate(dict.fromkeys(chain(label_names,
+                                                                      claim_names)))}
+    run_claim = _coded(name_code, claim_names)
+    screen(not has_repeats(run_claim, claim_lengths), "claims.unique")
+    citation_lengths, citation_ids = _id_lists(list(map(itemgetter(1), pairs)), rules)
+    (relevant_doc, source_doc, retrieved_doc, citation_doc), extra = _coded_lists(
+        corpus_ids, rules, (relevant_lengths, relevant_ids, "ids.in_corpus"),
+        (source_lengths, source_ids, "support.judged"),
+        (retrieved_lengths, retrieved_ids, "ids.in_corpus"),
+        (citation_lengths, citation_ids, None))
+    width, case_count = len(ids), len(names)
+    relevant_case = np.repeat(np.arange(case_count), relevant_lengths)
+    label_case = np.repeat(np.arange(case_count), support_lengths)
+    source_label = np.repeat(np.arange(len(label_names)), source_lengths)
+    judged = sorted_set(relevant_case * width + relevant_doc)
+    screen(bool((member(label_case[source_label] * width + source_doc, judged) >= 0).all()),
+           "support.judged")
+    screen(bool(((relevant_lengths > 0) == (support_lengths > 0)).all()), "case.consistent")
+
+    rows = len(records)
+    row_case = np.repeat(np.arange(case_count), system_counts)
+    claim_row = np.repeat(np.arange(rows), claim_lengths)
+    name_width = max(len(name_code), 1)
+    label_keys = label_case * name_width + _coded(name_code, label_names)
+    order = np.argsort(label_keys, kind="stable")
+    found = member(row_case[claim_row] * name_width + run_claim, label_keys[order])
+    claim_label = np.where(found >= 0, order[np.maximum(found, 0)], -1) if len(order) \
+        else np.full(len(run_claim), -1, dtype=np.int64)
+    keys = list(zip(chain.from_iterable(map(repeat, names, system_counts.tolist())),
+                    system_names))
+    nothing = np.zeros(0, dtype=np.int64)
+    judged_case, judged_doc, n_judged = ((relevant_case, relevant_doc, relevant_lengths)
+                                         if rules.open_labels else
+                                         (nothing, nothing, np.zeros(case_count, np.int64)))
+    return Batch(
+        ids=ids + extra, cases=names, keys=keys, question=np.arange(rows), rules=rules,
+        notes=(), attributes=case_attributes(cases), ops=None,
+        features=frozenset({"answers"}),
+        n_relevant=relevant_lengths, labelled=np.ones(case_count, dtype=bool),
+        n_expected=support_lengths, graded=np.zeros(case_count, dtype=bool),
+        answerability=(relevant_lengths > 0).astype(np.int64),
+        complete=np.full(case_count, not rules.open_labels), n_judged=n_judged,
+        relevant_case=relevant_case, relevant_doc=relevant_doc,
+        judged_case=judged_case, judged_doc=judged_doc,
+        positive_case=nothing, positive_doc=nothing, positive_grade=nothing,
+        label_case=label_case, labelled_label=source_label, labelled_doc=source_doc,
+        restricted_case=nothing, restricted_doc=nothing, loser_case=nothing, loser_doc=nothing,
+        superseded_doc=np.zeros(width + len(extra), dtype=bool),
+        row_case=row_case, assessed=np.ones(rows, dtype=bool),
+        retrieved_offsets=_offsets(retrieved_lengths), retrieved_doc=retrieved_doc,
+        claim_offsets=_offsets(claim_lengths), claim_label=claim_label.astype(np.int64),
+        claim_vouched=np.zeros(len(run_claim), dtype=bool),
+        citation_offsets=_offsets(citation_lengths), citation_doc=citation_doc,
+        recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, np.int64),
+        delivered_doc=nothing, **passed_defaults(rows))
+
+
+def _offsets(lengths):
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
