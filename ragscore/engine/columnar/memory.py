@@ -16,8 +16,8 @@ groups, reference answers, options other than the defaults), :class:`~.screens.U
 raised: the caller then reads record by record, which names the case, the system and the
 field. A screen may be stricter than its rule, never more lenient.
 """
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import is_, is_not, itemgetter
 
 import numpy as np
 
@@ -29,7 +29,9 @@ from .screens import Unclean, screen
 
 __all__ = ["encode_memory"]
 
-_STR, _TUPLE, _DICT = frozenset({str}), frozenset({tuple}), frozenset({dict})
+_STR, _TUPLE, _DICT, _INT = (frozenset({kind}) for kind in (str, tuple, dict, int))
+#: What a record holds where it has no value for a key.
+_MISSING = object()
 #: Case keys besides ``relevant`` and ``support`` that the record path reads.
 _CASE_EXTRAS = frozenset({"reviews", "conflicting", "caller_groups", "reference",
                           "answerability"})
@@ -77,12 +79,13 @@ def _arrow(values, kind):
 
 def _plain_options(*, min_relevance=1, unit="chunk", dedupe=False, sources=None, groups=None,
                    superseded=frozenset()):
-    """True for the dataset options this reader takes: the defaults (any valid
-    ``min_relevance``, which only grades read)."""
+    """True for the dataset options this reader takes: the defaults, any valid
+    ``min_relevance`` and any ``sources`` map (which scoring by chunk does not read)."""
     return (type(min_relevance) is int and min_relevance >= 1 and type(unit) is str
-            and unit == "chunk" and dedupe is False and sources is None
+            and unit == "chunk" and dedupe is False
+            and (sources is None or type(sources) is dict)
             and (groups is None or type(groups) is dict and not groups)
-            and type(superseded) is frozenset and not superseded)
+            and type(superseded) in (frozenset, set) and not superseded)
 
 
 def _id_lists(lists, rules):
@@ -135,6 +138,89 @@ def _claim_names(names, rules):
     screen(_only(_STR, names) and all(map(rules.claim_match, names)), "claims.id")
 
 
+def _got(records, key):
+    """Each record's value of ``key``, :data:`_MISSING` where it has none."""
+    return list(map(dict.get, records, repeat(key), repeat(_MISSING)))
+
+
+def _flags(values, sentinel=_MISSING):
+    """Where ``values`` holds something other than ``sentinel`` (compared by identity)."""
+    return np.fromiter(map(is_not, values, repeat(sentinel)), dtype=bool, count=len(values))
+
+
+class _Labels:
+    """The labels of the cases (one per case with runs) as columns, as the record path
+    reads them (:func:`ragscore.core.validation.validate_labels`)."""
+
+    def __init__(self, labels, rules):
+        relevant = _got(labels, "relevant")
+        screen(_only(_TUPLE | _DICT if rules.open_labels else _TUPLE, relevant),
+               "case.relevant")
+        self.graded = np.fromiter(map(is_, map(type, relevant), repeat(dict)), dtype=bool,
+                                  count=len(relevant))
+        self.grades = None
+        if self.graded.any():  # a map of ID to grade: its IDs in order, then its grades
+            grades = list(chain.from_iterable(
+                map(dict.values, (listed for listed in relevant if type(listed) is dict))))
+            relevant = [tuple(listed) if type(listed) is dict else listed
+                        for listed in relevant]
+            screen(_only(_INT, grades), "case.grade")
+            try:
+                self.grades = np.array(grades, dtype=np.int64)
+            except OverflowError:  # beyond 64 bits
+                raise Unclean("case.grade") from None
+        self.lengths, self.ids = _id_lists(relevant, rules)
+        support = _got(labels, "support")
+        self.labelled = _flags(support)
+        if not rules.open_labels:
+            screen(self.labelled.all(), "case.support")
+        support = list(compress(support, self.labelled))
+        screen(_only(_DICT, support), "case.support")
+        given = _lengths(support)
+        screen(_within(given, rules.max_claims), "claims.limit")
+        self.n_expected = np.zeros(len(labels), dtype=np.int64)
+        self.n_expected[self.labelled] = given
+        self.names = list(chain.from_iterable(support))
+        _claim_names(self.names, rules)
+        self.label_case = np.repeat(np.flatnonzero(self.labelled), given)
+        sources = list(chain.from_iterable(map(dict.values, support)))
+        self.source_lengths, self.source_ids = _id_lists(sources, rules)
+        screen(not len(self.source_lengths) or int(self.source_lengths.min()) >= 1,
+               "support.sources")
+
+    def coded(self, docs, sources, width, min_relevance):
+        """Check the sources against the judged IDs (``docs``: the codes of
+        :attr:`ids`, ``sources`` of :attr:`source_ids`) and lay out the pairs."""
+        cases = len(self.lengths)
+        case = np.repeat(np.arange(cases), self.lengths)
+        relevant = judged = np.ones(len(docs), dtype=bool)
+        if self.grades is not None:
+            graded = np.repeat(self.graded, self.lengths)
+            grade = np.zeros(len(docs), dtype=np.int64)
+            grade[graded] = self.grades
+            relevant = ~graded | (grade >= min_relevance)
+            judged = ~graded | (grade > 0)
+            self.positive = (case[graded & (grade > 0)], docs[graded & (grade > 0)],
+                             grade[graded & (grade > 0)])
+        else:
+            nothing = np.zeros(0, dtype=np.int64)
+            self.positive = (nothing, nothing, nothing)
+        source_label = np.repeat(np.arange(len(self.names)), self.source_lengths)
+        known = sorted_set(case[judged] * width + docs[judged])
+        screen(bool((member(self.label_case[source_label] * width + sources, known)
+                     >= 0).all()), "support.judged")
+        judged_count = np.bincount(case[judged], minlength=cases)
+        screen(bool(((judged_count > 0) == (self.n_expected > 0))[self.labelled].all()),
+               "case.consistent")
+        self.relevant = (case[relevant], docs[relevant])
+        self.n_relevant = np.bincount(case[relevant], minlength=cases)
+        self.judged = (case, docs)
+        self.labelled_pairs = (source_label, sources)
+        self.answerability = np.where(
+            (self.n_relevant > 0) | (self.n_expected > 0), 1,
+            np.where(self.labelled | self.graded & (self.lengths > 0), 0, -1))
+
+
 def encode_memory(corpus, cases, runs, *, rules, **options):
     """The :class:`~ragscore.engine.columnar.batch.Batch` of ``runs[case][system]`` against
     ``cases`` and ``corpus``, as :func:`~ragscore.engine.columnar.batch.encode_runs` makes
@@ -146,10 +232,13 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
         raise Unclean() from None
     if not plain or type(cases) is not dict or type(runs) is not dict or not runs:
         raise Unclean()
+    min_relevance = options.get("min_relevance", 1)
     screen(type(corpus) is dict and len(corpus) > 0, "corpus.not_empty")
     ids = list(corpus)
     screen(_only(_STR, ids) and all(map(rules.fullmatch, ids)), "corpus.id")
     texts = list(corpus.values())
+    if rules.open_labels:  # documents may come without their text
+        texts = list(compress(texts, _flags(texts, None)))
     screen(_only(_STR, texts) and all(map(str.strip, texts)), "corpus.text")
     corpus_ids = _arrow(ids, _string())
 
@@ -159,23 +248,8 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     screen(_only(_DICT, labels), "record.shape")
     if any(not _CASE_EXTRAS.isdisjoint(case) for case in labels if len(case) > 2):
         raise Unclean()
-    try:
-        relevant = list(map(itemgetter("relevant"), labels))
-    except KeyError:
-        raise Unclean("case.relevant") from None
-    try:
-        support = list(map(itemgetter("support"), labels))
-    except KeyError:
-        raise Unclean("case.support") from None
-    relevant_lengths, relevant_ids = _id_lists(relevant, rules)
-    screen(_only(_DICT, support), "case.support")
-    support_lengths = _lengths(support)
-    screen(_within(support_lengths, rules.max_claims), "claims.limit")
-    label_names = list(chain.from_iterable(support))
-    _claim_names(label_names, rules)
-    sources = list(chain.from_iterable(map(dict.values, support)))
-    source_lengths, source_ids = _id_lists(sources, rules)
-    screen(not len(source_lengths) or int(source_lengths.min()) >= 1, "support.sources")
+    case_labels = _Labels(labels, rules)
+
     systems = list(runs.values())
     screen(_only(_DICT, systems), "record.shape")
     system_counts = _lengths(systems)
@@ -187,46 +261,39 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     if not _only(_DICT, records) or any(
             not _RUN_EXTRAS.isdisjoint(run) for run in records if len(run) > 2):
         raise Unclean()  # trials, or what only the record path reads
-    try:
-        retrieved = list(map(itemgetter("retrieved"), records))
-    except KeyError:
-        raise Unclean("record.shape") from None
-    try:
-        claims = list(map(itemgetter("claims"), records))
-    except KeyError:
-        raise Unclean("run.claims") from None
+    retrieved = _got(records, "retrieved")
+    claims = _got(records, "claims")
+    assessed = _flags(claims)
+    if not rules.open_labels:
+        screen(assessed.all(), "run.claims")
+    claims = list(compress(claims, assessed))
     retrieved_lengths, retrieved_ids = _id_lists(retrieved, rules)
     screen(_only(_TUPLE, claims), "record.shape")
-    claim_lengths = _lengths(claims)
+    rows = len(records)
+    claim_lengths = np.zeros(rows, dtype=np.int64)
+    claim_lengths[assessed] = _lengths(claims)
     screen(_within(claim_lengths, rules.max_claims), "claims.limit")
     pairs = list(chain.from_iterable(claims))
     screen(_only(_TUPLE, pairs) and set(map(len, pairs)) <= {2}, "record.shape")
     claim_names = list(map(itemgetter(0), pairs))
     _claim_names(claim_names, rules)
-    name_code = {name: n for n, name in enumerate(dict.fromkeys(chain(label_names,
+    name_code = {name: n for n, name in enumerate(dict.fromkeys(chain(case_labels.names,
                                                                       claim_names)))}
     run_claim = _coded(name_code, claim_names)
     screen(not has_repeats(run_claim, claim_lengths), "claims.unique")
     citation_lengths, citation_ids = _id_lists(list(map(itemgetter(1), pairs)), rules)
-    (relevant_doc, source_doc, retrieved_doc, citation_doc), extra = _coded_lists(
-        corpus_ids, rules, (relevant_lengths, relevant_ids, "ids.in_corpus"),
-        (source_lengths, source_ids, "support.judged"),
+    (judged_doc, source_doc, retrieved_doc, citation_doc), extra = _coded_lists(
+        corpus_ids, rules, (case_labels.lengths, case_labels.ids, "ids.in_corpus"),
+        (case_labels.source_lengths, case_labels.source_ids, "support.judged"),
         (retrieved_lengths, retrieved_ids, "ids.in_corpus"),
         (citation_lengths, citation_ids, None))
-    width, case_count = len(ids), len(names)
-    relevant_case = np.repeat(np.arange(case_count), relevant_lengths)
-    label_case = np.repeat(np.arange(case_count), support_lengths)
-    source_label = np.repeat(np.arange(len(label_names)), source_lengths)
-    judged = sorted_set(relevant_case * width + relevant_doc)
-    screen(bool((member(label_case[source_label] * width + source_doc, judged) >= 0).all()),
-           "support.judged")
-    screen(bool(((relevant_lengths > 0) == (support_lengths > 0)).all()), "case.consistent")
+    width, case_count = len(ids) + len(extra), len(names)
+    case_labels.coded(judged_doc, source_doc, width, min_relevance)
 
-    rows = len(records)
     row_case = np.repeat(np.arange(case_count), system_counts)
     claim_row = np.repeat(np.arange(rows), claim_lengths)
     name_width = max(len(name_code), 1)
-    label_keys = label_case * name_width + _coded(name_code, label_names)
+    label_keys = case_labels.label_case * name_width + _coded(name_code, case_labels.names)
     order = np.argsort(label_keys, kind="stable")
     found = member(row_case[claim_row] * name_width + run_claim, label_keys[order])
     claim_label = np.where(found >= 0, order[np.maximum(found, 0)], -1) if len(order) \
@@ -234,24 +301,27 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     keys = list(zip(chain.from_iterable(map(repeat, names, system_counts.tolist())),
                     system_names))
     nothing = np.zeros(0, dtype=np.int64)
-    judged_case, judged_doc, n_judged = ((relevant_case, relevant_doc, relevant_lengths)
-                                         if rules.open_labels else
-                                         (nothing, nothing, np.zeros(case_count, np.int64)))
+    judged_case, judged_doc = case_labels.judged if rules.open_labels else (nothing, nothing)
+    positive_case, positive_doc, positive_grade = case_labels.positive
+    labelled_label, labelled_doc = case_labels.labelled_pairs
+    relevant_case, relevant_doc = case_labels.relevant
     return Batch(
         ids=ids + extra, cases=names, keys=keys, question=np.arange(rows), rules=rules,
         notes=(), attributes=case_attributes(cases), ops=None,
-        features=frozenset({"answers"}),
-        n_relevant=relevant_lengths, labelled=np.ones(case_count, dtype=bool),
-        n_expected=support_lengths, graded=np.zeros(case_count, dtype=bool),
-        answerability=(relevant_lengths > 0).astype(np.int64),
-        complete=np.full(case_count, not rules.open_labels), n_judged=n_judged,
+        features=frozenset({"answers"} if assessed.any() else ()),
+        n_relevant=case_labels.n_relevant, labelled=case_labels.labelled,
+        n_expected=case_labels.n_expected, graded=case_labels.graded,
+        answerability=case_labels.answerability,
+        complete=np.full(case_count, not rules.open_labels),
+        n_judged=case_labels.lengths if rules.open_labels else np.zeros(case_count, np.int64),
         relevant_case=relevant_case, relevant_doc=relevant_doc,
         judged_case=judged_case, judged_doc=judged_doc,
-        positive_case=nothing, positive_doc=nothing, positive_grade=nothing,
-        label_case=label_case, labelled_label=source_label, labelled_doc=source_doc,
+        positive_case=positive_case, positive_doc=positive_doc, positive_grade=positive_grade,
+        label_case=case_labels.label_case, labelled_label=labelled_label,
+        labelled_doc=labelled_doc,
         restricted_case=nothing, restricted_doc=nothing, loser_case=nothing, loser_doc=nothing,
-        superseded_doc=np.zeros(width + len(extra), dtype=bool),
-        row_case=row_case, assessed=np.ones(rows, dtype=bool),
+        superseded_doc=np.zeros(width, dtype=bool),
+        row_case=row_case, assessed=assessed,
         retrieved_offsets=_offsets(retrieved_lengths), retrieved_doc=retrieved_doc,
         claim_offsets=_offsets(claim_lengths), claim_label=claim_label.astype(np.int64),
         claim_vouched=np.zeros(len(run_claim), dtype=bool),

@@ -186,3 +186,103 @@ def test_the_batch_holds_the_counts_the_record_path_counts():
     for name in ours._fields:
         mine, other = getattr(ours, name), getattr(theirs, name)
         assert np.array_equal(np.asarray(mine), np.asarray(other)), name
+
+
+def _trec_shaped():
+    """Open rules as a TREC import makes them: graded labels, no expected claims, runs
+    without claims, documents without text."""
+    corpus = {"D 1": None, "D 2": None, "D 3": "Three.", "D 4": None}
+    cases = {"Q1": {"question": "", "relevant": {"D 1": 2, "D 2": 0, "D 3": 1}},
+             "Q2": {"relevant": {"D 4": 0}},            # judged, nothing relevant
+             "Q3": {"relevant": ()},                    # nothing judged: not labelled yet
+             "Q4": {"relevant": ("D 2",), "support": {"C": ("D 2",)}}}
+    runs = {"Q1": {"bm25": {"retrieved": ("D 3", "D 1")}, "dense": {"retrieved": ()}},
+            "Q2": {"bm25": {"retrieved": ("D 4",)}},
+            "Q3": {"bm25": {"retrieved": ("D 1",)}},
+            "Q4": {"bm25": {"retrieved": ("D 2",), "claims": (("C", ("D 2",)),)}}}
+    return corpus, cases, runs
+
+
+@pytest.mark.parametrize("min_relevance", [1, 2])
+def test_graded_labels_and_runs_without_claims_give_the_reference_table(min_relevance):
+    corpus, cases, runs = _trec_shaped()
+    batch = encode_memory(corpus, cases, runs, rules=OPEN, min_relevance=min_relevance)
+    # Q1 judges three IDs, two of them relevant at -l 1, one at -l 2; Q2 none; Q3 is not
+    # labelled yet (-1), Q2 unanswerable (0)
+    assert batch.n_relevant.tolist() == ([2, 0, 0, 1] if min_relevance == 1 else [1, 0, 0, 1])
+    assert batch.answerability.tolist() == [1, 0, -1, 1]
+    assert batch.assessed.tolist() == [False, False, False, False, True]
+    options = {"k": 2, "ids": "open", "min_relevance": min_relevance,
+               "metrics": ("precision", "recall", "rr", "ndcg", "ap", "support")}
+    ours = score_runs(corpus, cases, runs, **options)
+    assert ours.equals(score_runs(corpus, cases, runs, engine="reference", **options))
+    # Q1/bm25 at k=2: D 3 (grade 1) then D 1 (grade 2)
+    expected = (1.0, 1.0, 1.0) if min_relevance == 1 else (0.5, 1.0, 0.5)
+    row = ours.loc[("Q1", "bm25")]
+    assert (row["precision"], row["recall"], row["rr"]) == expected
+
+
+def test_a_trec_import_counts_the_same_read_in_columns(tmp_path):
+    from ragscore.engine import count_runs
+    from ragscore.importers.trec import import_trec
+    from ragscore.engine.columnar.memory import encode_memory as read
+
+    (tmp_path / "qrels").write_text("q1 0 d1 2\nq1 0 d3 0\nq2 0 d2 1\nq3 0 d9 0\n")
+    (tmp_path / "a.run").write_text("q1 Q0 d3 1 2.5 a\nq1 Q0 d1 2 2.5 a\nq2 Q0 d5 1 1 a\n"
+                                    "q3 Q0 d9 1 1 a\n")
+    dataset, _ = import_trec(tmp_path / "qrels", tmp_path / "a.run")
+    options = {"min_relevance": dataset.min_relevance, "sources": dataset.sources}
+    read(dataset.corpus, dataset.cases, dataset.runs, rules=OPEN, **options)  # no Unclean
+    ours = count_runs(dataset.corpus, dataset.cases, dataset.runs, rules=OPEN, **options)
+    theirs = count_runs(dataset.corpus, dataset.cases, dataset.runs, rules=OPEN,
+                        engine="reference", **options)
+    from ragscore.core.metrics import REGISTRY
+
+    for name in ("precision", "recall", "rr", "ndcg", "ap"):
+        assert ours.values(REGISTRY[name], 2) == theirs.values(REGISTRY[name], 2), name
+    # q1: d3 (grade 0) then d1 (grade 2) at rank 2: RR 1/2; q2: d5 unjudged: RR 0
+    assert ours.values(REGISTRY["rr"], 2)[:2] == [0.5, 0.0]
+
+
+# broken graded labels: (where, value, rule, what the record path says)
+BROKEN_OPEN = {
+    "a float grade": (("cases", "Q1", "relevant", "D 1"), 1.5, "case.grade", "an int grade"),
+    "a yes/no grade": (("cases", "Q1", "relevant", "D 1"), True, "case.grade", "an int grade"),
+    "a grade of 65 bits": (("cases", "Q1", "relevant", "D 1"), 2 ** 64, "case.grade",
+                           "65 bits"),
+    "an unknown judged ID": (("cases", "Q2", "relevant", "D 9"), 1, "ids.in_corpus",
+                             "an ID in the corpus"),
+    "blank text": (("corpus", "D 3"), " ", "corpus.text", "non-blank text"),
+    "claims of None": (("runs", "Q1", "bm25", "claims"), None, "record.shape",
+                       "run['claims'] must be a tuple"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN_OPEN))
+def test_broken_graded_labels_are_screened_and_named_by_the_record_path(broken):
+    path, value, rule, message = BROKEN_OPEN[broken]
+    corpus, cases, runs = _trec_shaped()
+    data = {"corpus": corpus, "cases": cases, "runs": runs}
+    *parents, last = path
+    place = data
+    for key in parents:
+        place = place[key]
+    place[last] = value
+    with pytest.raises(Unclean) as screened:
+        encode_memory(corpus, cases, runs, rules=OPEN)
+    assert screened.value.rule == rule
+    with pytest.raises(InvalidInputError, match=message.replace("[", r"\[")) as ours:
+        score_runs(corpus, cases, runs, k=2, ids="open")
+    with pytest.raises(InvalidInputError) as reference:
+        score_runs(corpus, cases, runs, k=2, ids="open", engine="reference")
+    assert str(ours.value) == str(reference.value)
+
+
+def test_graded_labels_are_refused_under_the_course_rules():
+    cases, runs = _data()
+    cases["q3"]["relevant"] = {"c": 1}
+    with pytest.raises(Unclean) as screened:
+        encode_memory(CORPUS, cases, runs, rules=COURSE)
+    assert screened.value.rule == "case.relevant"
+    with pytest.raises(InvalidInputError, match="case 'q3'"):
+        score_runs(CORPUS, cases, runs, k=2)
