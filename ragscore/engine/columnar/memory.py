@@ -89,30 +89,28 @@ def _plain_options(*, min_relevance=1, unit="chunk", dedupe=False, sources=None,
 
 
 def _id_lists(lists, rules):
-    """``(lengths, members)`` of ID lists that must be tuples of at most ``rules.max_ids``
-    IDs: each list's length and every member, laid out flat (a pyarrow string array)."""
-    import pyarrow as pa
-
+    """The length of each of ``lists``, ID lists that must be tuples of at most
+    ``rules.max_ids`` IDs (each a ``str``: checked before any is hashed)."""
     screen(_only(_TUPLE, lists), "record.shape")
-    screen(_only(_STR, chain.from_iterable(lists)), "ids.valid")  # before any is hashed
-    array = _arrow(lists, pa.list_(pa.string()))
-    lengths = np.diff(numbers(array.offsets))
+    screen(_only(_STR, chain.from_iterable(lists)), "ids.valid")
+    lengths = _lengths(lists)
     screen(_within(lengths, rules.max_ids), "ids.limit")
-    return lengths, array.flatten()
+    return lengths
 
 
 def _coded_lists(corpus_ids, rules, *listed):
-    """The codes of each of ``listed`` (``(lengths, members, outside)`` of
-    :func:`_id_lists`, with ``outside`` the rule a member outside the corpus breaks), looked
-    up in ``corpus_ids`` at once; each list's members unique. ``outside`` ``None``: such
-    members are valid IDs all the same (citations), coded after the corpus in order of first
-    appearance. Returns the codes of each and those other IDs."""
+    """The codes of the members of each of ``listed`` (``(lists, lengths, outside)``: ID
+    lists checked by :func:`_id_lists`, and the rule a member outside the corpus breaks),
+    converted and looked up in ``corpus_ids`` at once; each list's members unique.
+    ``outside`` ``None``: such members are valid IDs all the same (citations), coded after
+    the corpus in order of first appearance. Returns the codes of each and those other IDs."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    members = pa.concat_arrays([flat for _, flat, _ in listed])
+    members = _arrow(list(chain.from_iterable(lists for lists, _, _ in listed)),
+                     pa.list_(pa.string())).flatten()
+    bounds = np.cumsum([0] + [int(lengths.sum()) for _, lengths, _ in listed]).tolist()
     found = pc.index_in(members, value_set=corpus_ids)
-    bounds = np.cumsum([0] + [len(flat) for _, flat, _ in listed]).tolist()
     extra = []
     if found.null_count:
         missing = pc.is_null(found)
@@ -129,7 +127,7 @@ def _coded_lists(corpus_ids, rules, *listed):
     else:
         codes = numbers(found)
     coded = [codes[start:end] for start, end in zip(bounds, bounds[1:])]
-    for (lengths, _, _), part in zip(listed, coded):
+    for (_, lengths, _), part in zip(listed, coded):
         screen(not has_repeats(part, lengths), "ids.unique")
     return coded, extra
 
@@ -171,7 +169,7 @@ class _Labels:
                 self.grades = np.array(grades, dtype=np.int64)
             except OverflowError:  # beyond 64 bits
                 raise Unclean("case.grade") from None
-        self.lengths, self.ids = _id_lists(relevant, rules)
+        self.relevant, self.lengths = relevant, _id_lists(relevant, rules)
         support = _got(labels, "support")
         self.labelled = _flags(support)
         if not rules.open_labels:
@@ -186,13 +184,13 @@ class _Labels:
         _claim_names(self.names, rules)
         self.label_case = np.repeat(np.flatnonzero(self.labelled), given)
         sources = list(chain.from_iterable(map(dict.values, support)))
-        self.source_lengths, self.source_ids = _id_lists(sources, rules)
+        self.sources, self.source_lengths = sources, _id_lists(sources, rules)
         screen(not len(self.source_lengths) or int(self.source_lengths.min()) >= 1,
                "support.sources")
 
     def coded(self, docs, sources, width, min_relevance):
         """Check the sources against the judged IDs (``docs``: the codes of
-        :attr:`ids`, ``sources`` of :attr:`source_ids`) and lay out the pairs."""
+        :attr:`relevant`, ``sources`` of :attr:`sources`) and lay out the pairs."""
         cases = len(self.lengths)
         case = np.repeat(np.arange(cases), self.lengths)
         relevant = judged = np.ones(len(docs), dtype=bool)
@@ -269,7 +267,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     if not rules.open_labels:
         screen(assessed.all(), "run.claims")
     claims = list(compress(claims, assessed))
-    retrieved_lengths, retrieved_ids = _id_lists(retrieved, rules)
+    retrieved_lengths = _id_lists(retrieved, rules)
     screen(_only(_TUPLE, claims), "record.shape")
     rows = len(records)
     claim_lengths = np.zeros(rows, dtype=np.int64)
@@ -283,12 +281,12 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
                                                                       claim_names)))}
     run_claim = _coded(name_code, claim_names)
     screen(not has_repeats(run_claim, claim_lengths), "claims.unique")
-    citation_lengths, citation_ids = _id_lists(list(map(itemgetter(1), pairs)), rules)
+    citations = list(map(itemgetter(1), pairs))
+    citation_lengths = _id_lists(citations, rules)
     (judged_doc, source_doc, retrieved_doc, citation_doc), extra = _coded_lists(
-        corpus_ids, rules, (case_labels.lengths, case_labels.ids, "ids.in_corpus"),
-        (case_labels.source_lengths, case_labels.source_ids, "support.judged"),
-        (retrieved_lengths, retrieved_ids, "ids.in_corpus"),
-        (citation_lengths, citation_ids, None))
+        corpus_ids, rules, (case_labels.relevant, case_labels.lengths, "ids.in_corpus"),
+        (case_labels.sources, case_labels.source_lengths, "support.judged"),
+        (retrieved, retrieved_lengths, "ids.in_corpus"), (citations, citation_lengths, None))
     width, case_count = len(ids) + len(extra), len(names)
     case_labels.coded(judged_doc, source_doc, width, min_relevance)
 
