@@ -4,15 +4,16 @@ columns.
 
 The record path (:func:`~ragscore.engine.columnar.batch.encode_runs`) checks each case and
 run in Python, one at a time. Here every list is gathered once (``map`` and
-``itertools.chain``, no Python loop per item), each ID coded through one dict of the corpus,
-and each rule a case or a run must meet screened over the whole column, under the name of
+``itertools.chain``, no Python loop per item), every ID list converted to Arrow in one call
+and looked up in the corpus at once (``pyarrow.compute.index_in``), and each rule a case or
+a run must meet screened over the whole column, under the name of
 the record rule it mirrors (:data:`~ragscore.core.record_rules.FOLDER_RULES`) and with the
 rule objects the record path uses (:mod:`ragscore.core.rules`: the ID pattern, the claim
 pattern, the list limits). Types are checked before any value is hashed.
 
-Where a screen fails, or the input holds what only the record path reads (graded labels,
-repeated trials, delivered contexts, answer text, operations, reviews, conflicts, access
-groups, reference answers, options other than the defaults), :class:`~.screens.Unclean` is
+Where a screen fails, or the input holds what only the record path reads (repeated trials,
+delivered contexts, answer text, operations, reviews, conflicts, access groups, reference
+answers, a reviewer's answerability, options other than the defaults), :class:`~.screens.Unclean` is
 raised: the caller then reads record by record, which names the case, the system and the
 field. A screen may be stricter than its rule, never more lenient.
 """
@@ -22,8 +23,8 @@ from operator import is_, is_not, itemgetter
 import numpy as np
 
 from ...core.scoring import OPS_KEYS, case_attributes
-from .batch import Batch, has_repeats, member, sorted_set
 from .arrow import flags, numbers
+from .batch import Batch, has_repeats, member, sorted_set
 from .layout import passed_defaults
 from .screens import Unclean, screen
 
@@ -169,7 +170,7 @@ class _Labels:
                 self.grades = np.array(grades, dtype=np.int64)
             except OverflowError:  # beyond 64 bits
                 raise Unclean("case.grade") from None
-        self.relevant, self.lengths = relevant, _id_lists(relevant, rules)
+        self.judged_lists, self.lengths = relevant, _id_lists(relevant, rules)
         support = _got(labels, "support")
         self.labelled = _flags(support)
         if not rules.open_labels:
@@ -184,13 +185,13 @@ class _Labels:
         _claim_names(self.names, rules)
         self.label_case = np.repeat(np.flatnonzero(self.labelled), given)
         sources = list(chain.from_iterable(map(dict.values, support)))
-        self.sources, self.source_lengths = sources, _id_lists(sources, rules)
+        self.source_lists, self.source_lengths = sources, _id_lists(sources, rules)
         screen(not len(self.source_lengths) or int(self.source_lengths.min()) >= 1,
                "support.sources")
 
     def coded(self, docs, sources, width, min_relevance):
         """Check the sources against the judged IDs (``docs``: the codes of
-        :attr:`relevant`, ``sources`` of :attr:`sources`) and lay out the pairs."""
+        :attr:`judged_lists`, ``sources`` of :attr:`source_lists`) and lay out the pairs."""
         cases = len(self.lengths)
         case = np.repeat(np.arange(cases), self.lengths)
         relevant = judged = np.ones(len(docs), dtype=bool)
@@ -246,7 +247,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     screen(_only(_STR, names) and all(map(cases.__contains__, names)), "run.case")
     labels = list(map(cases.__getitem__, names))
     screen(_only(_DICT, labels), "record.shape")
-    if any(not _CASE_EXTRAS.isdisjoint(case) for case in labels if len(case) > 2):
+    if not all(map(_CASE_EXTRAS.isdisjoint, labels)):
         raise Unclean()
     case_labels = _Labels(labels, rules)
 
@@ -258,8 +259,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     system_names = list(chain.from_iterable(systems))
     screen(_only(_STR, system_names), "run.system")
     records = list(chain.from_iterable(map(dict.values, systems)))
-    if not _only(_DICT, records) or any(
-            not _RUN_EXTRAS.isdisjoint(run) for run in records if len(run) > 2):
+    if not _only(_DICT, records) or not all(map(_RUN_EXTRAS.isdisjoint, records)):
         raise Unclean()  # trials, or what only the record path reads
     retrieved = _got(records, "retrieved")
     claims = _got(records, "claims")
@@ -284,8 +284,8 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     citations = list(map(itemgetter(1), pairs))
     citation_lengths = _id_lists(citations, rules)
     (judged_doc, source_doc, retrieved_doc, citation_doc), extra = _coded_lists(
-        corpus_ids, rules, (case_labels.relevant, case_labels.lengths, "ids.in_corpus"),
-        (case_labels.sources, case_labels.source_lengths, "support.judged"),
+        corpus_ids, rules, (case_labels.judged_lists, case_labels.lengths, "ids.in_corpus"),
+        (case_labels.source_lists, case_labels.source_lengths, "support.judged"),
         (retrieved, retrieved_lengths, "ids.in_corpus"), (citations, citation_lengths, None))
     width, case_count = len(ids) + len(extra), len(names)
     case_labels.coded(judged_doc, source_doc, width, min_relevance)

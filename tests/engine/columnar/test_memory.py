@@ -159,6 +159,34 @@ RECORD_ONLY = {
 }
 
 
+# the same under the open rules, where a run may hold no claims and a case no support (so
+# a record of two keys can hold what only the record path reads)
+RECORD_ONLY_OPEN = {
+    "delivered": (("runs", "Q1", "bm25", "delivered"), ()),
+    "operations": (("runs", "Q2", "bm25", "latency_ms"), 0),
+    "answer": (("runs", "Q3", "bm25", "answer"), "Denver"),
+    "answerability": (("cases", "Q3", "answerability"), "answerable"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(RECORD_ONLY_OPEN))
+def test_other_open_shapes_are_left_to_the_record_path(shape):
+    from ragscore.engine import count_runs
+
+    corpus, cases, runs = _trec_shaped()
+    (*parents, last), value = RECORD_ONLY_OPEN[shape]
+    place = {"cases": cases, "runs": runs}
+    for key in parents:
+        place = place[key]
+    place[last] = value
+    with pytest.raises(Unclean):
+        encode_memory(corpus, cases, runs, rules=OPEN)
+    ours = count_runs(corpus, cases, runs, rules=OPEN)
+    theirs = count_runs(corpus, cases, runs, rules=OPEN, engine="reference")
+    assert (ours.features, ours.ops, ours.labelling()) == (theirs.features, theirs.ops,
+                                                          theirs.labelling())
+
+
 @pytest.mark.parametrize("shape", sorted(RECORD_ONLY))
 def test_other_shapes_are_left_to_the_record_path(shape):
     data = _break(*RECORD_ONLY[shape])
