@@ -13,9 +13,9 @@ pattern, the list limits). Types are checked before any value is hashed.
 
 Where a screen fails, or the input holds what only the record path reads (repeated trials,
 delivered contexts, answer text, operations, reviews, conflicts, access groups, reference
-answers, a reviewer's answerability, options other than the defaults), :class:`~.screens.Unclean` is
-raised: the caller then reads record by record, which names the case, the system and the
-field. A screen may be stricter than its rule, never more lenient.
+answers, a reviewer's answerability, options other than the defaults),
+:class:`~.screens.Unclean` is raised: the caller then reads record by record, which names
+the case, the system and the field. A screen may be stricter than its rule, never more lenient.
 """
 from itertools import chain, compress, repeat
 from operator import is_, is_not, itemgetter
