@@ -7,8 +7,8 @@ gives numpy object arrays (of strings, or of dicts whose ``citations`` are array
 string column may be ``str``, ``string[pyarrow]`` or ``object``, and an integer column with
 missing values may hold floats (``1.0``). :func:`runs_of` turns each row into the record a
 runs file would hold (lists, dicts, Python numbers; a missing value is a field not given)
-and reads it with the folder reader's own rules (:meth:`ragscore.io.read.Reader.run`, the
-duplicate-run rule :class:`ragscore.io.read.Trials`): what a runs file refuses, a table
+and reads it with the folder reader's own rules (:meth:`ragscore.io.records.Reader.run`, the
+duplicate-run rule :class:`ragscore.io.records.Trials`): what a runs file refuses, a table
 refuses, with the partition, the row, the case, the system and the field named.
 
 >>> from ragscore.core.rules import RULES
