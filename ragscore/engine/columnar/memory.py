@@ -22,7 +22,7 @@ from operator import is_, is_not, itemgetter
 
 import numpy as np
 
-from ...core.scoring import OPS_KEYS, case_attributes
+from ...core.scoring import case_attributes
 from .arrow import flags, numbers
 from .batch import Batch, has_repeats, member, sorted_set
 from .layout import passed_defaults
@@ -33,11 +33,13 @@ __all__ = ["encode_memory"]
 _STR, _TUPLE, _DICT, _INT = (frozenset({kind}) for kind in (str, tuple, dict, int))
 #: What a record holds where it has no value for a key.
 _MISSING = object()
-#: Case keys besides ``relevant`` and ``support`` that the record path reads.
-_CASE_EXTRAS = frozenset({"reviews", "conflicting", "caller_groups", "reference",
-                          "answerability"})
-#: Run keys besides ``retrieved`` and ``claims`` that the record path reads.
-_RUN_EXTRAS = frozenset({"delivered", "answer", "vouched", *OPS_KEYS})
+#: The case keys this reader takes (labels, and what counting does not read); a case with
+#: any other key (reviews, answerability, spans, nuggets, a key added later) is read by the
+#: record path, so no label is ever left unread here.
+_CASE_KEYS = frozenset({"relevant", "support", "question", "tags", "split"})
+#: The run keys this reader takes; any other (trials, delivered context, answer text,
+#: operations, sentences) sends the runs to the record path.
+_RUN_KEYS = frozenset({"retrieved", "claims"})
 
 
 def _only(types, values):
@@ -247,7 +249,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     screen(_only(_STR, names) and all(map(cases.__contains__, names)), "run.case")
     labels = list(map(cases.__getitem__, names))
     screen(_only(_DICT, labels), "record.shape")
-    if not all(map(_CASE_EXTRAS.isdisjoint, labels)):
+    if not all(map(_CASE_KEYS.issuperset, labels)):
         raise Unclean()
     case_labels = _Labels(labels, rules)
 
@@ -259,7 +261,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     system_names = list(chain.from_iterable(systems))
     screen(_only(_STR, system_names), "run.system")
     records = list(chain.from_iterable(map(dict.values, systems)))
-    if not _only(_DICT, records) or not all(map(_RUN_EXTRAS.isdisjoint, records)):
+    if not _only(_DICT, records) or not all(map(_RUN_KEYS.issuperset, records)):
         raise Unclean()  # trials, or what only the record path reads
     retrieved = _got(records, "retrieved")
     claims = _got(records, "claims")

@@ -314,3 +314,17 @@ def test_graded_labels_are_refused_under_the_course_rules():
     assert screened.value.rule == "case.relevant"
     with pytest.raises(InvalidInputError, match="case 'q3'"):
         score_runs(CORPUS, cases, runs, k=2)
+
+
+@pytest.mark.parametrize("where", [("cases", "q1", "spans"), ("cases", "q1", "nuggets"),
+                                   ("cases", "q1", "a key added later"),
+                                   ("runs", "q3", "B", "sentences"),
+                                   ("runs", "q3", "B", "a key added later")])
+def test_a_key_this_reader_does_not_take_sends_the_input_to_the_record_path(where):
+    """Only the keys the column reader reads pass it: a case's span labels or nuggets, a run's
+    sentences, or any key added after it was written, are left to the record path rather than
+    silently not read."""
+    data = _break(where, ())
+    with pytest.raises(Unclean) as screened:
+        encode_memory(data["corpus"], data["cases"], data["runs"], rules=COURSE)
+    assert screened.value.rule is None
