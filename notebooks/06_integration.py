@@ -86,12 +86,14 @@ Table({"field": field, "A": shown(a[field]), "B": shown(b[field]),
 # besides what every run has of its own (its ID, date, code revision and notes), the two
 # differ only in `retrieval`, where B adds the reranker. The prompt, the model, the
 # generation settings, the context cutoff and the rubric are the same, so a difference in
-# the scores can be put down to the reranker.
+# the scores can be put down to the reranker. Below, the fingerprint: each hash is shown by
+# the first 16 of its 64 hex digits, enough to tell two apart (`ragscore manifest DIR`
+# prints them whole).
 
 # %%
 prints = report["fingerprint"]
-Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"]},
-       {"hash": "questions_sha256", "value": prints["questions_sha256"]},
+Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"][:16] + "…"},
+       {"hash": "questions_sha256", "value": prints["questions_sha256"][:16] + "…"},
        {"hash": "rubric", "value": prints["rubric"]}])
 
 # %% [markdown]
@@ -139,7 +141,9 @@ Table([{"what": "retrieved (top 2)", "IDs": ", ".join(owner_a["retrieved"][:2])}
 # reranker improves retrieval (`rollback`'s recall and `owner`'s RR rise) while the answer
 # stage regresses on `launch` (support falls from 1.00 to 0.50 because B adds an unsupported
 # claim). When retrieval improves but support falls, read the changed context and claims
-# before changing anything else.
+# before changing anything else. The first table holds macro means over the 3 answerable
+# questions (`region`, with nothing labelled relevant and no claim expected, is not in it);
+# the second, each question whose value changed.
 
 # %%
 means = aggregates(recorded, k=2, metrics=("precision", "recall", "rr", "support", "coverage"))
@@ -149,15 +153,16 @@ for row in aggregate_rows(macro):
     by_metric.setdefault(row["metric"], {})[row["system"]] = row["value"]
 Table([{"stage": REGISTRY[metric].stage, "metric": REGISTRY[metric].label_at(2),
         "A": values["A"], "B": values["B"]}
-       for metric, values in by_metric.items()],
-      caption="Macro means over the 3 answerable questions (region, with nothing labelled "
-              "relevant and no claim expected, is not in this slice)")
+       for metric, values in by_metric.items()])
 
 # %%
 changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
 Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
 
 # %% [markdown]
+# `region` has no answer in the notes. A retrieved `archive` and claimed from it (support
+# 0.00); B retrieved nothing and declined, so it made no claim and its support is n/a ("no
+# longer defined", never 0), while declining is the right reply: abstention "improved".
 # `owner`'s `ctx differs@2` went from yes to no: B was given its top two notes where A's
 # context had been cut. That is **changed**, not improved: a different input to the answer
 # stage, to read before trusting either support value.
