@@ -354,8 +354,9 @@ answer = None
 check("06.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Suppose the policy had no "no support regression" rule and kept the other four. What
-#    exit code would the gate return for candidate B against baseline A? (a whole number)
+# 3. Suppose the policy's last rule, "at most one unsupported claim", allowed none
+#    (`threshold = 0`) and the other four rules stayed as they are. How many of the five
+#    rules would candidate B fail against baseline A? (a count)
 
 # %% tags=["exercise"]
 answer = None

@@ -137,9 +137,9 @@ CommandOutput("\n".join(note for note in counted.notes if note.startswith("syste
 # A **label** is a person's judgement about the test set, never about the answer being
 # scored. So the **review queue** starts with the passages: the **pool** is the union of
 # every system's top 10 for each question, less the passages its labels already grade. Here
-# the course's lists name only the relevant notes, so nobody ever judged `archive` for
-# three questions, or `launch` for the region question. A person grades each one for its
-# question alone, seeing no answer:
+# the course's lists name only the relevant notes, so nobody ever judged `archive` for any
+# of the four questions, or `launch` for the region question: five passages. A person
+# grades each one for its question alone, seeing no answer:
 
 # %%
 queue = review_queue(answers)
@@ -149,9 +149,10 @@ Table([{"case": row["case"], "passage": row["doc"], "text": row["passage"]}
 # %% [markdown]
 # Then the claims: each once per question, sentence and cited passages, with the text of
 # what it cites and the question's expected claims. `draft` and `careful` both write "The
-# release window starts on Monday [1]" citing `launch` for the launch question: one entry.
-# (A question whose labels did not say whether the corpus answers it would sit between
-# the two: answerable, unanswerable or unsure. Every question here is labelled.)
+# release window starts on Monday" citing `launch` for the launch question (one with `[1]`,
+# the other with `[^1]`): one entry. (A question whose labels did not say whether the
+# corpus answers it would also get an entry between its passages and its claims, asking
+# whether it is answerable, unanswerable or unsure. Every question here is labelled.)
 
 # %%
 Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
@@ -160,7 +161,8 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
        for row in queue if row["kind"] == "support"])
 
 # %% [markdown]
-# The panel below walks `draft`'s queue in that order: its pooled passages, then its claims.
+# The panel below walks `draft`'s queue question by question: each question's pooled
+# passages, then its claims.
 # A passage gets a grade: `0 not relevant`, `1 relevant` or `2 highly relevant`. A claim's
 # buttons say two different things, and keep them apart:
 # - **supported** means the passages it cites back the sentence up;
@@ -275,8 +277,10 @@ print(f"support: {'n/a' if value is None else value}, "
 # you may type a fraction such as `1/4`. After your first try, right or wrong,
 # `solution("09.1")` (with the exercise's number) shows the worked solution.
 #
-# 1. The twelve answers hold 15 claims. How many claim entries did the review queue of
-#    step 4 hold? (a count)
+# 1. Suppose `terse` had written two of its answers as whole sentences: launch as "The
+#    release window starts on Monday [launch]." and rollback as "Switch traffic back to the
+#    previous version [rollback]." How many claim entries would the review queue of step 4
+#    hold then? (a count)
 
 # %% tags=["exercise"]
 answer = None
