@@ -34,6 +34,7 @@ from fractions import Fraction
 from numbers import Integral, Real
 
 from ..core.rules import InvalidInputError, show
+from .feedback import Feedback
 
 RATE, COUNT, YES_NO, CHOICE = "rate", "count", "yes/no", "choice"
 
@@ -73,22 +74,6 @@ class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options
 
     __slots__ = ()
 
-
-class Feedback(namedtuple("Feedback", "exercise status message offer", defaults=("",))):
-    """The result of :func:`check` and :func:`solution`: ``status`` is one of ``correct``,
-    ``wrong``, ``wrong type``, ``missing``, ``solution`` or ``not yet``; a notebook shows
-    ``message`` and, on a line of its own, ``offer`` (how to see the worked solution)."""
-
-    __slots__ = ()
-
-    @property
-    def correct(self):
-        return self.status == "correct"
-
-    def __repr__(self):
-        return f"{self.message}\n{self.offer}" if self.offer else self.message
-
-    __str__ = __repr__
 
 
 def digest(exercise_id, salt, canonical):
@@ -430,7 +415,8 @@ def check(exercise_id, answer):
     >>> check("02.1", None)
     Not answered yet: replace None with your answer and run the cell again.
     >>> check("02.1", "2/3")
-    You typed the text '2/3' in quotes; remove the quotes so that Python computes the number.
+    You typed the text '2/3' in quotes; remove the quotes so that Python computes
+    the number.
     """
     exercise = _find(exercise_id)
     if _is_missing(answer):
