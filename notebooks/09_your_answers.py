@@ -174,13 +174,16 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
 #   support and adds no coverage;
 # - **unsupported**, and **not a claim** (a greeting, an abstention) left out.
 #
-# Try a few: the panel moves on. It is not saved anywhere unless it is given a folder
-# (`path=`). From the command line the same queue is `ragscore review export DIR --out
-# queue.csv`, filled in a spreadsheet and read back by `ragscore review import DIR
-# queue.csv`.
+# Try a few: the panel moves on, and the table under it scores `draft`'s answers with your
+# decisions so far (an answer stays n/a until each of its claims has one). Step 5 scores the
+# same answers from a frozen reviewer's decisions: compare. Nothing is saved unless the
+# panel is given a folder (`path=`). From the command line the same queue is `ragscore
+# review export DIR --out queue.csv`, filled in a spreadsheet and read back by `ragscore
+# review import DIR queue.csv`.
 
 # %%
-editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04")
+editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04",
+                             k=K)
 show(editor)
 
 # %% [markdown]
