@@ -22,8 +22,9 @@
 # manifests, the delivered contexts, the answers and illustrative operation figures.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) ·
-# next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
+# *Finding your way:* previous,
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
 # in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
@@ -364,6 +365,7 @@ check("06.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb) ·
-# **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·
+# **Previous:**
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·
 # [glossary](../docs/glossary.md)

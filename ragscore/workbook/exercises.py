@@ -238,8 +238,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "notes' text.",
               {"questions_sha256": "Which part of the test set holds the text of the notes? "
                                    "Step 1 lists what each hash covers.",
-               "both": "The question set holds the questions and their labels; does any of "
-                       "those change when a note is reworded?",
+               "both": "Step 1 lists what each hash is computed over; a hash changes only "
+                       "when something on its own list changes.",
                "neither": "The hashes are over the content, so a changed character changes "
                           "the hash of whatever holds it."},
               options=HASHES),
@@ -274,7 +274,9 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "in the ideal DCG."}),
     _exercise("07.2", RATE, "c6242b",
               "7b6c3af5723aca84ecda7e4877c5a513f3ed83b624f201b2f73690602071c2da",
-              "Average dense's 'RR at full depth' column (step 6) over all three questions.",
+              "trec_eval's recip_rank is reciprocal rank with no cutoff, averaged over "
+              "every question it was given: find that column in step 6 and decide which "
+              "questions count.",
               {"0.33": "0.33 is the mean of RR@1, cut at k = 1; trec_eval's recip_rank is "
                        "not cut.",
                "0.75": "trec_eval keeps q3 in its mean as a 0 (its -c convention); it does "

@@ -1,5 +1,6 @@
 """What an exercise check says to the learner: plain text wrapped to a page's width for a
-terminal or a doctest, and HTML for a notebook, where `code` in the text is set as code."""
+terminal or a doctest, and HTML for a notebook, where Markdown's `code` and *emphasis* in
+the text are set as such."""
 import html
 import re
 import textwrap
@@ -7,8 +8,17 @@ from collections import namedtuple
 
 #: Feedback's plain text is wrapped at spaces to this many columns, as command output is.
 COLUMNS = 80
-#: A Markdown code span in feedback text.
-_CODE = re.compile(r"`([^`]+)`")
+#: A Markdown code span in feedback text (group 1), or else an emphasis (group 2).
+_MARKDOWN = re.compile(r"`([^`]+)`|\*([^*\s][^*]*)\*")
+
+
+def _html(text):
+    """``text`` escaped, its code spans as <code> and its *emphasis* as <em>."""
+    def one(match):
+        code, emphasis = match.groups()
+        return f"<code>{code}</code>" if code is not None else f"<em>{emphasis}</em>"
+
+    return _MARKDOWN.sub(one, html.escape(text, quote=False))
 
 
 class Feedback(namedtuple("Feedback", "exercise status message offer", defaults=("",))):
@@ -38,12 +48,11 @@ class Feedback(namedtuple("Feedback", "exercise status message offer", defaults=
     __str__ = __repr__
 
     def _repr_html_(self):
-        """The message and the offer as paragraphs, `code` set as code, wrapped by the page.
+        """The message and the offer as paragraphs wrapped by the page, Markdown's `code`
+        set as code and *emphasis* as emphasis.
 
-        >>> Feedback("00.0", "wrong", "Type `1/2`.")._repr_html_()
-        '<div class="ragscore-feedback"><p>Type <code>1/2</code>.</p></div>'
+        >>> Feedback("00.0", "wrong", "Type `2*3` in the *answer* cell.")._repr_html_()
+        '<div class="ragscore-feedback"><p>Type <code>2*3</code> in the <em>answer</em> cell.</p></div>'
         """
-        parts = (_CODE.sub(r"<code>\1</code>", html.escape(part, quote=False))
-                 for part in (self.message, self.offer) if part)
-        return '<div class="ragscore-feedback">' + "".join(f"<p>{part}</p>" for part in parts) \
-            + "</div>"
+        parts = "".join(f"<p>{_html(part)}</p>" for part in (self.message, self.offer) if part)
+        return f'<div class="ragscore-feedback">{parts}</div>'

@@ -71,6 +71,17 @@ def test_each_chapter_links_its_neighbours_and_the_glossary(index):
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_a_link_to_a_chapter_reads_its_title(source):
+    """A chapter is named one way everywhere: its links at the top and at the end both read
+    the chapter's own title (they once read "Scoring defects" at the top and "A scoring
+    defect can make a weak system look strong" at the end)."""
+    for text, target, _ in markdown_links(source):
+        if re.fullmatch(r"\d\d_\w+\.ipynb", target):
+            assert " ".join(text.split()) == title(NOTEBOOKS / target.replace(".ipynb", ".py")), \
+                (source.name, text)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_every_relative_link_of_a_chapter_resolves(source):
     for _, target, _ in markdown_links(source):
         if not re.match(r"[a-z]+://", target):

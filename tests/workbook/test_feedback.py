@@ -20,6 +20,13 @@ def test_every_worked_solution_is_wrapped_at_spaces_to_80_columns():
     assert wrapped == len(EXERCISES)        # every worked solution is longer than a line
 
 
+def test_the_worked_solution_of_01_3_shows_its_emphasis_and_code_as_html():
+    check("01.3", "refused")
+    shown = solution("01.3")._repr_html_()
+    assert "checks the <em>retrieved</em> list" in shown and "<code>attempt</code>" in shown
+    assert "`" not in shown and "*" not in shown
+
+
 def test_a_code_span_is_shown_as_code_and_text_is_escaped():
     feedback = Feedback("00.0", "wrong", "Compare `ctx differs@2` with <none> & more.",
                         'Try again: solution("00.0").')
