@@ -15,8 +15,9 @@
 # - what validation refuses before any score exists.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* next, [Chapter 2 — Denominators](02_denominators.ipynb) ·
-# every chapter is listed in the README's "Start here" · terms in **bold** are defined in the
+# *Finding your way:* next,
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · every
+# chapter is listed in the README's "Start here" · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):

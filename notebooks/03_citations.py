@@ -15,9 +15,10 @@
 # - what this grader does not do: judge free text or read a refusal.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 2 — Denominators](02_denominators.ipynb) · next,
-# [Chapter 4 — Every question](04_every_question.ipynb) · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · next,
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [supported claim](../docs/glossary.md#supported-claim) ·
@@ -221,6 +222,7 @@ check("03.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 2 — Denominators](02_denominators.ipynb) · **Next:**
+# **Previous:**
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · **Next:**
 # [Chapter 4 — Every question before any average](04_every_question.ipynb) ·
 # [glossary](../docs/glossary.md)

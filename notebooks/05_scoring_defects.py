@@ -14,9 +14,10 @@
 # - what tests cannot fix: disagreement about the labels themselves.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 4 — Every question](04_every_question.ipynb) · next,
-# [Chapter 6 — A release decision](06_integration.ipynb) · terms in **bold** are defined in
-# the [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) · next,
+# [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [contract test](../docs/glossary.md#contract,-contract-test) ·

@@ -171,8 +171,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "notes' text.",
               {"questions_sha256": "Which part of the test set holds the text of the notes? "
                                    "Step 1 lists what each hash covers.",
-               "both": "The question set holds the questions and their labels; does any of "
-                       "those change when a note is reworded?",
+               "both": "Step 1 lists what each hash is computed over; a hash changes only "
+                       "when something on its own list changes.",
                "neither": "The hashes are over the content, so a changed character changes "
                           "the hash of whatever holds it."},
               options=HASHES),
@@ -185,13 +185,13 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "5": "region B retrieved nothing and was given nothing: two empty sets are "
                     "the same set."}),
     _exercise("06.3", COUNT, "09ea1e",
-              "a78b92bbe615232be9bd50fd6c4936850b7ef94a4c574045142c4e0c923d2451",
-              "Read B's PASS and FAIL lines in step 4, then what step 4 says each exit code "
-              "means.",
-              {"1": "1 means a rule fails. Which rule did B fail, and would it still be in "
-                    "the policy?",
-               "2": "2 is for bad input (a policy or system that cannot be judged); nothing "
-                    "here is bad input."}),
+              "ed21985277f1292d3e6873a4a37e5140ad76ed4dba20e2983e39468f081f3de1",
+              "Read B's gate output in step 4 rule by rule: each line says what B did, which "
+              "does not change with a threshold; compare it with each rule as changed.",
+              {"1": "Go through all five rules, not only the one that changed.",
+               "0": "The last rule's line says how many unsupported claims B made in all; "
+                    "compare that with the new limit.",
+               "5": "That is how many rules A fails in step 4; the question asks about B."}),
     _exercise("07.1", RATE, "4ea15a",
               "8c852bd106fea764de8330ab3ee373925ec8e0122703df9608dc2ba1cf3177e4",
               "nDCG@1 compares the gain of dense's first note on q2 with the largest gain "
@@ -207,7 +207,9 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "in the ideal DCG."}),
     _exercise("07.2", RATE, "c6242b",
               "7b6c3af5723aca84ecda7e4877c5a513f3ed83b624f201b2f73690602071c2da",
-              "Average dense's 'RR at full depth' column (step 6) over all three questions.",
+              "trec_eval's recip_rank is reciprocal rank with no cutoff, averaged over "
+              "every question it was given: find that column in step 6 and decide which "
+              "questions count.",
               {"0.33": "0.33 is the mean of RR@1, cut at k = 1; trec_eval's recip_rank is "
                        "not cut.",
                "0.75": "trec_eval keeps q3 in its mean as a 0 (its -c convention); it does "
@@ -222,8 +224,10 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
               "Step 5 prints how many questions improved over the whole collection and over "
               "the held-out split; every question is in one split or the other.",
-              {"8": "8 is the held-out count; the question asks about the dev split.",
-               "12": "12 is over all 46 questions, dev and held-out together.",
+              {"8": "That is the held-out split's count; the question asks about the dev "
+                    "split.",
+               "12": "That is over the whole collection; the question asks about the dev "
+                     "split.",
                "18": "18 is how many dev questions there are, improved or not."}),
     _exercise("08.3", RATE, "4a55ae",
               "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
@@ -232,12 +236,14 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "expected by chance.",
                "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
     _exercise("09.1", COUNT, "5e0b91",
-              "3a59a19a895eb0b3fb760c3697fc81f66254c92f42b6fb08e169a09cbf0cec47",
-              "Count the rows of step 4's table of claims: one per question, sentence and "
-              "cited passages.",
-              {"15": "15 counts every claim; two answers to the same question share one "
-                     "sentence, and the queue lists it once.",
-               "12": "12 counts answers; several answers hold more than one claim."}),
+              "52c51da5c1224099596470947605477ff77676bb3e844fdb3ea18125177c564d",
+              "Start from step 4's table of claims. For each new sentence, find the entry it "
+              "replaces, then look for an entry of the same question with the same words "
+              "(markers aside) and the same cited passages.",
+              {"14": "Two answers to one question that write the same sentence, markers "
+                     "aside, and cite the same passages share one entry.",
+               "12": "Match sentences word for word, leaving out only their markers.",
+               "15": "That counts every claim; the queue lists a shared sentence once."}),
     _exercise("09.2", RATE, "b37c24",
               "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
               "Pooled: add up draft's supported claims on launch, rollback and owner, and "
@@ -249,8 +255,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "0dfdeecf10c6f0eff39e464bf30c5c8f02ef988eba15fa8e73bc139523fe0b6e",
               "Check each sentence alone: does it cite only the passage labelled for the "
               "expected claim it states, within the top 2?",
-              {"0.50": "Both cited passages are within the top two: rollback first and "
-                       "checklist second.",
+              {"0.50": "Judge each sentence on its own: the passage it cites, that "
+                       "passage's rank, and the sources labelled for the claim it states.",
                "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
                        "judged one at a time."}),
     _exercise("10.1", CHOICE, "3c91a7",

@@ -137,8 +137,12 @@ SCRAMBLED = {
              "rt3Sedto542jqC/WXaPEwg9gm7MOr+otjPETiLkG25VLTE1sQFX5iW6zfj27NK4okORW/hCwHlYdd+HR"
              "iAYDmyIKKnXptN71uhLzP9CNyYwhSSryrBXPMPr6/H6jEHEnDHt3TKTXG/caDazp7/YZHlZoK4HXD1kD"
              "1UjTjZlKMfAa2u0sYkaSN0VJ4Y+0IYvPNMjPE6Cf8GhlvGRaL2eSEotuXk6R+oVq45Lfq2sGUDgpyw=="),
-    "06.3": ("Z61u2KjS/tIGlIKYEwSzcB0I96+cLxT52ocrhoO6VGt7QVEMyJWY+Pt7xF15M96GZinhp1F45wya4w+F"
-             "nKwF9QgGFdovqmCe4Ei4VZ5EP+g7+u5E73oNaEVZRzSTM7fYmF8yfmtkDtuoPwFzgwNhnuU="),
+    "06.3": ("Z61u2KjS/tIGlIKYEwSxcB0I8LrdIRn+n8gqn47qA3E0CExZy5GS+q9vjBg8L9TVZjX+uRwxs1uB8gCY"
+             "jKtW6A8JQ9o7vmWXsw3mXI1Icfkmtu0F83cNO0ZYBHnSbP3I3BcjMSw1VIu4c1U6lh4ljr/8yISctJdv"
+             "dWwPMjPBxABrncbFGmFKkfInpuQweGMyurc8dXmk8cXevaC3tHU83YXNUc6W+812I4rASdyLGO11F672"
+             "ZH3dAwDMMf2gPrD/BBHsgnWAQEIfY+dUtezH0NW2gktrdYtAglNjSwyFDuHj6OGM/q4GXJPxMJ/r65df"
+             "LzxtF5KkSAdpBy1jS2Vg7efg8gle/VnX95ZV+3O32c+TiEWiL+qObSIPzefy5Id8v2m6Lzr/C/pT2ZRk"
+             "aHq4pGfK+DBbcIexRcHih0K0IkaRQ8g7DKDX3aEWIKgvWu1LxISng09rqwQv+eulEEo="),
     "07.1": ("QTZ06FScHWIgz8p0kPkw6e/ZGFjou8mrBLWoQQEj0gx53e3AMwIWWg9cGF38ihZLb6kgeraFDMRxrTOI"
              "FctONVWfLlcoHgRxxVLx96h8zEND3/jc4YZ3oeTXaWzvfH9suKprZwGZtlRGhMvph/IYcS9tnBoPj+to"
              "Kw2qAsNnt2L6R1skilHuzWnj7cWJCZfANCYcCBdiK/XFsdPV2HVlhZr3RS0eDOv/4Yi+RabSlDIB0HJP"
@@ -156,10 +160,16 @@ SCRAMBLED = {
     "08.3": ("gcWSqXDtbupUNjiJTTiOTwyOHK+wYYZmqpAgAixzgI1s254KGVOwSjPRoq9jmMbyas3RFEROxGMUBxeX"
              "ZL4xGdMRw+DkwQPatoc1TRZs/Epuj8PBAuyFaQ5Rvz5OmCI0GnGZOSYnJhvIWJazlfFnSHNfZ0jrTU2t"
              "CVrp/SzgfU9MaWmJphQ9"),
-    "09.1": ("cV9n6gfVhSwFya52EQbCJdjh36yFFxQNIMvjD6C1oaNDHW99sHLgFgr7NY0iPkYSnsGjPadUSdd4Vfzl"
-             "o4DnXN7873RKLFnv2CReAVFP6luO8AnVcDu9ft35r9S9GS2Gnxy8YX3PWeSo66MjkGQRlTyLpXyCv7JT"
-             "UWwJzapgPUtQHUTbwvcYPTkl2hfd/beNYOm+TH/4ICqRodcpiuxJt4cEI9b+tMvlgc2QfkBkhhpyti9w"
-             "V93yrzJB3rYQCjPOO2+DXIOnKdvmzz5xfP+b2VzYQHAngtmKTaGTARk1NmIADrNKN+3UIg=="),
+    "09.1": ("cV9n6gfVhSwFya52EQbCItjhve3ABFhYbtWwRPW8tbMNFmgx5iHrBw/7fcFyewtAlMO7La9SUddiROLl"
+             "8sytFYKj9DtdJk78nmEeChAQrlDOokSHZzive9K3/I38QGiXnWP0NXOdXOy/67Yy0DMZlTzEsj+QubZH"
+             "UHNJgqYvBEweDlfLlL4YfAQ51lnIuLuEYO+1D2DxZ2DeopIojegcsNRKKc/+lcX+i8+BfBN1h05jsCk1"
+             "G9X04TVbn6ERSDOaIWWDEsamJNvmySJgYbra0l3YWmx7goXZH6mZBlthJisVCa5acv/LbY8jSiVYOYsn"
+             "zmkyqHdlFBEJtYZa8Xo+J+9OqLHj5BeZ7DT3MQmRE2lnN3++I5AA6qwxD+ZDVI9TQjZ/gZi1j/SI1v2i"
+             "QFPLGOpzIHSlQ7f4s4src7aMiPc9UcBGYH0FpDovGfMA7lZSnv/gTCa/06MICmnUlu1vgneh/h2ptfCT"
+             "1DlIH6qIv0AlLDYGCpadfS9pUoeRoX7IBgTWJuvg74JWJCVydb/l2EBJanrL1O92HzEMmphWCJSR53bV"
+             "O4adTNAUs5qoCzod04mBhD170sPg/XsW5s4Hi0td0akUt4KCLDQsR8D+utaJCDzjJIxBJ5QCh4ZKJnOs"
+             "02MPTWoqRS/rLspPXBBbK6DTl9lcJUH3apeGcnqeCT6zS7MPdhNkA7GD0MRfGTX2a6PDvWc06UsQLxLS"
+             "t7PvO3sXypIrqGTuVIzbWUbO9tJ0FpK0z92qf7mFCLOmHYk="),
     "09.2": ("ilZGMMGkfaVYspKu9Shp2cCNl3SKvnE2fY5CI4xxnRxnjKirJe8Lbyx75BXLbMAWEBVZe4u/MwKovBzv"
              "RV/kHJ7nZ+LlEkw1iXeDHTlom0JmCa54Dku4UqDretAhlqwQby0kWoSum9SR7RhP3/7JCEHogdysjckr"
              "F3QZjpV3dbapsW4nGaMtnaKco4RrYq4IeGU0fOeMSqYHBsHBDBc9Mb2SVeswCJInHWiTLMiB/oDTuFT0"

@@ -57,7 +57,9 @@ GIVEAWAYS = {
              "hash: corpus_sha256 | changed: yes"),
     "06.2": ([r"ctx differs@1|k = 1"], [r"\b4\b", r"\bfour\b"],
              "At k = 1, ctx differs@1 says yes for 4 records."),
-    "06.3": ([r"exit code"], [r"exit code 0\b"], "exit code 0"),
+    "06.3": ([r"\bB\b|B's", r"fail"], [r"\b(2|two) (of the five )?rules\b",
+                                      r"fails? (2|two)\b"],
+             "With no unsupported claim allowed, B fails 2 rules."),
     "07.1": ([r"nDCG@1"], [r"0\.50", r"1/2"], "case: q2 | system: dense | nDCG@1: 0.50"),
     "07.2": ([r"dense", r"mean", r"recip_rank|RR at full depth|RR@1000"],
              [r"0\.50", r"1/2"], "system: dense | value: 0.50 | how: mean RR@1000 over all 3"),
@@ -66,8 +68,8 @@ GIVEAWAYS = {
     "08.2": ([r"\bdev\b", r"improv"], [r"\b4\b", r"\bfour\b"],
              "On the dev questions rerank improves 4."),
     "08.3": ([r"kappa"], [r"0\.83", r"29/35"], "With 25 agreements kappa would be 0.83."),
-    "09.1": ([r"queue|judged|decision|entr"], [r"\b14\b", r"\bfourteen\b"],
-             "The review queue holds 14 entries."),
+    "09.1": ([r"queue|judged|decision|entr"], [r"\b13\b", r"\bthirteen\b"],
+             "The review queue would hold 13 entries."),
     "09.2": ([r"draft", r"pooled|support"], [r"0\.40?\b", r"2/5", r"2 of 5"],
              "draft's pooled support is 2 of 5 claims."),
     "09.3": ([r"terse", r"rollback", r"coverage"], [r"coverage[^|]{0,20}\b1(\.00?)?\b",
@@ -200,7 +202,7 @@ def test_a_giveaway_planted_in_prose_fails_the_check():
     notebook = _notebook("06.3")
     index = next(i for i, cell in enumerate(notebook.cells) if "## Exercises" in cell.source)
     notebook.cells.insert(index, nbformat.v4.new_markdown_cell(
-        "Without that rule the gate\nwould end with exit code 0."))
+        "With no unsupported claim allowed\nB fails two rules."))
     assert giveaways(lines_above(notebook.cells, "06.3"), "06.3")
 
 

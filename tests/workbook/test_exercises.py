@@ -38,13 +38,13 @@ HAND = {
     "05.3": (RATE, 0.75, 2 / 3, 0.3),     # k = 1: A 1, 1/2, 0; B 1, 2/2 (smoke counts), 1
     "06.1": (CHOICE, "corpus_sha256", "questions_sha256", None),  # a note's text
     "06.2": (COUNT, 4, 1, 8),             # k = 1: launch A, launch B, rollback B, owner B
-    "06.3": (COUNT, 0, 1, 3),             # every remaining rule passes: exit code 0
+    "06.3": (COUNT, 2, 1, 3),             # support regression, and launch's 1 unsupported > 0
     "07.1": (RATE, 0.5, 1.0, 0.2),        # (1 / log2 2) / (2 / log2 2): glacier 1, moraine 2
     "07.2": (RATE, 0.5, 1 / 3, 0.2),      # (1/2 + 1 + 0) / 3, recip_rank uncut, q3 as 0
     "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
     "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
     "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
-    "09.1": (COUNT, 14, 15, 3),           # 15 claims; one sentence shared on launch: 14 rows
+    "09.1": (COUNT, 13, 14, 3),           # 14 rows; terse's launch joins draft's: 13
     "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
     "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2
     "10.1": (CHOICE, "switch", "smoke", None),  # 47-90 crosses the cut at 73/74

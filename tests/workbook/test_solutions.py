@@ -32,7 +32,7 @@ def _tool():
 def test_before_any_attempt_the_solution_says_to_try_first():
     shown = solution("02.1")
     assert shown.status == "not yet" and "0.67" not in repr(shown) and "2/3" not in repr(shown)
-    assert repr(shown).startswith('Try exercise 02.1 first: put your answer in its cell and '
+    assert shown.message.startswith('Try exercise 02.1 first: put your answer in its cell and '
                                   'run check("02.1", answer).')
 
 
