@@ -15,8 +15,9 @@
 # - what validation refuses before any score exists.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* next, [Chapter 2 — Denominators](02_denominators.ipynb) ·
-# every chapter is listed in the README's "Start here" · terms in **bold** are defined in the
+# *Finding your way:* next,
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · every
+# chapter is listed in the README's "Start here" · terms in **bold** are defined in the
 # [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
@@ -103,11 +104,11 @@ Table({"case": name, "system": system,
 # ## Step 5: before you build your own
 # Three habits decide whether a score means anything:
 #
-# - **Representative questions.** Pick questions the way real users ask them, including hard
+# - *Representative questions.* Pick questions the way real users ask them, including hard
 #   and unanswerable ones, rather than the ones a system already handles.
-# - **Frozen sources.** Fix the version of every note before labelling; a label written
+# - *Frozen sources.* Fix the version of every note before labelling; a label written
 #   against one version says nothing about the next.
-# - **Development versus held-out data.** Tune on development questions. Score the held-out
+# - *Development versus held-out data.* Tune on development questions. Score the held-out
 #   questions once and record the result before looking at the failures. Once you tune
 #   against held-out failures, that set has become development data and you need fresh
 #   questions.
@@ -119,10 +120,13 @@ Table({"case": name, "system": system,
 # %% [markdown]
 # ## Step 6: what validation refuses
 # Malformed input is refused before anything is scored, with a message naming the field and
-# the value. Each row below is one attempt on the `owner` question. `attempt(corpus, case,
-# run)` takes a run written as in `course.runs`: `owner` B's is `{"retrieved": ("owners",
-# "archive"), "claims": (("aurora", ("owners",)),)}`, each claim a pair of its ID and the
-# notes it cites. It answers `accepted` or `refused:` with the message.
+# the value. Each row below is one attempt on the `owner` question: what was tried, and
+# `accepted` or `refused:` with the message.
+
+# %% [markdown] tags=["lab-only"]
+# In the cell below, `attempt(corpus, case, run)` tries one run written as in `course.runs`:
+# `owner` B's is `{"retrieved": ("owners", "archive"), "claims": (("aurora", ("owners",)),)}`,
+# each claim a pair of its ID and the notes it cites.
 
 # %%
 owner = course.cases["owner"]
@@ -184,7 +188,7 @@ answer = None
 check("01.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. How many of the eight recorded runs make at least one claim that cites a note **not**
+# 2. How many of the eight recorded runs make at least one claim that cites a note *not*
 #    labelled as support for that claim? (a count; compare step 4 with step 3; a claim the
 #    reviewer did not expect has no note labelled for it)
 

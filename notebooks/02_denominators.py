@@ -14,9 +14,10 @@
 # - what this binary-relevance lab leaves out on purpose.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 1 — The test set](01_test_set.ipynb) · next,
-# [Chapter 3 — Citations](03_citations.ipynb) · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 1 — The test set comes before the dashboard](01_test_set.ipynb) · next,
+# [Chapter 3 — A citation must support the claim and be in view](03_citations.ipynb) · terms
+# in **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [cutoff k](../docs/glossary.md#cutoff,-k) ·
@@ -201,6 +202,7 @@ check("02.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 1 — The test set](01_test_set.ipynb) · **Next:**
-# [Chapter 3 — A citation must support the claim](03_citations.ipynb) ·
+# **Previous:** [Chapter 1 — The test set comes before the dashboard](01_test_set.ipynb) ·
+# **Next:**
+# [Chapter 3 — A citation must support the claim and be in view](03_citations.ipynb) ·
 # [glossary](../docs/glossary.md)

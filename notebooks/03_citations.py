@@ -15,9 +15,10 @@
 # - what this grader does not do: judge free text or read a refusal.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 2 — Denominators](02_denominators.ipynb) · next,
-# [Chapter 4 — Every question](04_every_question.ipynb) · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · next,
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [supported claim](../docs/glossary.md#supported-claim) ·
@@ -49,7 +50,7 @@ def claims_of(case, system, k=2):
 
 # %% [markdown]
 # ## Step 1: the rule
-# A generated claim is **supported** only when it has at least one citation and **every**
+# A generated claim is **supported** only when it has at least one citation and *every*
 # cited note is both labelled as supporting that very claim and among the top k retrieved.
 # A note that exists, or is relevant to the question, is not enough, and one good citation
 # does not make up for a bad one.
@@ -221,6 +222,7 @@ check("03.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 2 — Denominators](02_denominators.ipynb) · **Next:**
+# **Previous:**
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · **Next:**
 # [Chapter 4 — Every question before any average](04_every_question.ipynb) ·
 # [glossary](../docs/glossary.md)

@@ -15,9 +15,10 @@
 # - what a release decision needs beyond these numbers.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 3 — Citations](03_citations.ipynb) · next,
-# [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) · terms in **bold** are defined in
-# the [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 3 — A citation must support the claim and be in view](03_citations.ipynb) · next,
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · terms in **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [per-question table](../docs/glossary.md#per-question-table) ·
@@ -177,8 +178,8 @@ answer = None
 check("04.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. At k = 1, which question regresses that did not regress at k = 2? (type its name in
-#    quotes: `"launch"`, `"rollback"`, `"owner"` or `"region"`)
+# 3. At k = 1, what is B's **pooled** support over the answerable questions (supported
+#    claims over claims made, both summed)? (a rate)
 
 # %% tags=["exercise"]
 answer = None
@@ -193,6 +194,8 @@ check("04.4", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 3 — Citations](03_citations.ipynb) · **Next:**
-# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb) ·
-# [glossary](../docs/glossary.md)
+# **Previous:**
+# [Chapter 3 — A citation must support the claim and be in view](03_citations.ipynb) ·
+# **Next:**
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · [glossary](../docs/glossary.md)

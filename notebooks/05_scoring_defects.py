@@ -14,9 +14,10 @@
 # - what tests cannot fix: disagreement about the labels themselves.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 4 — Every question](04_every_question.ipynb) · next,
-# [Chapter 6 — A release decision](06_integration.ipynb) · terms in **bold** are defined in
-# the [glossary](../docs/glossary.md).
+# *Finding your way:* previous,
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) · next,
+# [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) · terms in
+# **bold** are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [contract test](../docs/glossary.md#contract,-contract-test) ·
@@ -41,10 +42,10 @@ course = ragscore.load_course()
 # ## Step 1: the three defects
 # Each defect is a small, plausible edit to the scorer that makes a weak answer look better:
 #
-# - **short-list denominator**: P@k divides by the notes returned instead of k;
-# - **any citation suffices**: one labelled, visible citation supports a claim, even beside a
+# - *short-list denominator*: P@k divides by the notes returned instead of k;
+# - *any citation suffices*: one labelled, visible citation supports a claim, even beside a
 #   bad one;
-# - **no visible-context check**: a labelled citation counts even when the note is not in the
+# - *no visible-context check*: a labelled citation counts even when the note is not in the
 #   top k.
 
 # %%
@@ -53,17 +54,19 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 
 # %% [markdown]
 # ## Step 2: run the tests on the real scorer and on each defect
-# `contract_checks` copies the package and its tests into a scratch folder per run, writes the
-# defect into that copy, and runs the contract tests (`tests/core/test_contract.py`) there,
-# two runs at a time (in a running notebook a bar counts the finished runs; a page of stored
-# results shows the tables below, which appear once all four are done). A defect counts as
-# **caught** only when a test *fails an assertion*; an import error would only show that the
-# copy is broken, not that any test checks the rule.
-#
-# `reuse=True` keeps each run's result under a hash of everything it read (every file it
-# copied, the defect, the tests, Python's and pytest's versions) and reads it back when
-# exactly that is run again: the same code gives the same verdict. Change a file and the
-# runs happen again; leave `reuse` out to run them whatever happened before.
+# Each run copies the package and its tests into a scratch folder, writes the defect into
+# that copy, and runs the contract tests (`tests/core/test_contract.py`) there: four runs,
+# the scorer as shipped and one per defect. A defect counts as *caught* only when a test
+# *fails an assertion*; an import error would only show that the copy is broken, not that
+# any test checks the rule.
+
+# %% [markdown] tags=["lab-only"]
+# In the cell below, `contract_checks` does the four runs, two at a time; a bar counts the
+# finished runs, and the tables below appear once all four are done. `reuse=True` keeps each
+# run's result under a hash of everything it read (every file it copied, the defect, the
+# tests, Python's and pytest's versions) and reads it back when exactly that is run again:
+# the same code gives the same verdict. Change a file and the runs happen again; leave
+# `reuse` out to run them whatever happened before.
 
 # %%
 bar = progress_bar(1 + len(MUTATIONS), "test runs finished")
@@ -168,24 +171,27 @@ Table([crosscheck()])
 # you may type a fraction such as `1/4`. After your first try, right or wrong,
 # `solution("05.1")` (with the exercise's number) shows the worked solution.
 #
-# 1. Under the "any citation suffices" defect, what support would `owner` A get at k = 2 if
-#    it cited both `owners` and `archive` for `aurora`? (a rate)
+# 1. Under the "any citation suffices" defect, what support would `rollback` B get at k = 1
+#    if its answer made three claims: `switch` citing `rollback` and `archive`, `smoke`
+#    citing `checklist` and `rollback`, and `monday` citing `rollback`? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("05.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Under the "short-list denominator" defect, what is system A's mean P@2 over the
-#    answerable questions? (a rate)
+# 2. The short-list defect rewards returning less. Suppose both systems kept only the first
+#    note of each list: under the defect, what is the mean P@2 over the six answers to the
+#    answerable questions (A's three and B's three)? (a rate)
 
 # %% tags=["exercise"]
 answer = None
 check("05.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Under the "no visible-context check" defect, what is `rollback` B's coverage at k = 1?
-#    (a rate; chapter 3, step 5 shows `rollback` B's claims at k = 1)
+# 3. Under the "no visible-context check" defect, what is the mean coverage at k = 1 over
+#    the six answers to the answerable questions (A's three and B's three)? (a rate;
+#    chapter 1, step 4 lists every run's notes and citations)
 
 
 # %% tags=["exercise"]

@@ -17,13 +17,14 @@
 # - how to record a running system's answers into a test set folder and gate them.
 #
 # The data: `fixtures/course-runs/` holds the course's four questions recorded as runs of
-# two configurations. B is A with **one controlled change**, a reranker after BM25. The
+# two configurations. B is A with *one controlled change*, a reranker after BM25. The
 # questions, labels and rankings are the course's own; `tools/build_course_runs.py` adds the
 # manifests, the delivered contexts, the answers and illustrative operation figures.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 5 — Scoring defects](05_scoring_defects.ipynb) ·
-# next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
+# *Finding your way:* previous,
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · next, [Chapter 7 — Your own data](07_your_own_data.ipynb) · terms in **bold** are defined
 # in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
@@ -60,7 +61,7 @@ recorded = ragscore.load_dataset(RUNS)
 # ## Step 1: a manifest per run, and a fingerprint of the test set
 # A score is only as reproducible as what produced it. Each run carries a manifest: run ID,
 # date, code revision, retrieval settings, context cutoff, prompt revision, model, generation
-# settings and rubric version. The corpus and question-set versions are **not** typed into
+# settings and rubric version. The corpus and question-set versions are *not* typed into
 # it: ragscore computes them as SHA-256 hashes of the content in a canonical form, so the
 # same content gives the same hash on any machine. `corpus_sha256` is computed over every
 # note (its ID, text, source document, version and access groups); `questions_sha256` over
@@ -86,12 +87,14 @@ Table({"field": field, "A": shown(a[field]), "B": shown(b[field]),
 # besides what every run has of its own (its ID, date, code revision and notes), the two
 # differ only in `retrieval`, where B adds the reranker. The prompt, the model, the
 # generation settings, the context cutoff and the rubric are the same, so a difference in
-# the scores can be put down to the reranker.
+# the scores can be put down to the reranker. Below, the fingerprint: each hash is shown by
+# the first 16 of its 64 hex digits, enough to tell two apart (`ragscore manifest DIR`
+# prints them whole).
 
 # %%
 prints = report["fingerprint"]
-Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"]},
-       {"hash": "questions_sha256", "value": prints["questions_sha256"]},
+Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"][:16] + "…"},
+       {"hash": "questions_sha256", "value": prints["questions_sha256"][:16] + "…"},
        {"hash": "rubric", "value": prints["rubric"]}])
 
 # %% [markdown]
@@ -139,7 +142,9 @@ Table([{"what": "retrieved (top 2)", "IDs": ", ".join(owner_a["retrieved"][:2])}
 # reranker improves retrieval (`rollback`'s recall and `owner`'s RR rise) while the answer
 # stage regresses on `launch` (support falls from 1.00 to 0.50 because B adds an unsupported
 # claim). When retrieval improves but support falls, read the changed context and claims
-# before changing anything else.
+# before changing anything else. The first table holds macro means over the 3 answerable
+# questions (`region`, with nothing labelled relevant and no claim expected, is not in it);
+# the second, each question whose value changed.
 
 # %%
 means = aggregates(recorded, k=2, metrics=("precision", "recall", "rr", "support", "coverage"))
@@ -149,17 +154,18 @@ for row in aggregate_rows(macro):
     by_metric.setdefault(row["metric"], {})[row["system"]] = row["value"]
 Table([{"stage": REGISTRY[metric].stage, "metric": REGISTRY[metric].label_at(2),
         "A": values["A"], "B": values["B"]}
-       for metric, values in by_metric.items()],
-      caption="Macro means over the 3 answerable questions (region, with nothing labelled "
-              "relevant and no claim expected, is not in this slice)")
+       for metric, values in by_metric.items()])
 
 # %%
 changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
 Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
 
 # %% [markdown]
+# `region` has no answer in the notes. A retrieved `archive` and claimed from it (support
+# 0.00); B retrieved nothing and declined, so it made no claim and its support is n/a ("no
+# longer defined", never 0), while declining is the right reply: abstention "improved".
 # `owner`'s `ctx differs@2` went from yes to no: B was given its top two notes where A's
-# context had been cut. That is **changed**, not improved: a different input to the answer
+# context had been cut. That is *changed*, not improved: a different input to the answer
 # stage, to read before trusting either support value.
 
 # %% [markdown]
@@ -281,21 +287,21 @@ CommandOutput("\n".join(out.splitlines()[1:]))
 
 # %% [markdown]
 # ## Step 8: what this chapter does not settle, and why
-# - **A practical test collection** (lookups, multi-evidence, near-duplicates, outdated and
+# - *A practical test collection* (lookups, multi-evidence, near-duplicates, outdated and
 #   conflicting notes, unanswerable and permission-sensitive questions): four questions
 #   estimate nothing; the practice collection and its slices are the next step.
-# - **Permissions**: the format records access groups and counts disclosures (a restricted
+# - *Permissions*: the format records access groups and counts disclosures (a restricted
 #   chunk delivered or cited for a caller outside its groups), never excused by a correct
 #   answer; the course notes have no restricted note, so the column stays out of these
 #   tables. It models access labels; it is not an access-control system.
-# - **Latency and cost**: measured only by recording them from a real system, with the
+# - *Latency and cost*: measured only by recording them from a real system, with the
 #   measurement environment and request count; this lab's toy retriever answers at once
 #   and calls no model, so its latencies say nothing and are not shown.
-# - **A hosted judge** brings its own cost, variability and errors: validate it against a
+# - *A hosted judge* brings its own cost, variability and errors: validate it against a
 #   reviewed sample before trusting its score.
-# - **Uncertainty**: needs more than a handful of questions; repeated trials of one question
+# - *Uncertainty*: needs more than a handful of questions; repeated trials of one question
 #   are one question (ragscore reports their spread and never counts them as more).
-# - **Monitoring**: a passing gate lasts until the corpus, prompts or providers change;
+# - *Monitoring*: a passing gate lasts until the corpus, prompts or providers change;
 #   rerun it on versioned test sets, which the fingerprint makes visible.
 
 # %% [markdown]
@@ -349,8 +355,9 @@ answer = None
 check("06.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Suppose the policy had no "no support regression" rule and kept the other four. What
-#    exit code would the gate return for candidate B against baseline A? (a whole number)
+# 3. Suppose the policy's last rule, "at most one unsupported claim", allowed none
+#    (`threshold = 0`) and the other four rules stayed as they are. How many of the five
+#    rules would candidate B fail against baseline A? (a count)
 
 # %% tags=["exercise"]
 answer = None
@@ -358,6 +365,7 @@ check("06.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb) ·
-# **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·
+# **Previous:**
+# [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
+# · **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·
 # [glossary](../docs/glossary.md)

@@ -11,13 +11,14 @@
 # You will learn:
 # - how an import reads TREC qrels and runs, orders ties as trec_eval does, and says what it
 #   dropped;
-# - graded relevance, **min_relevance**, **nDCG**, AP and Hit;
+# - graded relevance, **min_relevance**, **nDCG@k**, AP and Hit;
 # - a retrieval-only test set: the answer stage not assessed is n/a, never 0;
 # - three reasons peers' means differ from ours: n/a against 0, RR cut at k, and the
 #   denominator of precision.
 
 # %% [markdown] tags=["lab-only"]
-# *Finding your way:* previous, [Chapter 6 — A release decision](06_integration.ipynb) · next,
+# *Finding your way:* previous,
+# [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) · next,
 # [Chapter 8 — A practical test collection](08_practice_collection.ipynb) · terms in **bold**
 # are defined in the [glossary](../docs/glossary.md).
 #
@@ -63,7 +64,9 @@ Table([{"note": what, "bm25": counts.get("bm25", ""), "dense": counts.get("dense
 # bm25 gave `harbour` and `lighthouse` the same score, 7.5, on `q1`, and listed `harbour`
 # first. trec_eval ignores the rank column: it sorts by score, then by document ID
 # descending, so `lighthouse` comes first. The import does the same, so both tools score the
-# same list.
+# same list. IDs are kept exactly as they come, case and all: on `q3` bm25 returned
+# `Orchard` and `orchard`, two different IDs tied at 0.5 (lowercase sorts after uppercase,
+# so `orchard` comes first), and only `orchard` is judged (step 3).
 
 # %%
 Table([{"system": system, "question": question, "ranking": ", ".join(run["retrieved"]) or "(none)"}
@@ -74,7 +77,7 @@ Table([{"system": system, "question": question, "ranking": ", ".join(run["retrie
 # ## Step 3: graded labels
 # Judges gave grades (**graded relevance**): 2 for the best note, 1 for a useful one, 0 for
 # judged but not useful, -1 for a spam page. A grade at or above **min_relevance** (1 by
-# default) counts as relevant for P, R, RR, AP and Hit; **nDCG** (normalised discounted
+# default) counts as relevant for P, R, RR, AP and Hit; **nDCG@k** (normalised discounted
 # cumulative gain) instead weighs each hit by its grade, discounted by its rank, against the
 # best order the grades allow.
 

@@ -114,7 +114,7 @@ Table(table_rows(sources[shown]))
 # %% [markdown]
 # ## Step 4: disputed labels and the review editor
 # Two reviewers, ana and ben, judged documents and claims. An item they decided differently
-# is **disputed**: it stays disputed (no majority vote settles it), its question forms its
+# is *disputed*: it stays disputed (no majority vote settles it), its question forms its
 # own slice, and reports can show results with and without it. How far they agree overall:
 
 # %%
@@ -240,7 +240,7 @@ answer = None
 check("08.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. On how many **dev** questions does `rerank` improve recall against `baseline`? (a count;
+# 2. On how many *dev* questions does `rerank` improve recall against `baseline`? (a count;
 #    step 5 has what you need)
 
 # %% tags=["exercise"]

@@ -80,7 +80,7 @@ Table([{"case": case, "system": system, "retrieved": ", ".join(run["retrieved"])
 
 # %% [markdown]
 # ## Step 2: from answer text to claims
-# **Claims** are cut one per sentence. A stop inside an abbreviation (`e.g.`), a decimal
+# *Claims* are cut one per sentence. A stop inside an abbreviation (`e.g.`), a decimal
 # (`2.5`), a URL or a marker does not end a sentence. Markers right after a stop belong to
 # the sentence before them. Each claim keeps its span in the answer, its markers as written,
 # the IDs they resolve to and any **finding**. The command line shows the same list
@@ -135,12 +135,12 @@ CommandOutput("\n".join(note for note in counted.notes if note.startswith("syste
 
 # %% [markdown]
 # ## Step 4: the review queue, a pool first
-# A **label** is a person's judgement about the test set, never about the answer being
+# A *label* is a person's judgement about the test set, never about the answer being
 # scored. So the **review queue** starts with the passages: the **pool** is the union of
 # every system's top 10 for each question, less the passages its labels already grade. Here
-# the course's lists name only the relevant notes, so nobody ever judged `archive` for
-# three questions, or `launch` for the region question. A person grades each one for its
-# question alone, seeing no answer:
+# the course's lists name only the relevant notes, so nobody ever judged `archive` for any
+# of the four questions, or `launch` for the region question: five passages. A person
+# grades each one for its question alone, seeing no answer:
 
 # %%
 queue = review_queue(answers)
@@ -150,9 +150,10 @@ Table([{"case": row["case"], "passage": row["doc"], "text": row["passage"]}
 # %% [markdown]
 # Then the claims: each once per question, sentence and cited passages, with the text of
 # what it cites and the question's expected claims. `draft` and `careful` both write "The
-# release window starts on Monday [1]" citing `launch` for the launch question: one entry.
-# (A question whose labels did not say whether the corpus answers it would sit between
-# the two: answerable, unanswerable or unsure. Every question here is labelled.)
+# release window starts on Monday" citing `launch` for the launch question (one with `[1]`,
+# the other with `[^1]`): one entry. (A question whose labels did not say whether the
+# corpus answers it would also get an entry between its passages and its claims, asking
+# whether it is answerable, unanswerable or unsure. Every question here is labelled.)
 
 # %%
 Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
@@ -161,25 +162,29 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
        for row in queue if row["kind"] == "support"])
 
 # %% [markdown]
-# The panel below walks `draft`'s queue in that order: its pooled passages, then its claims.
+# The panel below walks `draft`'s queue question by question: each question's pooled
+# passages, then its claims.
 # A passage gets a grade: `0 not relevant`, `1 relevant` or `2 highly relevant`. A claim's
 # buttons say two different things, and keep them apart:
 # - **supported** means the passages it cites back the sentence up;
-# - **states NAME** says which expected claim the sentence makes, for coverage. It is not
+# - *states NAME* says which expected claim the sentence makes, for coverage. It is not
 #   a verdict: the strict rule of chapter 3 then checks the citations against the sources
 #   labelled for NAME, and may still count it unsupported;
-# - **supported, states none**: its passages back it up, but it makes no expected claim of
+# - *supported, states none*: its passages back it up, but it makes no expected claim of
 #   the question. It is an extra claim: the strict rule counts it unsupported, so it lowers
 #   support and adds no coverage;
-# - **unsupported**, and **not a claim** (a greeting, an abstention) left out.
+# - **unsupported**, and *not a claim* (a greeting, an abstention) left out.
 #
-# Try a few: the panel moves on. It is not saved anywhere unless it is given a folder
-# (`path=`). From the command line the same queue is `ragscore review export DIR --out
-# queue.csv`, filled in a spreadsheet and read back by `ragscore review import DIR
-# queue.csv`.
+# Try a few: the panel moves on, and the table under it scores `draft`'s answers with your
+# decisions so far (an answer stays n/a until each of its claims has one). Step 5 scores the
+# same answers from a frozen reviewer's decisions: compare. Nothing is saved unless the
+# panel is given a folder (`path=`). From the command line the same queue is `ragscore
+# review export DIR --out queue.csv`, filled in a spreadsheet and read back by `ragscore
+# review import DIR queue.csv`.
 
 # %%
-editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04")
+editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04",
+                             k=K)
 show(editor)
 
 # %% [markdown]
@@ -276,8 +281,10 @@ print(f"support: {'n/a' if value is None else value}, "
 # you may type a fraction such as `1/4`. After your first try, right or wrong,
 # `solution("09.1")` (with the exercise's number) shows the worked solution.
 #
-# 1. The twelve answers hold 15 claims. How many claim entries did the review queue of
-#    step 4 hold? (a count)
+# 1. Suppose `terse` had written two of its answers as whole sentences: launch as "The
+#    release window starts on Monday [launch]." and rollback as "Switch traffic back to the
+#    previous version [rollback]." How many claim entries would the review queue of step 4
+#    hold then? (a count)
 
 # %% tags=["exercise"]
 answer = None

@@ -12,7 +12,7 @@
 # - why a label that names a chunk ID dies when the chunker changes, and a **span** of the
 #   source text does not;
 # - the one rule that derives a chunking's labels from spans: relevant chunks, and for each
-#   expected claim its **full** and **partial** chunks;
+#   expected claim its *full* and *partial* chunks;
 # - why a claim whose evidence is cut in two needs both pieces cited (the strict rule,
 #   generalised), and how that makes the same answer score differently on another chunking;
 # - what happens to each label when a document is edited: **kept**, **moved**, **orphaned**
@@ -104,8 +104,8 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
 # A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
 # five chunks, named as the course names its notes. No chunk label is stored anywhere: the
 # rule derives them. A chunk holding any character of a relevant span is relevant; for
-# each expected claim, a chunk is **full** when it contains one of its evidence spans whole,
-# **partial** when it only overlaps one:
+# each expected claim, a chunk is *full* when it contains one of its evidence spans whole,
+# *partial* when it only overlaps one:
 
 # %%
 Table(derived_rows(sentences))
@@ -148,9 +148,9 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
 # %% [markdown]
 # ## Step 4: full, partial, and the chunk size
 # Smaller chunks can cut a span in two. Then no single chunk is full, and the rule asks
-# more of a citation: **a claim is supported when every chunk it cites overlaps its
+# more of a citation: *a claim is supported when every chunk it cites overlaps its
 # evidence, every cited chunk is visible at k, and the cited chunks together cover one
-# evidence span entirely**. One piece alone is partial: unsupported. Where chunks hold their
+# evidence span entirely*. One piece alone is partial: unsupported. Where chunks hold their
 # evidence whole, this is exactly chapter 3's rule.
 #
 # The panel cuts both documents into chunks of at most the slider's number of characters,
@@ -193,7 +193,7 @@ Table([{"case": label["case"], "label": label["kind"], "claim": label["claim"] o
        for label in span_report(edited)["labels"]])
 
 # %% [markdown]
-# Every label was looked for by its **text** in the new version:
+# Every label was looked for by its *text* in the new version:
 # - the relevant sentence "After rollback, run the smoke test." is no longer in the notes:
 #   **orphaned**. It is kept in the test set, never applied, and counted;
 # - the evidence "run the smoke test" is still there once, seven characters later:

@@ -106,14 +106,34 @@ def _item_html(row, position, total):
             + f"<p>Expected claims: {expected}</p>")
 
 
+#: The answer metrics the review panel scores (:func:`decisions_scored`).
+SCORED = ("support", "coverage")
+
+
+def decisions_scored(dataset, *, system, k):
+    """HTML: ``system``'s support and coverage at ``k`` per question in ``dataset`` (the
+    review panel's dataset with the decisions made so far), n/a until every claim of an
+    answer has a decision."""
+    from ..tables.scores import question_table
+    from .explore import STYLE, rows_html, table_rows
+
+    rows = [row for row in table_rows(question_table(dataset, k=k, metrics=SCORED))
+            if system is None or row["system"] == system]
+    return (f"<p>Your decisions so far, scored at k = {k} (n/a: an answer with a claim "
+            "still waiting):</p>" + STYLE + rows_html(rows, classes="ragscore-table "
+                                                      "ragscore-decisions-scored"))
+
+
 def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool_depth=None,
-                        citations=False):
+                        citations=False, k=None):
     """A panel walking the items of ``system``'s runs that await review (pool passages,
     questions, claims, then answers against nuggets, question by question; ``pool_depth``:
-    that of ``review export`` unless given; ``citations``: each cited passage too).
+    that of ``review export`` unless given; ``citations``: each cited passage too). With
+    ``k``, the panel also shows the decisions made so far scored (:func:`decisions_scored`),
+    redrawn on each one.
 
-    Attributes: ``buttons`` (``{label: Button}``), ``save`` (Button), ``view`` and
-    ``status`` (HTML); ``panel.current()`` is the row shown (``None`` when the queue is
+    Attributes: ``buttons`` (``{label: Button}``), ``save`` (Button), ``view``, ``scores``
+    and ``status`` (HTML); ``panel.current()`` is the row shown (``None`` when the queue is
     empty), ``panel.decide(decision, states=None)`` records what a click records, and
     ``panel.dataset()`` is the dataset with every judgement recorded so far.
     """
@@ -134,7 +154,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
              "rows": review_queue(dataset, system=system, pool_depth=depth,
                                   citations=citations)}
     total = len(state["rows"])
-    view, status = widgets.HTML(), widgets.HTML()
+    view, scores, status = widgets.HTML(), widgets.HTML(), widgets.HTML()
     save = widgets.Button(description="Save", disabled=path is None)
     box = widgets.HBox()
 
@@ -172,6 +192,9 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
         panel.buttons = buttons
         status.value = (f"<p>{state['at']} of {total} judged"
                         f"{'' if path is None else '; press Save to write them'}.</p>")
+        if k is not None:
+            state["scores"] = decisions_scored(panel.dataset(), system=system, k=k)
+            scores.value = state["scores"]
 
     def write(_=None):
         records = batched()
@@ -186,9 +209,9 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     def summary(_):
         return f"review queue: {state['at']} of {total} judged, reviewer {reviewer}"
 
-    panel = _panel([view, box, widgets.HBox([save]), status], summary,
-                   lambda _: state["html"])
-    panel.view, panel.status, panel.save = view, status, save
+    panel = _panel([view, box, widgets.HBox([save]), status, scores], summary,
+                   lambda _: state["html"] + state.get("scores", ""))
+    panel.view, panel.scores, panel.status, panel.save = view, scores, status, save
     panel.current, panel.decide = current, decide
     panel.dataset = lambda: add_judgements(dataset, batched())
     draw()

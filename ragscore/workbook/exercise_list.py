@@ -19,7 +19,6 @@ def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, optio
                     tuple(options))
 
 
-CASES = ("launch", "rollback", "owner", "region")
 CHANGES = ("cite", "sentence", "order")
 HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
 #: What validation and the scorer might do with a citation to a note that does not exist.
@@ -121,20 +120,19 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "02212dc742dc82b83ee6ef949453bd45a69ebca4466332f7e561493558faa0dc",
               "Run compare(question_table(course, k=1), baseline='A', candidate='B') in a new "
               "cell and count the rows whose verdict is regressed.",
-              {"1": "That is the count at the chapter's cutoff; at k = 1 one more cited note "
-                    "falls out of view for system B.",
+              {"1": "That is the count at the chapter's cutoff. At k = 1 look at the rank of "
+                    "every note each of B's answers cites.",
                "3": "A value that becomes n/a is 'no longer defined', not a regression.",
                "0": "launch's support regresses at every cutoff."}),
-    _exercise("04.3", CHOICE, "825eb0",
-              "219a6a458135d73540d63216847ac3ce7a4e8f79807d2e1e3cd2684841b517dd",
-              "At k = 1 only the first retrieved note is visible: which of B's answers cites "
-              "a note ranked second?",
-              {"launch": "launch regresses at the chapter's cutoff as well; the question asks "
-                         "for the new one.",
-               "region": "region's support becomes n/a because B declines, which is right on "
-                         "an unanswerable question; that is not a regression.",
-               "owner": "owner B ranks the note it cites first, so it stays in view at k = 1."},
-              options=CASES),
+    _exercise("04.3", RATE, "825eb0",
+              "538ec26daa6d267063ee0e11ee4c061490e92bc14c766e2b5b055c65167ccf89",
+              "Pooled support sums B's supported claims and divides by the sum of the claims "
+              "B made; at k = 1 every note a claim cites must be labelled for it and first.",
+              {"0.80": "0.80 is B's pooled support at the chapter's cutoff (step 3); at k = 1 "
+                       "check the rank of every cited note again.",
+               "0.67": "That is a macro mean: pooled adds up the claims of all three answers "
+                       "before dividing, so a longer answer weighs more.",
+               "0.75": "Count every claim B made, the unsupported ones too."}),
     _exercise("04.4", RATE, "ead02f",
               "611cd19ab01aba3032e77f0caec93ddf8c652f3c9acf1200423a734b24cd61e4",
               "Average A's coverage over the answerable questions (the numbers under the "
@@ -143,32 +141,39 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "the answerable slice: do not count it as a 0.",
                "0.67": "0.67 is A's mean support; the question asks about coverage."}),
     _exercise("05.1", RATE, "63d210",
-              "9e781100d701ef896a058109ff0e0bf9b78fdc2b456500c3a85b665ac682b374",
-              "Under that defect a claim needs only one labelled, visible citation.",
+              "751d0e179e36569dad25d5beb35cbd561294d14a94584a953dadf6d19676ebb5",
+              "Under that defect a claim needs only one cited note that is labelled for it "
+              "on this question and ranked within k; go through the three claims one by one.",
               {"0.00": "0.00 is what the correct scorer gives; the defect is more lenient.",
-               "0.50": "Support counts claims, not citations: one claim was made."}),
+               "0.67": "Check each claim twice: is one cited note labelled for that claim on "
+                       "rollback, and is that note in view at k = 1?",
+               "1.00": "monday is an expected claim of the launch question; on rollback "
+                       "nobody labelled a note for it.",
+               "0.50": "Support divides by the claims the answer made."}),
     _exercise("05.2", RATE, "8e5d56",
-              "ed570bcb15c6b598c63a883f6606b5e50d22d82996ac3e53de8f9f918454b68f",
-              "Recompute P@2 of launch A, rollback A and owner A with the defect (hits divided "
-              "by the notes returned when fewer than k came back), then average the three.",
-              {"0.50": "0.50 is the correct mean; the defect changes the denominator of a list "
-                       "shorter than k.",
-               "1.00": "Only rollback A returned fewer notes than k; launch A and owner A "
-                       "returned two each."}),
+              "9dfce98ecbceb35d2cbf71f1f64be7d038d39c325e38eea7af6478ca1b410565",
+              "Cut each of the six lists to its first note, then compute P@2 with the defect "
+              "(hits divided by the notes returned when fewer than k came back) and average.",
+              {"0.42": "That is the correct scorer's mean for the cut lists; the defect "
+                       "divides by the notes returned.",
+               "0.67": "Cut every list to its first note before counting, and take A's and "
+                       "B's answers together.",
+               "1.00": "Is every first note relevant to its question? Look at owner A's."}),
     _exercise("05.3", RATE, "68b577",
-              "d2cdce0c77d367b14b523c2aacf0687dc6dd31a27d62f2b7a56a1b34c569b629",
-              "Coverage = supported expected claims / expected claims; under this defect the "
-              "rank of a cited note no longer matters.",
-              {"0.50": "0.50 is the correct coverage; the defect counts a labelled citation "
-                       "even when the note is ranked below k."}),
+              "21cc35546275d1f2743b7d5c97421f386eba52ffc7dda97c429184284d518df0",
+              "Coverage = supported expected claims / expected claims, per answer; this defect "
+              "ignores a cited note's rank, not its label. Average the six answers.",
+              {"0.67": "0.67 is the correct scorer's mean at k = 1; the defect is more lenient.",
+               "1.00": "owner A's aurora cites archive: is archive labelled for aurora?",
+               "0.83": "Take A's and B's answers together: six answers."}),
     _exercise("06.1", CHOICE, "83738f",
               "7f7a84bbfd47debce205790ec4e5f58055f0991b76134e3c3786de00762303eb",
               "Step 1 says what each hash is computed over; find the one that includes the "
               "notes' text.",
               {"questions_sha256": "Which part of the test set holds the text of the notes? "
                                    "Step 1 lists what each hash covers.",
-               "both": "The question set holds the questions and their labels; does any of "
-                       "those change when a note is reworded?",
+               "both": "Step 1 lists what each hash is computed over; a hash changes only "
+                       "when something on its own list changes.",
                "neither": "The hashes are over the content, so a changed character changes "
                           "the hash of whatever holds it."},
               options=HASHES),
@@ -181,13 +186,13 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "5": "region B retrieved nothing and was given nothing: two empty sets are "
                     "the same set."}),
     _exercise("06.3", COUNT, "09ea1e",
-              "a78b92bbe615232be9bd50fd6c4936850b7ef94a4c574045142c4e0c923d2451",
-              "Read B's PASS and FAIL lines in step 4, then what step 4 says each exit code "
-              "means.",
-              {"1": "1 means a rule fails. Which rule did B fail, and would it still be in "
-                    "the policy?",
-               "2": "2 is for bad input (a policy or system that cannot be judged); nothing "
-                    "here is bad input."}),
+              "ed21985277f1292d3e6873a4a37e5140ad76ed4dba20e2983e39468f081f3de1",
+              "Read B's gate output in step 4 rule by rule: each line says what B did, which "
+              "does not change with a threshold; compare it with each rule as changed.",
+              {"1": "Go through all five rules, not only the one that changed.",
+               "0": "The last rule's line says how many unsupported claims B made in all; "
+                    "compare that with the new limit.",
+               "5": "That is how many rules A fails in step 4; the question asks about B."}),
     _exercise("07.1", RATE, "4ea15a",
               "8c852bd106fea764de8330ab3ee373925ec8e0122703df9608dc2ba1cf3177e4",
               "nDCG@1 compares the gain of dense's first note on q2 with the largest gain "
@@ -203,7 +208,9 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "in the ideal DCG."}),
     _exercise("07.2", RATE, "c6242b",
               "7b6c3af5723aca84ecda7e4877c5a513f3ed83b624f201b2f73690602071c2da",
-              "Average dense's 'RR at full depth' column (step 6) over all three questions.",
+              "trec_eval's recip_rank is reciprocal rank with no cutoff, averaged over "
+              "every question it was given: find that column in step 6 and decide which "
+              "questions count.",
               {"0.33": "0.33 is the mean of RR@1, cut at k = 1; trec_eval's recip_rank is "
                        "not cut.",
                "0.75": "trec_eval keeps q3 in its mean as a 0 (its -c convention); it does "
@@ -218,8 +225,10 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
               "Step 5 prints how many questions improved over the whole collection and over "
               "the held-out split; every question is in one split or the other.",
-              {"8": "8 is the held-out count; the question asks about the dev split.",
-               "12": "12 is over all 46 questions, dev and held-out together.",
+              {"8": "That is the held-out split's count; the question asks about the dev "
+                    "split.",
+               "12": "That is over the whole collection; the question asks about the dev "
+                     "split.",
                "18": "18 is how many dev questions there are, improved or not."}),
     _exercise("08.3", RATE, "4a55ae",
               "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
@@ -228,12 +237,14 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "expected by chance.",
                "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
     _exercise("09.1", COUNT, "5e0b91",
-              "3a59a19a895eb0b3fb760c3697fc81f66254c92f42b6fb08e169a09cbf0cec47",
-              "Count the rows of step 4's table of claims: one per question, sentence and "
-              "cited passages.",
-              {"15": "15 counts every claim; two answers to the same question share one "
-                     "sentence, and the queue lists it once.",
-               "12": "12 counts answers; several answers hold more than one claim."}),
+              "52c51da5c1224099596470947605477ff77676bb3e844fdb3ea18125177c564d",
+              "Start from step 4's table of claims. For each new sentence, find the entry it "
+              "replaces, then look for an entry of the same question with the same words "
+              "(markers aside) and the same cited passages.",
+              {"14": "Two answers to one question that write the same sentence, markers "
+                     "aside, and cite the same passages share one entry.",
+               "12": "Match sentences word for word, leaving out only their markers.",
+               "15": "That counts every claim; the queue lists a shared sentence once."}),
     _exercise("09.2", RATE, "b37c24",
               "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
               "Pooled: add up draft's supported claims on launch, rollback and owner, and "
@@ -245,8 +256,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "0dfdeecf10c6f0eff39e464bf30c5c8f02ef988eba15fa8e73bc139523fe0b6e",
               "Check each sentence alone: does it cite only the passage labelled for the "
               "expected claim it states, within the top 2?",
-              {"0.50": "Both cited passages are within the top two: rollback first and "
-                       "checklist second.",
+              {"0.50": "Judge each sentence on its own: the passage it cites, that "
+                       "passage's rank, and the sources labelled for the claim it states.",
                "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
                        "judged one at a time."}),
     _exercise("10.1", CHOICE, "3c91a7",

@@ -35,6 +35,7 @@ from numbers import Integral, Real
 
 from ..core.rules import InvalidInputError, show
 from .exercise_list import CHOICE, COUNT, EXERCISES, RATE, YES_NO, Exercise, _exercise
+from .feedback import Feedback
 
 __all__ = ["CHOICE", "COUNT", "EXERCISES", "Exercise", "Feedback", "RATE", "YES_NO", "about",
            "canonical", "check", "digest", "solution"]
@@ -69,21 +70,6 @@ ROUNDING = ("You are one hundredth away, which is usually rounding: round to two
 ATTEMPTED = set()
 
 
-class Feedback(namedtuple("Feedback", "exercise status message offer", defaults=("",))):
-    """The result of :func:`check` and :func:`solution`: ``status`` is one of ``correct``,
-    ``wrong``, ``wrong type``, ``missing``, ``solution`` or ``not yet``; a notebook shows
-    ``message`` and, on a line of its own, ``offer`` (how to see the worked solution)."""
-
-    __slots__ = ()
-
-    @property
-    def correct(self):
-        return self.status == "correct"
-
-    def __repr__(self):
-        return f"{self.message}\n{self.offer}" if self.offer else self.message
-
-    __str__ = __repr__
 
 
 def digest(exercise_id, salt, canonical):
@@ -184,7 +170,8 @@ def check(exercise_id, answer):
     >>> check("02.1", None)
     Not answered yet: replace None with your answer and run the cell again.
     >>> check("02.1", "2/3")
-    You typed the text '2/3' in quotes; remove the quotes so that Python computes the number.
+    You typed the text '2/3' in quotes; remove the quotes so that Python computes
+    the number.
     """
     exercise = _find(exercise_id)
     if _is_missing(answer):

@@ -394,13 +394,23 @@ def drawn(ax):
                 for i, label in enumerate(ax.get_yticklabels())]
     bars = [patch for patch in ax.patches if str(patch.get_gid()).startswith("delta ")]
     if bars:
-        return [{"case": bar.get_gid().removeprefix("delta "),
-                 "bar": f"{bar.get_height():+.2f}" if bar.get_visible() else "none",
-                 "label": text.get_text()} for bar, text in zip(bars, ax.texts)]
+        zeros = {str(line.get_gid()).removeprefix("zero ") for line in ax.get_lines()}
+        return [{"case": case, "drawn as": _delta_mark(bar, case in zeros),
+                 "label": text.get_text()}
+                for bar, text in zip(bars, ax.texts)
+                for case in [bar.get_gid().removeprefix("delta ")]]
     lines = [line for line in ax.get_lines() if str(line.get_gid()).startswith("system ")]
     return [{"k": int(x), **{line.get_gid(): format_value(line.get_ydata()[i])
                              for line in lines}}
             for i, x in enumerate(lines[0].get_xdata())]
+
+
+def _delta_mark(bar, zero):
+    """What a delta plot draws for one question: a bar to its height, a diamond at 0 for no
+    change, or nothing for an n/a delta (its label says n/a)."""
+    if not bar.get_visible():
+        return "no bar (n/a)"
+    return "diamond at 0 (no change)" if zero else f"bar to {bar.get_height():+.2f}"
 
 
 def fit_width(figure, width=PAGE_WIDTH):

@@ -36,15 +36,15 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("Answer from the note closest to the question.", False,
             "The closest note says nothing about where the backup is hosted: any claim built "
             "on it cites a note nobody labelled for it, so it is unsupported."),
-           ("Decline to answer.", True,
-            "Right: these frozen notes cannot answer it, and saying so is the correct "
-            "behaviour. A test set keeps such questions to catch systems that never decline."),
            ("Answer from general knowledge, without a citation.", False,
             "A claim with no citation is never supported, and the test is about these notes: "
             "the answer must come from the evidence or not at all."),
            ("Cite every note, so that one of them supports the answer.", False,
             "A citation counts only when the note is labelled for the claim, and every cited "
-            "note must be; here none is, so every claim would be unsupported.")),
+            "note must be; here none is, so every claim would be unsupported."),
+           ("Decline to answer.", True,
+            "Right: these frozen notes cannot answer it, and saying so is the correct "
+            "behaviour. A test set keeps such questions to catch systems that never decline.")),
     _check("02", 2, "A system returns one note for a question, and that note is relevant. "
                     "What is its P@3?",
            ("1.00", False, "1.00 divides the hit by the notes returned (one). P@3 keeps its "
@@ -73,12 +73,12 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("That `launch` improved or stayed the same.", False,
             "A mean can rise while one question falls: `launch`'s support went from 1.00 to "
             "0.50 while two other questions rose."),
-           ("Nothing for certain: read `launch`'s own row.", True,
-            "Right: a mean hides which questions moved. The per-question table and the list "
-            "of changes, regressions first, are read before any average."),
            ("That `launch`'s support is now 0.83.", False,
             "0.83 is the mean over the answerable questions; each question has its own "
             "value in the table."),
+           ("Nothing for certain: read `launch`'s own row.", True,
+            "Right: a mean hides which questions moved. The per-question table and the list "
+            "of changes, regressions first, are read before any average."),
            ("That `launch` is left out of the mean as n/a.", False,
             "`launch` is answerable and B's support there is defined; only a question whose "
             "value is undefined is left out as n/a.")),
@@ -87,25 +87,25 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("The tests caught the defect.", False,
             "A test catches a defect by failing an assertion about the numbers. An import "
             "error only says the copy does not load."),
-           ("Nothing about the defect: the copy is broken.", True,
-            "Right: no test got to check the rule. Fix the copy so it loads, and see which "
-            "assertion fails."),
            ("That the defect is harmless.", False,
             "Nothing ran, so nothing was measured: a harmless defect would show as every "
             "test passing."),
            ("That the contract tests are wrong.", False,
             "The same tests pass on the scorer as shipped; the failure is in the copy, "
-            "before any test could run.")),
+            "before any test could run."),
+           ("Nothing about the defect: the copy is broken.", True,
+            "Right: no test got to check the rule. Fix the copy so it loads, and see which "
+            "assertion fails.")),
     _check("06", 4, "Every average of B is better than A's, yet `ragscore gate` exits 1 for B. "
                     "What does a CI job do with that run?",
            ("Ships B: its averages are better.", False,
             "The policy was written before anyone looked, and it says no question may lose "
             "support; the averages do not overrule it."),
+           ("Retries: exit 1 means the input was bad.", False,
+            "Bad input is exit 2, and a retry would judge the same runs the same way."),
            ("Stops the release: exit 1 means a rule failed.", True,
             "Right: exit 0 is the only pass. The output names the rule and the question "
             "that broke it (`launch`)."),
-           ("Retries: exit 1 means the input was bad.", False,
-            "Bad input is exit 2, and a retry would judge the same runs the same way."),
            ("Ships with a warning: only one of five rules failed.", False,
             "Any failed rule fails the gate, whatever its severity; a rule you only want "
             "to watch belongs in a report, not in the policy.")),
@@ -125,12 +125,12 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("As a good answer: everything it says is supported.", False,
             "Support says the claims are backed; it says nothing about who was shown the "
             "evidence."),
-           ("As a disclosure, counted on its own, whatever its support.", True,
-            "Right: a restricted note delivered or cited for a caller outside its groups is "
-            "a disclosure, and a correct answer does not excuse it."),
            ("As a disclosure only if the answer cites the note.", False,
             "Delivering it to the answer stage is enough: the model was shown it, cited or "
             "not."),
+           ("As a disclosure, counted on its own, whatever its support.", True,
+            "Right: a restricted note delivered or cited for a caller outside its groups is "
+            "a disclosure, and a correct answer does not excuse it."),
            ("As unsupported.", False,
             "The claims are supported; the problem is separate, and it is counted in its own "
             "column.")),

@@ -97,21 +97,38 @@ SCRAMBLED = {
              "Ik2kMVL5Scl/IpwHr67zTTiR3TvAZhTipIU5vRAHunYCoJiSu7d3aToT5fW3xenuQR+QgZ7oCBkmKw5e"
              "wwp+7nTWMCsmgFlpla90e+QPSZc7oBQftf0o1Jo4Ch6iNtzCCSbEEFHbLBsb0+2Q1j5exz+VbHMToU95"
              "Kq8X1ticr248pg=="),
-    "04.3": ("RcJ9d4BaCeKrsAoh1wV/QQGLw+q2tKmkg1ndRcmZPy9KUWlOHEyOAs61h/ABjoVxoxXbseNg8SA+5Iut"
-             "DBIxm+NZWBqlbWWNdxVGKmhxFX2qAOKD/LsPcA=="),
+    "04.3": ("RcJ9d4BaCeKrsAoh1wVrHFvHkqjn+fSzg1nPVIzSLyZEUn9OKgOYAsO8kbkemNgjpgrJreJtuSFqpI3i"
+             "X1ZhwuoKCw+ncmaTYRFBYSA1Dym8BrKT/6gOMN4h41nd05kS5/BwE5+FwP3OAi+Yyw14XDkhegzaQKrB"
+             "GptcBN93FsDefum2iF2uHwXWLLHlB2rJIazMczoMIVhGxhlnUh3v1MIei2zu3irZV4/MgETdg/gkjEEy"
+             "O4v2zcdZVbVQjpxu1cGnaZ04YCQoScoqmEBNC2VMUBfgjraUwSzKDWNlc2EACgY7lxOnFbn7WmqZrCQ4"
+             "z7HZTXmJLrbUgn/5srnTLpZkZf9CIAJWy61c5eUoLs3YMQKpE3NNszLPGkp6l5XtoJ8ZHzwJFwIVFOtM"
+             "st7NirheIgml69fkoIqqIMjIQcVTQxLXwpXYprMheGR2Mz3LbkKsESU6Pnqw/HDt77G98CjQ6Z4kCyfU"
+             "swPJ5iJJTFhrtRUU4v7kZfId8KWd"),
     "04.4": ("FxXPyJYW21Lbu60b2InwniYm21BIqdnPeV6ytd4fmLNdoEwGr7YXSv+V7+HXXxcnvYQWF4mKs4D2PpE4"
              "Op3kRX9ugX4wNtxJZkIOd18rd6Oya632Pe+S5dYHjTUH6ShNdibhNkDY27EOoqOaXA9Y3Ch+AxPr/p0K"
              "++3/xz0OSeclhLK4ZKkgWsye/rxWfTaFS7VmciKn+2vqnFCGMWt2zPX/IbQTd1beisKmoABOfUcKOZI1"),
-    "05.1": ("IcNweX9kY08BNzJKu+uL5zxG47bsOMBo8YsQdmv+F4GLODA5cMs3/yQ4LWfIrMMOy6iy+rGAUGVqJQS8"
-             "TuuQliITPzZ/bvnuamSoqIA3AI2rhNC/JPCLMPbxK+bdoA24fmQdzH2+bJuyLgEocHV4IBebYsZHE0lY"
-             "njmPARtGrgloz55lJctIfdo0xsEeFTsKQ2a5vVwPLZyV0SCHNfUpc8htOZMhL4XCUWxPS3vJkw=="),
-    "05.2": ("7jUefzhQYAUqRk/WTTl2YWyHk0CvtwZJowlGY5R9QqeqCbJbq/VIN0Sb2l8YmPL8g/JGPiKkmGu/IJgd"
-             "Dnpr73+SVgJbEZaFuw0OU7xkDqnYmTz8PlAne5584nWU3bAAwMwI6zbQXeW5HqnivTmGT/lmV8eD0sxr"
-             "g7nf/AGC+vUWmk89+sFzkh3WGpSyjjxizVjYinEGTcWhwIJ7+Z3o"),
-    "05.3": ("NZZzs47uKJ9Dru0iKlR8xwEsHyJnj/WGJEYtwX7w9iMhtJDHt1WyvxUagmvu76JfeHVFJSfVV4Bg/Sim"
-             "ESTv77f58/olX3e20GtQjMtNpI7pBTg0lVwg+4fBjJR+d7EIsoH9msMGir3xcE8QAa2AW3ninrIoB/EB"
-             "HJlZxlM7B9/w7ohi+pfWb9r7NT+Ca3al4bt1dCv7NNcib+nPKyGL1SMyiv4TOIzwZJ7QnNNl5lRdl0A9"
-             "snp1sHP0xg=="),
+    "05.1": ("IcNweX9kY08BNzJKu+uL6DJG77jsJt17isUhfX27R8DHIH4jOdw//ywjKijV+dYdxK2+6vbfUiVqPA/5"
+             "X/GE025fMDtuZ7XnbyasqohyEsS+gsDzNbHOeea9L+Hf9Qu+OiUEwSm2ZIfxLUg3ZjU9JwvObMkTXFtO"
+             "jWrbU1NJ6EAqz458NNJKfI4i15EMA2keVG378WoGK9eWnnqHMfg2Nt8uMIg2LtGeGHpLSjiR1JS31pi0"
+             "y2qm+S1AJkLj73pzBcaBUkRevOj4U5upklAfzUEnpjU1vf+tYs7HP289IZgQkhXkJ7hmEDGymp8f+0jY"
+             "yDRy2TnxOeDnzVisJkShkMnmvdbmXJ+ft2zUGVUsa5f069fZ8CRGfhUXXX6B6RT9rkqMj1MFT9Cga5DV"
+             "Bg/kMRiKfLxgivmbD7vI5hPkS4UBvW8HHTKPMBMNjybgW8XkBwia2RcVsDuNLE0xq9wZAZ9EXanBf1co"
+             "hRr6r9rsn7irW6X1pZZJhh4WH042V7KVIxdFlnuy7TgurOUgkQ8h+ql5DNviuNN4ih1WgxqQCd4/3KhI"
+             "WB4m/AsJOLJwxSLMx9u2jVyn"),
+    "05.2": ("7jUefzhQYAUqRk/WTTlxYWmHk0CvtwhNowlSf5Q1FrziGPpap+ENMlnFiUdZg/PrjqErPj+/3Xr8e8dJ"
+             "DzVm8XjTVQUaJdjOvANHU7J5FaCUiTjrIEJlPpo0sCfTheYMzp8a4SWUPKq+UPzt73nHVeBrWtWPs4wo"
+             "w+eJvg2E8PsaiABho49CiAuWWZ2vjnlDg1jagXVIA8OmhZInqdmzsOLHyIqN1Ox09IlZ7WnJi5P9/SmO"
+             "mO72kWpHGfKTnsOsI8ugv6q0lYjgZiQ8MDBZJKu3+JdEfqZxGAym2gCjMTRhvJdrk6NVMMGyMJi5/4eF"
+             "VkwbpV4vcf77bp/eC1T1HHuK4lv3kggG0PVdhCGQpDJziivcJG9yZrlXDfduGoBXhQQ72F4BHkJl3FIk"
+             "RdXzUfft+3fmfoSdScUWNRwEPyYkdgxREokB+fl2THS+qb9kZTvMaHZL+PWQ0AXA"),
+    "05.3": ("NZZzs47uKJ9Dru0iKlR+yAgsEyxnkeyTXQ8Y3X71uT537MPZvE2/shgazGni5L8dd3gNJSOXA4Vr5Geu"
+             "HCGr97u69eAoUj64niVLl44KtMbgBzE9kA85+tOdm4djJvQtspH3j8kanbTgM08DT+jTFHa23rVpT79T"
+             "TtkXiRZzSNyorM1u4NLSPdb7ODSOez2ks/Y8c37lIc41aazIaWC20DUyieIMJYL2cJeTkstktAUanQZ0"
+             "8Hoq8Gakh8jpl+6qU4Itd+CNYluxGsPmCBOGhdpVThJd6O3EE3UI9WIWJKsmfg8+fntLYpYq5ddGiy6V"
+             "6xJch7rDxXzPIs41g1kFXPLtWn1PfK4z96jo77DAKVreAFHXmaKPWEyzsXmbNzokIbf3xprlRR6zFaJ6"
+             "IgQaDEMbj17/u3YqWkHzpHNR8PtxoaGizFtmEdmHEg0gwG32slBxlU5TzOtfUqZo9LYY7OYVhA6KM8oD"
+             "VZvLcw2Vjzi2HRBjyUhFsltcWUSYuJiz2kY7QeO3SVlVhqFpA/DNUtQISSvTpgh799PDBMYK3AGPMfgS"
+             "2qUu/mxI09U18mko6O0="),
     "06.1": ("+Y/11G5hX6gWe9EvCSoIppw+GqcF0dIgviAcpC1F03Ac+Jmh39sqr/BtkhFhQRYzlkOfbaXWez272ozX"
              "KnyJ/+OmI+Dsfur+7An7cKcDu6fnb7P2bah5m2aDuJuncnV/qV35MleJa+tnCBM9vd4QMr7jaKzFDW/2"
              "qd8jhYjfzK82e3Wulis="),
@@ -120,8 +137,12 @@ SCRAMBLED = {
              "rt3Sedto542jqC/WXaPEwg9gm7MOr+otjPETiLkG25VLTE1sQFX5iW6zfj27NK4okORW/hCwHlYdd+HR"
              "iAYDmyIKKnXptN71uhLzP9CNyYwhSSryrBXPMPr6/H6jEHEnDHt3TKTXG/caDazp7/YZHlZoK4HXD1kD"
              "1UjTjZlKMfAa2u0sYkaSN0VJ4Y+0IYvPNMjPE6Cf8GhlvGRaL2eSEotuXk6R+oVq45Lfq2sGUDgpyw=="),
-    "06.3": ("Z61u2KjS/tIGlIKYEwSzcB0I96+cLxT52ocrhoO6VGt7QVEMyJWY+Pt7xF15M96GZinhp1F45wya4w+F"
-             "nKwF9QgGFdovqmCe4Ei4VZ5EP+g7+u5E73oNaEVZRzSTM7fYmF8yfmtkDtuoPwFzgwNhnuU="),
+    "06.3": ("Z61u2KjS/tIGlIKYEwSxcB0I8LrdIRn+n8gqn47qA3E0CExZy5GS+q9vjBg8L9TVZjX+uRwxs1uB8gCY"
+             "jKtW6A8JQ9o7vmWXsw3mXI1Icfkmtu0F83cNO0ZYBHnSbP3I3BcjMSw1VIu4c1U6lh4ljr/8yISctJdv"
+             "dWwPMjPBxABrncbFGmFKkfInpuQweGMyurc8dXmk8cXevaC3tHU83YXNUc6W+812I4rASdyLGO11F672"
+             "ZH3dAwDMMf2gPrD/BBHsgnWAQEIfY+dUtezH0NW2gktrdYtAglNjSwyFDuHj6OGM/q4GXJPxMJ/r65df"
+             "LzxtF5KkSAdpBy1jS2Vg7efg8gle/VnX95ZV+3O32c+TiEWiL+qObSIPzefy5Id8v2m6Lzr/C/pT2ZRk"
+             "aHq4pGfK+DBbcIexRcHih0K0IkaRQ8g7DKDX3aEWIKgvWu1LxISng09rqwQv+eulEEo="),
     "07.1": ("QTZ06FScHWIgz8p0kPkw6e/ZGFjou8mrBLWoQQEj0gx53e3AMwIWWg9cGF38ihZLb6kgeraFDMRxrTOI"
              "FctONVWfLlcoHgRxxVLx96h8zEND3/jc4YZ3oeTXaWzvfH9suKprZwGZtlRGhMvph/IYcS9tnBoPj+to"
              "Kw2qAsNnt2L6R1skilHuzWnj7cWJCZfANCYcCBdiK/XFsdPV2HVlhZr3RS0eDOv/4Yi+RabSlDIB0HJP"
@@ -139,10 +160,16 @@ SCRAMBLED = {
     "08.3": ("gcWSqXDtbupUNjiJTTiOTwyOHK+wYYZmqpAgAixzgI1s254KGVOwSjPRoq9jmMbyas3RFEROxGMUBxeX"
              "ZL4xGdMRw+DkwQPatoc1TRZs/Epuj8PBAuyFaQ5Rvz5OmCI0GnGZOSYnJhvIWJazlfFnSHNfZ0jrTU2t"
              "CVrp/SzgfU9MaWmJphQ9"),
-    "09.1": ("cV9n6gfVhSwFya52EQbCJdjh36yFFxQNIMvjD6C1oaNDHW99sHLgFgr7NY0iPkYSnsGjPadUSdd4Vfzl"
-             "o4DnXN7873RKLFnv2CReAVFP6luO8AnVcDu9ft35r9S9GS2Gnxy8YX3PWeSo66MjkGQRlTyLpXyCv7JT"
-             "UWwJzapgPUtQHUTbwvcYPTkl2hfd/beNYOm+TH/4ICqRodcpiuxJt4cEI9b+tMvlgc2QfkBkhhpyti9w"
-             "V93yrzJB3rYQCjPOO2+DXIOnKdvmzz5xfP+b2VzYQHAngtmKTaGTARk1NmIADrNKN+3UIg=="),
+    "09.1": ("cV9n6gfVhSwFya52EQbCItjhve3ABFhYbtWwRPW8tbMNFmgx5iHrBw/7fcFyewtAlMO7La9SUddiROLl"
+             "8sytFYKj9DtdJk78nmEeChAQrlDOokSHZzive9K3/I38QGiXnWP0NXOdXOy/67Yy0DMZlTzEsj+QubZH"
+             "UHNJgqYvBEweDlfLlL4YfAQ51lnIuLuEYO+1D2DxZ2DeopIojegcsNRKKc/+lcX+i8+BfBN1h05jsCk1"
+             "G9X04TVbn6ERSDOaIWWDEsamJNvmySJgYbra0l3YWmx7goXZH6mZBlthJisVCa5acv/LbY8jSiVYOYsn"
+             "zmkyqHdlFBEJtYZa8Xo+J+9OqLHj5BeZ7DT3MQmRE2lnN3++I5AA6qwxD+ZDVI9TQjZ/gZi1j/SI1v2i"
+             "QFPLGOpzIHSlQ7f4s4src7aMiPc9UcBGYH0FpDovGfMA7lZSnv/gTCa/06MICmnUlu1vgneh/h2ptfCT"
+             "1DlIH6qIv0AlLDYGCpadfS9pUoeRoX7IBgTWJuvg74JWJCVydb/l2EBJanrL1O92HzEMmphWCJSR53bV"
+             "O4adTNAUs5qoCzod04mBhD170sPg/XsW5s4Hi0td0akUt4KCLDQsR8D+utaJCDzjJIxBJ5QCh4ZKJnOs"
+             "02MPTWoqRS/rLspPXBBbK6DTl9lcJUH3apeGcnqeCT6zS7MPdhNkA7GD0MRfGTX2a6PDvWc06UsQLxLS"
+             "t7PvO3sXypIrqGTuVIzbWUbO9tJ0FpK0z92qf7mFCLOmHYk="),
     "09.2": ("ilZGMMGkfaVYspKu9Shp2cCNl3SKvnE2fY5CI4xxnRxnjKirJe8Lbyx75BXLbMAWEBVZe4u/MwKovBzv"
              "RV/kHJ7nZ+LlEkw1iXeDHTlom0JmCa54Dku4UqDretAhlqwQby0kWoSum9SR7RhP3/7JCEHogdysjckr"
              "F3QZjpV3dbapsW4nGaMtnaKco4RrYq4IeGU0fOeMSqYHBsHBDBc9Mb2SVeswCJInHWiTLMiB/oDTuFT0"

@@ -8,6 +8,7 @@ at the end of the run (pytest-xdist's workers keep a test's own output to themse
 under CI=true, where a missing browser is a failure. On a failure a screenshot is saved and
 its path printed.
 """
+import math
 import os
 import re
 import shutil
@@ -150,7 +151,8 @@ CHUNK_SUPPORT = ('.widget-html table.ragscore-chunk-scores tr[data-case="rollbac
 
 #: Text that belongs to JupyterLab only: exercises, their scaffolding, navigation, code.
 NOT_PRESENTED = ("Exercises", "Replace `None`", "Replace None", "Not answered yet",
-                 "answer = None", "check(", "Finding your way", "Next:", "import ragscore")
+                 "answer = None", "check(", "Finding your way", "Next:", "import ragscore",
+                 "In the cell below", "attempt(", "reuse=True", "contract_checks")
 
 #: The smallest text a room can read at 1280x720, in CSS pixels: prose, tables, widgets and
 #: command output alike.
@@ -189,16 +191,81 @@ def _presented_text(page):
     return [words for words in NOT_PRESENTED if words in text]
 
 
-def _check_room_style(page, chapter):
+#: Text that only a drawn widget has (every chapter's live page has its quick check's
+#: buttons at least); the stored page, drawn before the kernel runs, has none.
+WIDGET_TEXT = ".widget-label, .widget-toggle-button, .jupyter-button"
+
+
+def _check_room_style(page, chapter, *, live, wait_ms=30_000):
     """Room-sized text everywhere, command output wrapped to its box, nothing wider than its
-    box; returns the number of command outputs."""
+    box; returns the number of command outputs. On the live page the widgets are waited for
+    and measured: none drawn is a failure, not a pass (the smallest size of nothing is
+    Infinity, which would pass any "at least" check)."""
+    from playwright.sync_api import expect
+
+    kinds = ("prose", "tables")
+    if live:
+        expect(page.locator(WIDGET_TEXT).locator("visible=true").first).to_be_visible(
+            timeout=wait_ms)
+        kinds += ("widgets",)
     style = page.evaluate(STYLE_JS)
     for size, white_space in style["consoles"]:
         assert size >= ROOM_PX and white_space == "pre-wrap", (chapter, size, white_space)
-    for kind in ("prose", "tables", "widgets"):
+    for kind in kinds:
+        assert math.isfinite(style[kind]), (chapter, kind, "no visible text to measure")
         assert style[kind] >= ROOM_PX, (chapter, kind, style[kind])
     assert not style["too_wide"], (chapter, style["too_wide"])
     return len(style["consoles"])
+
+
+ROOM_PAGE = """<div class="jp-RenderedMarkdown"><p style="font-size: 18px">A step.</p></div>
+<table class="ragscore-table"><tr><td style="font-size: 18px">0.50</td></tr></table>
+%s"""
+
+
+ROOM_WIDGETS = {
+    "room-sized": '<div class="widget-label" style="font-size: 18px">k</div>',
+    "small": '<div class="widget-label" style="font-size: 13px">k</div>',
+    "hidden": '<div class="widget-label" style="display: none">k</div>',
+    "absent": ""}
+
+
+def test_room_style_check_fails_on_small_or_absent_widgets(chromium, tmp_path):
+    """The present-mode test's style check on pages made for it: 18 px widgets pass; 13 px
+    widgets fail, and so does a live page whose widgets are hidden or were never drawn (the
+    check once measured nothing there, found Infinity and passed). The stored page, drawn
+    before any widget exists, is checked without them."""
+    with _browser(chromium, tmp_path, height=720) as context:
+        page = context.new_page()
+        for case, widgets in ROOM_WIDGETS.items():
+            page.set_content(ROOM_PAGE % widgets)
+            assert _check_room_style(page, case, live=False) == 0
+            if case == "room-sized":
+                assert _check_room_style(page, case, live=True, wait_ms=500) == 0
+                continue
+            with pytest.raises(AssertionError):
+                _check_room_style(page, case, live=True, wait_ms=500)
+
+
+#: The zooms docs/instructor.md advises for a large room: at 1280x720, 125% and 150% leave
+#: a page of 1024x576 and 853x480 CSS pixels.
+ZOOMS = (1.25, 1.5)
+
+
+@contextmanager
+def _zoomed(page, zoom):
+    """Lay ``page`` out as Chromium does at ``zoom`` on a 1280x720 screen: a viewport of
+    1280/zoom by 720/zoom CSS pixels, drawn at ``zoom`` device pixels per CSS pixel."""
+    size = [int(1280 / zoom), int(720 / zoom)]
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setDeviceMetricsOverride", {
+        "width": size[0], "height": size[1], "deviceScaleFactor": zoom, "mobile": False})
+    try:
+        page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=size)
+        yield
+    finally:
+        session.send("Emulation.clearDeviceMetricsOverride")
+        session.detach()
 
 
 def present_options():
@@ -214,8 +281,9 @@ def test_present_mode_every_chapter(chromium, tmp_path, record_property):
     screen (the stored page) and the live page are measured and printed with the load (goal:
     the live page within 5 s). Both show no exercise, scaffolding, navigation or code; prose,
     tables, widgets and command output are at least 18 px, and no output is wider than its
-    box. On chapter 2 a slider step updates the table and the projector-sized plot; on
-    chapter 8 a review note typed without Enter is kept."""
+    box, at 1280x720 and on the live page zoomed to 125% and 150%. On chapter 2 a slider
+    step updates the table and the projector-sized plot; on chapter 8 a review note typed
+    without Enter is kept."""
     from ragscore.workbook.selfcheck import MUTATIONS, contract_checks
 
     started = time.monotonic()
@@ -268,7 +336,7 @@ def _present_one(context, notebook, tmp_path):
             if page.locator("#ragscore-stored").count():   # the stored page, if still there
                 expect(page.locator("#ragscore-stored-end")).to_be_attached(timeout=90_000)
                 assert not _presented_text(page), (chapter, "stored", _presented_text(page))
-                timing["consoles"] = _check_room_style(page, chapter)
+                timing["consoles"] = _check_room_style(page, chapter, live=False)
             expect(page.locator("#ragscore-stored")).to_have_count(0, timeout=120_000)
             expect(page.locator("#rendered_cells")).to_be_visible()
             timing["live"] = time.monotonic() - asked
@@ -276,8 +344,11 @@ def _present_one(context, notebook, tmp_path):
             expect(title.first).to_be_visible()
             assert "Recap" in page.locator("body").inner_text(), chapter
             assert not _presented_text(page), (chapter, "live", _presented_text(page))
-            consoles = _check_room_style(page, chapter)
+            consoles = _check_room_style(page, chapter, live=True)
             assert timing.setdefault("consoles", consoles) == consoles
+            for zoom in ZOOMS:
+                with _zoomed(page, zoom):
+                    assert _check_room_style(page, f"{chapter} at {zoom:.0%}", live=True) == consoles
             if chapter == "02":
                 timing["slider"] = _slide_in_present_mode(page)
             if chapter == "08":

@@ -42,22 +42,24 @@ GIVEAWAYS = {
              "system: A | value: 0.75 | declared as: 3 hits of 4 relevant documents, summed"),
     "04.2": ([r"k = 1|@1|k=1", r"regress"], [r"\b2\b", r"\btwo\b"],
              "At k = 1 B regresses on two pairs."),
-    "04.3": ([r"k = 1|@1|k=1", r"regress"], [r"rollback"],
-             "At k = 1 rollback regresses as well."),
+    "04.3": ([r"k = 1|@1|k=1", r"pooled"], [r"0\.60?\b", r"3/5", r"3 of 5"],
+             "At k = 1, B's pooled support is 3 of 5 claims."),
     "04.4": ([r"coverage", r"mean|macro", r"\bA\b"], [r"0\.50", r"1/2"],
              "A's macro mean coverage is 0.50."),
-    "05.1": ([r"owner", r"support", r"defect|any citation"], [r"1\.00", r"1/1"],
-             "Under the any-citation defect owner A's support is 1.00."),
-    "05.2": ([r"P@2", r"mean|average", r"defect|short-list"], [r"0\.67", r"2/3"],
-             "With the short-list defect A's mean P@2 is 0.67."),
-    "05.3": ([r"rollback", r"coverage", r"defect|visible"], [r"1\.00", r"1/1"],
-             "Without the visible-context check rollback B's coverage is 1.00."),
+    "05.1": ([r"rollback", r"support", r"defect|any citation"], [r"0\.33", r"1/3", r"1 of 3"],
+             "Under the any-citation defect the three-claim rollback answer's support is 1/3."),
+    "05.2": ([r"P@2", r"first note|cut|kept", r"defect|short-list"], [r"0\.83", r"5/6"],
+             "With the short-list defect and first notes only, the mean P@2 is 0.83."),
+    "05.3": ([r"coverage", r"k = 1|@1|k=1", r"defect|visible"], [r"0\.75", r"3/4"],
+             "Without the visible-context check the mean coverage at k = 1 is 0.75."),
     "06.1": ([r"corpus_sha256|corpus hash"], [r"changed: yes", r"corpus hash changes",
                                                 r"corpus_sha256 changes"],
              "hash: corpus_sha256 | changed: yes"),
     "06.2": ([r"ctx differs@1|k = 1"], [r"\b4\b", r"\bfour\b"],
              "At k = 1, ctx differs@1 says yes for 4 records."),
-    "06.3": ([r"exit code"], [r"exit code 0\b"], "exit code 0"),
+    "06.3": ([r"\bB\b|B's", r"fail"], [r"\b(2|two) (of the five )?rules\b",
+                                      r"fails? (2|two)\b"],
+             "With no unsupported claim allowed, B fails 2 rules."),
     "07.1": ([r"nDCG@1"], [r"0\.50", r"1/2"], "case: q2 | system: dense | nDCG@1: 0.50"),
     "07.2": ([r"dense", r"mean", r"recip_rank|RR at full depth|RR@1000"],
              [r"0\.50", r"1/2"], "system: dense | value: 0.50 | how: mean RR@1000 over all 3"),
@@ -66,8 +68,8 @@ GIVEAWAYS = {
     "08.2": ([r"\bdev\b", r"improv"], [r"\b4\b", r"\bfour\b"],
              "On the dev questions rerank improves 4."),
     "08.3": ([r"kappa"], [r"0\.83", r"29/35"], "With 25 agreements kappa would be 0.83."),
-    "09.1": ([r"queue|judged|decision|entr"], [r"\b14\b", r"\bfourteen\b"],
-             "The review queue holds 14 entries."),
+    "09.1": ([r"queue|judged|decision|entr"], [r"\b13\b", r"\bthirteen\b"],
+             "The review queue would hold 13 entries."),
     "09.2": ([r"draft", r"pooled|support"], [r"0\.40?\b", r"2/5", r"2 of 5"],
              "draft's pooled support is 2 of 5 claims."),
     "09.3": ([r"terse", r"rollback", r"coverage"], [r"coverage[^|]{0,20}\b1(\.00?)?\b",
@@ -207,7 +209,7 @@ def test_a_giveaway_planted_in_prose_fails_the_check():
     notebook = _notebook("06.3")
     index = next(i for i, cell in enumerate(notebook.cells) if "## Exercises" in cell.source)
     notebook.cells.insert(index, nbformat.v4.new_markdown_cell(
-        "Without that rule the gate\nwould end with exit code 0."))
+        "With no unsupported claim allowed\nB fails two rules."))
     assert giveaways(lines_above(notebook.cells, "06.3"), "06.3")
 
 

@@ -71,6 +71,17 @@ def test_each_chapter_links_its_neighbours_and_the_glossary(index):
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_a_link_to_a_chapter_reads_its_title(source):
+    """A chapter is named one way everywhere: its links at the top and at the end both read
+    the chapter's own title (they once read "Scoring defects" at the top and "A scoring
+    defect can make a weak system look strong" at the end)."""
+    for text, target, _ in markdown_links(source):
+        if re.fullmatch(r"\d\d_\w+\.ipynb", target):
+            assert " ".join(text.split()) == title(NOTEBOOKS / target.replace(".ipynb", ".py")), \
+                (source.name, text)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_every_relative_link_of_a_chapter_resolves(source):
     for _, target, _ in markdown_links(source):
         if not re.match(r"[a-z]+://", target):
@@ -176,6 +187,33 @@ def test_each_bold_term_the_glossary_defines_is_linked(source):
     wanted = {names[term] for term in bold if term in names}
     assert wanted <= set(glossary_links(source)), (source.name, wanted - set(
         glossary_links(source)))
+
+
+def bold_not_in_glossary(source):
+    """Bold text of a chapter's Markdown that names no glossary entry. Labels ending in a
+    colon (``**Promise:**``) and the word "bold" of "terms in **bold**" are not terms; an
+    entry "X mean" or "X claim" may be named X (``macro``, ``supported``)."""
+    names = {name.strip().lower() for heading in glossary_headings()
+             for name in heading.split(",")}
+    names |= {re.sub(r" (mean|claim)$", "", name) for name in names}
+    bold = [term for cell in jupytext.read(source).cells if cell.cell_type == "markdown"
+            for term in re.findall(r"\*\*([^*]+)\*\*", cell.source)]
+    return [term for term in bold
+            if not term.endswith(":") and term != "bold" and term.lower() not in names]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_bold_is_kept_for_glossary_terms(source):
+    """Each chapter says its terms in **bold** are in the glossary, so nothing else is bold:
+    emphasis, a list's lead words and names that are not glossary terms are in italics."""
+    assert not bold_not_in_glossary(source), (source.name, bold_not_in_glossary(source))
+
+
+def test_the_bold_check_notices_a_bold_word_that_is_no_term(tmp_path):
+    chapter = tmp_path / "01_x.py"
+    chapter.write_text("# %% [markdown]\n# **Promise:** terms in **bold**: **macro** mean, "
+                       "**support**, **P@k**, **not** a term, **Frozen sources.**\n")
+    assert bold_not_in_glossary(chapter) == ["not", "Frozen sources."]
 
 
 def test_the_anchor_check_notices_a_link_to_a_missing_term(tmp_path):

@@ -31,20 +31,20 @@ HAND = {
     "03.3": (COUNT, 0, 4, 2),             # archive labelled for none of B's five claims
     "04.1": (RATE, 0.75, 5 / 6, 0.2),     # (1 + 1 + 1) / (1 + 2 + 1)
     "04.2": (COUNT, 2, 1, 5),             # k = 1: launch and rollback support
-    "04.3": (CHOICE, "rollback", "launch", None),  # smoke's checklist is ranked 2nd
+    "04.3": (RATE, 3 / 5, 0.8, 0.2),      # k = 1, B: monday, switch, aurora of 5 claims
     "04.4": (RATE, 0.5, 0.375, 0.1),      # (1 + 0.5 + 0) / 3; region is n/a
-    "05.1": (RATE, 1.0, 0.0, 0.3),        # owners alone now suffices: 1/1
-    "05.2": (RATE, 2 / 3, 0.5, 0.3),      # defect: 1/2, 1/1, 1/2 over launch, rollback, owner
-    "05.3": (RATE, 1.0, 0.5, 0.3),        # defect: smoke's checklist counts although ranked 2nd
+    "05.1": (RATE, 1 / 3, 0.0, 0.2),      # k = 1: switch only; smoke's checklist ranked 2nd
+    "05.2": (RATE, 5 / 6, 5 / 12, 0.3),   # first notes only, hits / 1: 1, 1, 0 (A); 1, 1, 1 (B)
+    "05.3": (RATE, 0.75, 2 / 3, 0.3),     # k = 1: A 1, 1/2, 0; B 1, 2/2 (smoke counts), 1
     "06.1": (CHOICE, "corpus_sha256", "questions_sha256", None),  # a note's text
     "06.2": (COUNT, 4, 1, 8),             # k = 1: launch A, launch B, rollback B, owner B
-    "06.3": (COUNT, 0, 1, 3),             # every remaining rule passes: exit code 0
+    "06.3": (COUNT, 2, 1, 3),             # support regression, and launch's 1 unsupported > 0
     "07.1": (RATE, 0.5, 1.0, 0.2),        # (1 / log2 2) / (2 / log2 2): glacier 1, moraine 2
     "07.2": (RATE, 0.5, 1 / 3, 0.2),      # (1/2 + 1 + 0) / 3, recip_rank uncut, q3 as 0
     "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
     "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
     "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
-    "09.1": (COUNT, 14, 15, 3),           # 15 claims; one sentence shared on launch: 14 rows
+    "09.1": (COUNT, 13, 14, 3),           # 14 rows; terse's launch joins draft's: 13
     "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
     "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2
     "10.1": (CHOICE, "switch", "smoke", None),  # 47-90 crosses the cut at 73/74

@@ -114,3 +114,20 @@ def test_rows_html_escapes_and_marks_na():
     page = rows_html([{"a": "<b>", "b": "n/a"}], caption="c & d")
     assert "&lt;b&gt;" in page and '<td class="na">n/a</td>' in page
     assert "<caption>c &amp; d</caption>" in page
+
+
+def test_the_delta_plot_is_read_back_as_drawn(course):
+    """B against A on support at k = 2, worked by hand: launch 1/1 -> 1/2 (bonus unsupported),
+    rollback 1/1 -> 2/2, owner 0/1 -> 1/1, region B declines (n/a). A bar for each change, a
+    diamond for no change, no bar for n/a; each beside its label."""
+    from ragscore.plots import plot_deltas
+    from ragscore.reports import compare, question_table
+    from ragscore.workbook.explore import drawn
+
+    changes = compare(question_table(course, k=2), baseline="A", candidate="B")
+    ax = plot_deltas(changes, metric="support")
+    rows = {row["case"]: (row["drawn as"], row["label"]) for row in drawn(ax)}
+    ax.figure.clf()
+    assert rows == {"launch": ("bar to -0.50", "-0.50"), "rollback": ("diamond at 0 (no change)",
+                                                                      "0.00"),
+                    "owner": ("bar to +1.00", "+1.00"), "region": ("no bar (n/a)", "n/a")}

@@ -46,6 +46,16 @@ def test_a_click_shows_the_feedback_of_that_choice():
     assert "Quick check." in panel.snapshot() and "Right" not in panel.snapshot()
 
 
+def test_the_right_letter_varies():
+    """A learner who always picks the same letter must not be right most of the time: no
+    letter is right in more than a third of the chapters (rounded up), and at least three
+    letters are right somewhere."""
+    right = [LETTERS[[choice.right for choice in QUICK_CHECKS[chapter].choices].index(True)]
+             for chapter in CHAPTERS]
+    assert max(right.count(letter) for letter in LETTERS) <= -(-len(CHAPTERS) // 3), right
+    assert len(set(right)) >= 3, right
+
+
 def test_the_answer_of_chapter_2_by_hand():
     # one relevant note returned, k = 3: 1 hit / 3 slots = 0.33
     right = [choice.text for choice in QUICK_CHECKS["02"].choices if choice.right]

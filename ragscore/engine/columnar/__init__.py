@@ -217,12 +217,25 @@ def _counted(batch):
 
 
 def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
-    """The columnar counts of in-memory runs: each validated as the reference engine
-    validates it (:func:`ragscore.engine.columnar.batch.encode_runs`), then counted in arrays."""
+    """The columnar counts of in-memory runs: read in columns, every rule screened on whole
+    columns (:func:`ragscore.engine.columnar.memory.encode_memory`), or, where a screen fails
+    or the input holds what only the record path reads (and whenever ``progress`` is
+    given), each run validated as the reference engine validates it
+    (:func:`ragscore.engine.columnar.batch.encode_runs`, which names any problem); then
+    counted in arrays."""
     from .batch import encode_runs
+    from .memory import encode_memory
+    from .screens import Unclean
 
+    batch = None
     with ordinary_pages():
-        batch = encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options)
+        if progress is None:
+            try:
+                batch = encode_memory(corpus, cases, runs, rules=rules, **options)
+            except Unclean:
+                batch = None
+        if batch is None:
+            batch = encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options)
     return _counted(batch)
 
 
