@@ -2,7 +2,7 @@
 # # Chapter 11 — Nuggets: what a complete answer says
 #
 # **Promise:** you will score how complete an answer is the way TREC's RAG track does: by
-# the **nuggets** it states, each vital or okay, assigned support, partial support or no
+# the *nuggets* it states, each vital or okay, assigned support, partial support or no
 # support, and read the five nugget scores beside support and coverage.
 #
 # **Time:** about 35 minutes. **Before this chapter:** chapter 3 (the strict citation rule)
@@ -64,7 +64,7 @@ K = 2
 # answer without it fails the question) or **okay** (good to have). Here the expected
 # claims of chapter 1 are the nuggets, and a case may list them to give them an
 # importance: rollback's smoke test becomes okay. A case may also list a nugget nobody tied
-# to a passage: a **nugget without sources**, as TREC's nuggets are plain text. Rollback
+# to a passage: a *nugget without sources*, as TREC's nuggets are plain text. Rollback
 # gets one: the smoke test comes after the switch.
 
 # %%
@@ -96,7 +96,7 @@ Table([{"case": name, "nugget": item["id"], "importance": item["importance"],
 # `not_support`. A nugget that is an expected claim is assigned by the strict rule of
 # chapter 3: `support` from the k at which the claim stating it is supported, else
 # `not_support`. A nugget without sources cannot be: until someone reads the answer, it is
-# **not assigned** (n/a), never `not_support`.
+# *not assigned* (n/a), never `not_support`.
 
 # %%
 def shown(rows):
@@ -130,7 +130,7 @@ show(quick_check("11"))
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
 # once per answer: the same sentences citing the same passages in a later run reuse the
-# decision. Three buttons: **support**, **partial support**, **not support**. Try a few;
+# decision. Three buttons: **support**, **partial support**, *not support*. Try a few;
 # nothing is saved without a folder (`path=`).
 
 # %%
@@ -147,7 +147,7 @@ show(editor)
 # This page applies one reviewer's decisions instead of your clicks. `draft` ("switch ...
 # Then run the smoke test") and `careful` ("First ... After that ...") state the order.
 # `terse` ("Switch traffic back and run the smoke test") names both actions, and "and"
-# only hints at their order: a **partial** answer, `partial_support`. The decision is
+# only hints at their order: a *partial* answer, `partial_support`. The decision is
 # about what the answer says, whatever it cites.
 
 # %%
@@ -209,7 +209,7 @@ for system in ("careful", "terse"):
 # ## Step 6: the same numbers from TREC RAG's files
 # The track ships nuggets and assignments in nuggetizer's layout, and answers in
 # ragnarok's. `ragscore import nuggets` reads them; an LLM's assignments come in as
-# **drafts** (origin `llm-draft`), kept with their provenance, and count only when asked
+# *drafts* (origin `llm-draft`), kept with their provenance, and count only when asked
 # (`--drafts`): a score nobody reviewed is never passed off as reviewed.
 
 # %%
