@@ -47,15 +47,16 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
               "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell, then "
               "ragscore.evaluate with the same arguments and k=2, and read the support.",
-              {"refused": "Step 6 tries an unknown note in the retrieved list only; a "
-                          "citation is a different field. Run attempt(course.corpus, "
-                          "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
-                          "(('aurora', ('no-such-note',)),)}) in a new cell and read what "
-                          "it says.",
-               "dropped": "Nothing a run records is thrown away behind your back: score "
-                          "that run with ragscore.evaluate (k=2) and look at its support.",
-               "supported": "owners is retrieved, but aurora cites no-such-note: is that "
-                            "note labelled as support for aurora (step 3)?"},
+              {"refused": "Step 6 tried an unknown note in the retrieved list, not in a "
+                          "citation: check this case rather than guess. Run "
+                          "attempt(course.corpus, course.cases['owner'], {'retrieved': "
+                          "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a "
+                          "new cell and read what it says.",
+               "dropped": "Check it rather than guess: score that run with "
+                          "ragscore.evaluate (k=2) and look at its support.",
+               "supported": "Check it rather than guess: score that run with "
+                            "ragscore.evaluate (k=2), then look up in step 3 which notes "
+                            "support aurora."},
               options=OUTCOMES),
     _exercise("02.1", RATE, "b80045",
               "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
