@@ -283,8 +283,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "b33ffe327253e5d39a81c336e4d66e0564f58995060b8ff1104901311bdb8abc",
               "A label is lost when its text is no longer found once in the new version: "
               "look at each label's text in step 1 and ask whether it holds the word Aurora.",
-              {"1": "Two labels hold the word: the relevant sentence and the evidence of "
-                    "aurora.",
+              {"1": "Look again at each label's text in step 1: does more than one of them "
+                    "hold the word Aurora?",
                "8": "Only the team notes change; the release notes' labels are kept.",
                "0": "A label whose text is no longer in the document is orphaned, and lost."}),
 )}

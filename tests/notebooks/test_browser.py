@@ -212,6 +212,10 @@ def _check_room_style(page, chapter, *, live, wait_ms=30_000):
             timeout=wait_ms)
         kinds += ("widgets",)
     style = page.evaluate(STYLE_JS)
+    settle = time.monotonic() + 5
+    while live and style["off_page"] and time.monotonic() < settle:
+        page.wait_for_timeout(250)  # widgets lay themselves out again after a zoom
+        style = page.evaluate(STYLE_JS)
     for size, white_space in style["consoles"]:
         assert size >= ROOM_PX and white_space == "pre-wrap", (chapter, size, white_space)
     for kind in kinds:
