@@ -154,8 +154,9 @@ show(editor)
 
 # %% [markdown]
 # ## Step 5: development and held-out questions
-# Questions are marked `dev` (for tuning) or `heldout` (for deciding). A comparison over
-# both warns on its first line; `--split heldout` keeps the decision honest.
+# Questions are marked `dev` (for tuning) or `heldout` (for deciding).
+# `--split heldout` keeps the decision honest; a comparison over both warns on its first
+# line.
 
 # %%
 code, out, err = capture(["compare", PRACTICE, "--baseline", "baseline", "--candidate",

@@ -103,8 +103,9 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
 # ## Step 2: one chunking, the course's sentences
 # A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
 # five chunks, named as the course names its notes. No chunk label is stored anywhere: the
-# rule derives them. A chunk holding any character of a relevant span is relevant; for
-# each expected claim, a chunk is *full* when it contains one of its evidence spans whole,
+# rule derives them. A chunk holding any character of a relevant span is relevant, and so
+# is a chunk holding any of a claim's evidence (evidence answers the question); for each
+# expected claim, a chunk is *full* when it contains one of its evidence spans whole,
 # *partial* when it only overlaps one:
 
 # %%
@@ -170,8 +171,9 @@ show(quick_check("10"))
 # %% [markdown]
 # At 60 characters, rollback's two sentences are cut mid-way: both its claims are only
 # partially held by any one chunk, and B, citing one chunk for each, is supported on
-# neither. Below 50 every evidence span of the course is cut; from 100 up every one is
-# whole again. R@2 moves too: a relevant passage cut into three chunks needs three slots.
+# neither. Below 50 every evidence span of the course is cut; at 100 and 110 every one is
+# whole again, at 120 the cut falls inside "run the smoke test" (try it), and from 130 up
+# all are whole. R@2 moves too: a relevant passage cut into three chunks needs three slots.
 
 # %% [markdown]
 # ## Step 5: a note is edited
@@ -217,12 +219,16 @@ CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
 Table(score_rows(edited, k=K, system="A"))
 
 # %% [markdown]
+# A's scores do not move: `checklist` stays relevant for rollback, because it still holds
+# the evidence "run the smoke test" (moved, not lost), and evidence makes a chunk relevant.
+
+# %% [markdown]
 # ## Recap
 # - A span labels text, not a chunk: one test set derives the labels of any chunking of
 #   its documents, so two chunkers are compared fairly, question by question.
 # - The rule: a chunk is relevant when it holds a relevant span (by `min_overlap`
-#   characters, 1 by default); for each claim it is full when it contains an evidence span,
-#   partial when it only overlaps one.
+#   characters, 1 by default) or any of a claim's evidence; for each claim it is full when
+#   it contains an evidence span, partial when it only overlaps one.
 # - A claim is supported when its cited chunks all overlap its evidence, are all visible,
 #   and together cover one evidence span; with chunks that hold their evidence whole this is
 #   the strict rule of chapter 3.
@@ -244,7 +250,9 @@ Table(score_rows(edited, k=K, system="A"))
 # ## Exercises
 # Replace `None` with your answer and run the cell; rates are compared to two decimals, and
 # you may type a fraction such as `1/4`. After your first try, right or wrong,
-# `solution("10.1")` (with the exercise's number) shows the worked solution.
+# `solution("10.1")` (with the exercise's number) shows the worked solution. Work 1 and 2
+# out from the offsets they give before you set step 4's panel to 80: the panel would
+# show you the answers, and the point is to see why.
 #
 # 1. With chunks of at most 80 characters, the release notes are cut into
 #    `release-notes@0` (characters 0 to 73) and `release-notes@74` (74 to 127). The

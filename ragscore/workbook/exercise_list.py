@@ -48,15 +48,16 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
               "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a new cell, then "
               "ragscore.evaluate with the same arguments and k=2, and read the support.",
-              {"refused": "Step 6 tries an unknown note in the retrieved list only; a "
-                          "citation is a different field. Run attempt(course.corpus, "
-                          "course.cases['owner'], {'retrieved': ('owners',), 'claims': "
-                          "(('aurora', ('no-such-note',)),)}) in a new cell and read what "
-                          "it says.",
-               "dropped": "Nothing a run records is thrown away behind your back: score "
-                          "that run with ragscore.evaluate (k=2) and look at its support.",
-               "supported": "owners is retrieved, but aurora cites no-such-note: is that "
-                            "note labelled as support for aurora (step 3)?"},
+              {"refused": "Step 6 tried an unknown note in the retrieved list, not in a "
+                          "citation: check this case rather than guess. Run "
+                          "attempt(course.corpus, course.cases['owner'], {'retrieved': "
+                          "('owners',), 'claims': (('aurora', ('no-such-note',)),)}) in a "
+                          "new cell and read what it says.",
+               "dropped": "Check it rather than guess: score that run with "
+                          "ragscore.evaluate (k=2) and look at its support.",
+               "supported": "Check it rather than guess: score that run with "
+                            "ragscore.evaluate (k=2), then look up in step 3 which notes "
+                            "support aurora."},
               options=OUTCOMES),
     _exercise("02.1", RATE, "b80045",
               "062b9060a2c817d16e03b1b1c19775569697f212dc51299920ee22248f0b070d",
@@ -283,8 +284,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "b33ffe327253e5d39a81c336e4d66e0564f58995060b8ff1104901311bdb8abc",
               "A label is lost when its text is no longer found once in the new version: "
               "look at each label's text in step 1 and ask whether it holds the word Aurora.",
-              {"1": "Two labels hold the word: the relevant sentence and the evidence of "
-                    "aurora.",
+              {"1": "Look again at each label's text in step 1: does more than one of them "
+                    "hold the word Aurora?",
                "8": "Only the team notes change; the release notes' labels are kept.",
                "0": "A label whose text is no longer in the document is orphaned, and lost."}),
     _exercise("11.1", RATE, "59dd18",

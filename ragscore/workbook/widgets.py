@@ -483,8 +483,10 @@ def review_editor(dataset, *, path=None, reviewer=None, case=None, system=None, 
                 f"trial {trial_choice.value} of {trials}, reviewer "
                 f"{name.value.strip() or '(none)'}")
 
-    children = [widgets.HBox([case_choice, system_choice, trial_choice]), name, view,
-                widgets.HBox([claim_choice, decision]), widgets.HBox([note, save]), status]
+    wrapping = widgets.Layout(flex_flow="row wrap")  # a narrow page (a zoomed projector)
+    children = [widgets.HBox([case_choice, system_choice, trial_choice], layout=wrapping),
+                name, view, widgets.HBox([claim_choice, decision], layout=wrapping),
+                widgets.HBox([note, save], layout=wrapping), status]
     panel = _panel(children, summary, lambda p: page())
     panel.case, panel.system, panel.trial, panel.claim = (case_choice, system_choice,
                                                           trial_choice, claim_choice)

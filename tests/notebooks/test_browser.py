@@ -181,6 +181,9 @@ STYLE_JS = """
                       + '.widget-html-content p, .widget-html-content li'),
     too_wide: outputs.filter((el) => el.scrollWidth > el.clientWidth + 1)
       .map((el) => (el.textContent || '').trim().slice(0, 60)),
+    off_page: [...document.querySelectorAll('.jupyter-widgets')].filter(visible)
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((el) => (el.textContent || '').trim().slice(0, 60)),
   };
 }
 """
@@ -209,12 +212,18 @@ def _check_room_style(page, chapter, *, live, wait_ms=30_000):
             timeout=wait_ms)
         kinds += ("widgets",)
     style = page.evaluate(STYLE_JS)
+    settle = time.monotonic() + 5
+    while live and style["off_page"] and time.monotonic() < settle:
+        page.wait_for_timeout(250)  # widgets lay themselves out again after a zoom
+        style = page.evaluate(STYLE_JS)
     for size, white_space in style["consoles"]:
         assert size >= ROOM_PX and white_space == "pre-wrap", (chapter, size, white_space)
     for kind in kinds:
         assert math.isfinite(style[kind]), (chapter, kind, "no visible text to measure")
         assert style[kind] >= ROOM_PX, (chapter, kind, style[kind])
     assert not style["too_wide"], (chapter, style["too_wide"])
+    if live:  # a widget row that runs past the page's right edge (a zoomed projector)
+        assert not style["off_page"], (chapter, "off the page", style["off_page"])
     return len(style["consoles"])
 
 
@@ -227,12 +236,15 @@ ROOM_WIDGETS = {
     "room-sized": '<div class="widget-label" style="font-size: 18px">k</div>',
     "small": '<div class="widget-label" style="font-size: 13px">k</div>',
     "hidden": '<div class="widget-label" style="display: none">k</div>',
+    "off the page": '<div class="jupyter-widgets widget-label" style="font-size: 18px; '
+                    'margin-left: 4000px; width: 200px">trial</div>',
     "absent": ""}
 
 
 def test_room_style_check_fails_on_small_or_absent_widgets(chromium, tmp_path):
     """The present-mode test's style check on pages made for it: 18 px widgets pass; 13 px
-    widgets fail, and so does a live page whose widgets are hidden or were never drawn (the
+    widgets fail, a widget past the page's right edge fails, and so does a live page whose
+    widgets are hidden or were never drawn (the
     check once measured nothing there, found Infinity and passed). The stored page, drawn
     before any widget exists, is checked without them."""
     with _browser(chromium, tmp_path, height=720) as context:
