@@ -25,8 +25,9 @@
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
-# [Chapter 9 — Your system's answers](09_your_answers.ipynb) · this is the last chapter for
-# now · terms in **bold** are defined in the [glossary](../docs/glossary.md).
+# [Chapter 9 — Your system's answers](09_your_answers.ipynb) · next,
+# [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · terms in **bold**
+# are defined in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [span, version](../docs/glossary.md#span,-source-document,-version) ·
@@ -284,6 +285,6 @@ check("10.3", answer)
 
 # %% [markdown] tags=["lab-only"]
 # ---
-# **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) · this is the last
-# chapter for now; the README's "Start here" lists every chapter ·
-# [glossary](../docs/glossary.md)
+# **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
+# **Next:** [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · the
+# README's "Start here" lists every chapter · [glossary](../docs/glossary.md)

@@ -83,10 +83,13 @@ def queue_summary(rows):
     '2 items await review (1 passage, 0 questions, 1 claim)'
     """
     counts = {kind: sum(1 for row in rows if row["kind"] == kind)
-              for kind in ("relevance", "answerability", "support")}
+              for kind in ("relevance", "answerability", "support", "nugget", "citation")}
     parts = [f"{counts['relevance']} passage{'s' * (counts['relevance'] != 1)}",
              f"{counts['answerability']} question{'s' * (counts['answerability'] != 1)}",
              f"{counts['support']} claim{'s' * (counts['support'] != 1)}"]
+    parts += [f"{counts[kind]} {noun}{'s' * (counts[kind] != 1)}"
+              for kind, noun in (("nugget", "nugget assignment"), ("citation", "citation"))
+              if counts[kind]]
     noun = "item awaits" if len(rows) == 1 else "items await"
     return f"{len(rows)} {noun} review ({', '.join(parts)})"
 
@@ -99,7 +102,8 @@ def _export(args, out):
                                                        inputs=(args.dataset,))
     rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
                             system=args.system, split=args.split, pattern=args.pattern,
-                            pool_depth=args.pool_depth, reviewer=args.reviewer)
+                            pool_depth=args.pool_depth, reviewer=args.reviewer,
+                            citations=args.citations)
     if target is None:
         out.write(text)
     else:
@@ -180,11 +184,13 @@ def add_answer_commands(commands):
     claims.set_defaults(handler=_claims)
 
     review = commands.add_parser(
-        "review", help="export what awaits review (pool, questions, claims), or import "
-                       "decisions",
+        "review", help="export what awaits review (pool, questions, claims, nuggets), or "
+                       "import decisions",
         description="The review queue: passages pooled from every system's top N for "
-                    "relevance, questions for answerability, answer claims for support "
-                    "(see docs/answers.md and docs/labels.md).")
+                    "relevance, questions for answerability, answer claims for support, "
+                    "answers against the nuggets only a person can assign, and with "
+                    "--citations each cited passage's support of its claim (see "
+                    "docs/answers.md, docs/labels.md and docs/nuggets.md).")
     verbs = review.add_subparsers(dest="verb", required=True, metavar="VERB")
     export = verbs.add_parser("export", help="write what awaits review (JSONL or CSV)")
     dataset_argument(export)
@@ -198,6 +204,9 @@ def add_answer_commands(commands):
     export.add_argument("--reviewer", default=None,
                         help="leave out only what this reviewer judged (a second reviewer "
                              "judges items others did: agreement is then measured)")
+    export.add_argument("--citations", action="store_true",
+                        help="offer each claim's support by each passage it cites too (full, "
+                             "partial, none: TREC RAG's graded citation support)")
     _common(export)
     export.set_defaults(handler=_export)
     importing = verbs.add_parser("import", help="read decisions back into the dataset")

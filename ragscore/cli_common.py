@@ -113,7 +113,8 @@ def read_counted(args):
 
     with Progress("reading and counting the runs") as progress:  # only on a terminal
         counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
-                               dedupe=args.dedupe, progress=progress)
+                               dedupe=args.dedupe, progress=progress,
+                               drafts=getattr(args, "drafts", False))
     if not counted.keys:
         raise no_runs(args.dataset)
     if getattr(args, "split", None) is not None:

@@ -112,6 +112,39 @@ def _export_trec(args, out):
     return OK
 
 
+def _export_nuggets(args, out):
+    from .folders import load_dataset
+    from .importers.nuggetizer import export_nuggets
+
+    targets = {flag: output_file(f"--{flag}", value, inputs=(args.dataset,))
+               for flag, value in (("nuggets", args.nuggets), ("assignments", args.assignments),
+                                   ("answers", args.answers)) if value is not None}
+    if not targets:
+        raise InvalidInputError("export nuggets writes --nuggets, --assignments or --answers "
+                                "(at least one)")
+    if len({path.resolve() for path in targets.values()}) < len(targets):
+        raise InvalidInputError("export nuggets writes each file once: give --nuggets, "
+                                "--assignments and --answers different paths")
+    written = export_nuggets(load_dataset(args.dataset), drafts=args.drafts, **targets)
+    for flag, path in targets.items():
+        line = f"wrote {path}: {written[flag]:,} lines"
+        if flag == "assignments" and written["skipped"]:
+            line += (f" ({written['skipped']:,} answers left out: some nugget not assigned"
+                     f"{'' if args.drafts else ' by a person (--drafts adds machine drafts)'})")
+        out.write(line + "\n")
+    return OK
+
+
+def _export_alce(args, out):
+    from .folders import load_dataset
+    from .importers.alce import export_alce
+
+    target = output_file("--out", args.out, inputs=(args.dataset,))
+    count = export_alce(load_dataset(args.dataset), target, system=args.system)
+    out.write(f"wrote {target}: {count:,} answers of system {args.system}\n")
+    return OK
+
+
 def add_import_commands(commands):
     """Add ``import FORMAT`` (one sub-command per registered importer) and ``export trec``."""
     importing = commands.add_parser(
@@ -140,12 +173,34 @@ def add_import_commands(commands):
         parser.set_defaults(handler=_import)
 
     exporting = commands.add_parser(
-        "export", help="write a dataset as TREC qrels and runs",
-        description="Qrels plus one run per system, with strictly decreasing scores so "
-                    "every tool sees ragscore's order.")
+        "export", help="write a dataset as TREC qrels and runs, nuggetizer files or ALCE results",
+        description="trec: qrels plus one run per system, with strictly decreasing scores so "
+                    "every tool sees ragscore's order; nuggets: nuggetizer's and TREC RAG's "
+                    "layouts; alce: ALCE's result file.")
     formats = exporting.add_subparsers(dest="kind", required=True, metavar="FORMAT")
     trec_out = formats.add_parser("trec", help="TREC qrels and runs")
     dataset_argument(trec_out)
     trec_out.add_argument("--out-prefix", required=True,
                           help="files are written as PREFIX.qrels and PREFIX.SYSTEM.run")
     trec_out.set_defaults(handler=_export_trec)
+    nuggets_out = formats.add_parser(
+        "nuggets", help="nuggets, nugget assignments and TREC RAG answers (nuggetizer's layouts)",
+        description="Write the test set's nuggets, the nugget assignments of each answer "
+                    "(people's; --drafts adds machine drafts) and the answers recorded as "
+                    "sentences, as castorini/nuggetizer and ragnarok write them. See "
+                    "docs/nuggets.md.")
+    dataset_argument(nuggets_out)
+    for flag, meaning in (("nuggets", "the nuggets"), ("assignments", "the assignments"),
+                          ("answers", "the TREC RAG answers")):
+        nuggets_out.add_argument(f"--{flag}", default=None, metavar="FILE",
+                                 help=f"write {meaning} here (JSON Lines)")
+    nuggets_out.add_argument("--drafts", action="store_true",
+                             help="write machines' draft assignments where no person judged")
+    nuggets_out.set_defaults(handler=_export_nuggets)
+    alce_out = formats.add_parser("alce", help="one system's answers as an ALCE result file",
+                                  description="Questions, passages and answers of one system "
+                                              "in ALCE's result layout (data only).")
+    dataset_argument(alce_out)
+    alce_out.add_argument("--system", required=True, help="the system to write")
+    alce_out.add_argument("--out", required=True, help="the JSON file to write")
+    alce_out.set_defaults(handler=_export_alce)

@@ -115,10 +115,12 @@ def _report(args, out):
                                             for note in notes))
     if args.na_as_zero and args.format in ("text", "markdown"):
         out.write("Note: --na-as-zero: a retrieval metric with nothing relevant counts 0, as "
-                  "in trec_eval's means; ragscore's default leaves n/a out.\n\n")
+                  "in trec_eval's means, and a nugget score that is n/a counts 0, as "
+                  "nuggetizer writes it; ragscore's default leaves n/a out.\n\n")
     elif args.na_as_zero:
         sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
-                         "relevant are written as 0 (trec_eval's convention)\n")
+                         "relevant are written as 0 (trec_eval's convention), and nugget "
+                         "scores that are n/a too (nuggetizer's)\n")
     out.write(text)
     if args.format in ("text", "markdown"):
         from .tables.summary import aggregates
@@ -206,7 +208,8 @@ def _compare(args, out):
         Escaping(sys.stderr).write("".join(f"ragscore: note: {note}\n" for note in notes))
     if args.na_as_zero:
         sys.stderr.write("ragscore: note: --na-as-zero: retrieval metrics with nothing "
-                         "relevant count 0 on both sides (trec_eval's convention)\n")
+                         "relevant count 0 on both sides (trec_eval's convention), and nugget "
+                         "scores that are n/a too (nuggetizer's)\n")
     if args.measures is not None and args.format != "text":
         from .cli_measures import compare_measures_out
 
@@ -353,7 +356,13 @@ def add_score_commands(commands):
                              "each)")
     report.add_argument("--na-as-zero", action="store_true",
                         help="count a retrieval metric that is n/a (nothing relevant) as 0, "
-                             "as trec_eval's means do; the output says so")
+                             "as trec_eval's means do, and a nugget score that is n/a (no "
+                             "(vital) nugget, one not assigned) as 0, as nuggetizer writes "
+                             "it; the output says so")
+    report.add_argument("--drafts", action="store_true",
+                        help="count machines' drafts (nugget assignments, grades, support "
+                             "judgements of origin llm-draft) where no person judged the "
+                             "item, as an LLM-only evaluation would; a note says so")
     report.add_argument("--failures", action="store_true",
                         help="print only the questions a stage failed (diagnosis: retrieval "
                              "missed, not delivered, unsupported claims, should abstain, "
@@ -383,7 +392,8 @@ def add_score_commands(commands):
                                  "out, method) and the per-question rows")
     comparison.add_argument("--na-as-zero", action="store_true",
                             help="count a retrieval metric that is n/a (nothing relevant) as "
-                                 "0 on both sides, as trec_eval does")
+                                 "0 on both sides, as trec_eval does, and a nugget score that "
+                                 "is n/a, as nuggetizer does")
     comparison.add_argument("--measures", type=measures_option, default=None,
                             metavar="NAMES",
                             help="measures in ir_measures' spelling instead of --metrics at "

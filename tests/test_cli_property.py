@@ -82,7 +82,8 @@ class Sandbox:
                                 str(self.queue)])
         assert code == 0, err
         rows = [json.loads(line) for line in self.queue.read_text().splitlines()]
-        decisions = {"relevance": 1, "support": "supported", "answerability": "answerable"}
+        decisions = {"relevance": 1, "support": "supported", "answerability": "answerable",
+                     "nugget": "support", "citation": "full"}
         for row in rows:  # a decision of each row's kind (a grade for a pooled passage)
             row.update(decision=decisions[row["kind"]], reviewer="ana", date="2026-01-02")
         self.queue.write_text("".join(json.dumps(row) + "\n" for row in rows))
@@ -202,6 +203,11 @@ def exceptions(box, url):
                                        "rag_dataset.json", "--predictions", fixture /
                                        "llamaindex" / "vector_predictions.json", "--system",
                                        "vector"],
+        ("import", "nuggets"): ["--nuggets", fixture / "nuggets" / "nuggets.jsonl",
+                                "--answers", fixture / "nuggets" / "answers.jsonl",
+                                "--assignments", fixture / "nuggets" / "assignments.jsonl"],
+        ("import", "alce"): [fixture / "alce" / "result.json", "--system", "toy"],
+        ("export", "nuggets"): [box.dataset, "--nuggets", box.fresh(".jsonl")],
         ("review", "import"): [box.dataset, box.queue],
         # without DATASET these compare two chunkings of one span test set (DIR:SYSTEM)
         ("compare",): [box.dataset], ("gate",): [box.dataset], ("html",): [box.dataset],

@@ -65,7 +65,7 @@ def split_slices(view):
             ALL: view}
 
 
-NA_AS_ZERO = "n/a counted as 0 (trec_eval's convention)"
+NA_AS_ZERO = "n/a counted as 0 ({}'s convention)"
 
 
 class Summary(namedtuple("Summary", "questions defined total having numerator denominator "
@@ -100,7 +100,8 @@ def _exact(value):
 
 def summarize(metric, view, *, k, na_as_zero=False):
     """The :class:`Summary` of ``metric`` at ``k`` over every question of ``view``; with
-    ``na_as_zero``, n/a counts as 0.0 (a retrieval rate, trec_eval's convention)."""
+    ``na_as_zero``, n/a counts as 0.0 (a retrieval rate, trec_eval's convention; a nugget
+    score, nuggetizer's)."""
     values = view.values(metric, k)
     if na_as_zero:
         values = [0.0 if value is None else value for value in values]
@@ -155,7 +156,8 @@ def macro_of(metric, summary, *, k, slice_name, na_as_zero=False):
                    f"{'' if slice_name == ALL else slice_name + ' '}"
                    f"questions where it is defined; {left_out} left out as n/a")
     if na_as_zero:
-        description = f"mean {metric.label_at(k)} over all {used} questions; {NA_AS_ZERO}"
+        description = (f"mean {metric.label_at(k)} over all {used} questions; "
+                       f"{NA_AS_ZERO.format(metric.zero_by or 'trec_eval')}")
     elif left_out:
         description += f" ({'; '.join(summary.reasons)})"
     return Aggregate(
@@ -219,8 +221,11 @@ def total_of(metric, summary, *, k, slice_name):
 
 
 def zeroed(metric, na_as_zero):
-    """True when ``metric`` reads n/a as 0 under ``na_as_zero`` (retrieval metrics only)."""
-    return na_as_zero and metric.stage == "retrieval" and metric.kind == RATE
+    """True when ``metric`` reads n/a as 0 under ``na_as_zero``: a retrieval rate (trec_eval's
+    convention) or a metric naming the tool whose convention it is (``zero_by``: the nugget
+    scores, as nuggetizer writes 0.0 for a question without a (vital) nugget)."""
+    return na_as_zero and (metric.stage == "retrieval" and metric.kind == RATE
+                           or metric.zero_by is not None)
 
 
 def summaries(view, *, k, metrics, na_as_zero=False):

@@ -2,7 +2,9 @@
 
 A run that records ``answer`` and no ``claims`` has its claims derived: the answer is split
 (:func:`ragscore.core.claim_split.split_claims`), numeric markers resolved through the
-delivered context when recorded, else the retrieved ranking, and each claim looked up among
+delivered context when recorded, else the retrieved ranking; a run that records its answer
+as ``sentences`` (each with the IDs it cites, as TREC RAG's answers come) has one claim per
+sentence, as written (:func:`sentence_claims`). Each claim is looked up among
 the reviewers' **support judgements** of its case (:mod:`ragscore.core.labels`), by its
 key: its normalised text (:func:`normalise`) and the passages it cites
 (:func:`~ragscore.core.labels.claim_key`). The same sentence citing the same passages in a
@@ -26,8 +28,9 @@ import unicodedata
 from collections import namedtuple
 
 from .claim_markers import find_markers
-from .claim_split import split_claims
+from .claim_split import MAX_ANSWER, Claim, split_claims
 from .labels import SUPPORT_DECISIONS, claim_key
+from .rules import fail
 
 ANSWER_DECISIONS = SUPPORT_DECISIONS
 
@@ -76,11 +79,68 @@ def _free_id(position, taken):
     return name
 
 
+def check_sentences(value, *, rules, field="run['sentences']"):
+    """A run's answer as ``sentences`` checked: a non-empty tuple of ``(text, citations)``
+    pairs, each text a string, each citations a tuple of distinct valid IDs (unknown to the
+    corpus is allowed: such a citation supports nothing), the texts joined no longer than
+    the splitter takes.
+
+    >>> from ragscore.core.rules import OPEN
+    >>> check_sentences((("Opens Monday.", ("launch",)),), rules=OPEN)
+    (('Opens Monday.', ('launch',)),)
+    """
+    if type(value) is not tuple or not value or len(value) > rules.max_claims:
+        fail(field, f"a list of 1 to {rules.max_claims} sentences, each with its text and "
+                    "citations", value)
+    for position, pair in enumerate(value):
+        at = f"{field}[{position}]"
+        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str:
+            fail(at, "a sentence: its text and the IDs it cites", pair)
+        cited = pair[1]
+        if type(cited) is not tuple or len(set(cited)) != len(cited) or not all(
+                rules.is_id(doc) for doc in cited):
+            fail(f"{at} citations", f"distinct IDs ({rules.expected})", cited)
+    if sum(len(text) + 1 for text, _ in value) - 1 > MAX_ANSWER:
+        fail(field, f"sentences of at most {MAX_ANSWER:,} characters in all",
+             f"{sum(len(text) for text, _ in value):,} characters")
+    return value
+
+
+def answer_text(run):
+    """A run's answer as text: its ``answer``, or its ``sentences`` joined by a space (as
+    nuggetizer joins TREC RAG's answer sentences); ``None`` when it records neither.
+
+    >>> answer_text({"sentences": (("Opens Monday.", ("a",)), ("At 9.", ()))})
+    'Opens Monday. At 9.'
+    """
+    if "sentences" in run:
+        return " ".join(text for text, _ in run["sentences"])
+    return run.get("answer")
+
+
+def sentence_claims(sentences):
+    """One :class:`~ragscore.core.claim_split.Claim` per sentence, in order: its text, its
+    span in :func:`answer_text`, no markers (its citations are given as IDs).
+
+    >>> sentence_claims((("Opens Monday.", ("a",)), ("At 9.", ())))[1].span
+    (14, 19)
+    """
+    claims, start = [], 0
+    for text, cited in sentences:
+        claims.append(Claim(text=text, span=(start, start + len(text)), markers=(),
+                            citations=tuple(cited), findings=()))
+        start += len(text) + 1
+    return claims
+
+
 def split_run(run, *, known=None, split="sentence", pattern=None):
     """``(claims, source)``: the :class:`~ragscore.core.claim_split.Claim` list of a run's
-    answer and what its numeric markers index (``"delivered"`` or ``"retrieved"``)."""
+    answer and what its numeric markers index (``"delivered"`` or ``"retrieved"``); a run
+    recording ``sentences`` gives one claim per sentence."""
     delivered = run.get("delivered")
     source = "retrieved" if delivered is None else "delivered"
+    if "sentences" in run:
+        return sentence_claims(run["sentences"]), source
     context = run.get("retrieved", ()) if delivered is None else delivered
     return split_claims(run["answer"], split=split, context=context, source=source,
                         known=known, pattern=pattern), source

@@ -16,35 +16,10 @@ from bisect import bisect_right
 from collections import namedtuple
 from math import log2
 
+from .citations import CitationCounts, CitationPrimitives
+from .count_fields import CASE, FLAT, REQUIRED, ROW, CountField, field_defaults
+from .nuggets import NuggetPrimitives, case_nuggets, nugget_states
 from .reference_answers import answer_match
-
-
-#: How a count is laid out in columns (:class:`CountField`): one value per row (a run), a list
-#: per row, or a list per case.
-ROW, FLAT, CASE = "row", "flat", "case"
-#: The default of a count that every :class:`Counts` must be given.
-REQUIRED = "required"
-
-
-class CountField(namedtuple("CountField", "name shape dtype default columns present batch",
-                            defaults=(None, False))):
-    """One count, declared once: a field of :class:`Counts` and the columns the columnar
-    engine holds it in (:mod:`ragscore.engine.columnar.layout` derives its columns, the
-    batch's fields and the bulk reader's defaults from these declarations).
-
-    ``shape``: :data:`ROW` (``columns`` hold one value per row, or several for a tuple),
-    :data:`FLAT` (a list per row, ascending: ``columns[0]`` names each item's row, the rest
-    hold its values, one column for plain values and several for tuples) or :data:`CASE` (a
-    list per case, as laid out: ``columns[0]`` names each item's case). ``dtype``: the numpy
-    type of the values. ``default``: the field's default in :class:`Counts`
-    (:data:`REQUIRED`: none). ``present``: the per-row flag column that is false where the
-    count is ``None`` (its value columns may still hold what the engine reads there:
-    ``answerability`` holds every question's state, stated or implied by its labels);
-    ``None`` when it always holds a value. ``batch``: the batch carries
-    the count per row as it is, counted as the batch is built (else a kernel counts it).
-    """
-
-    __slots__ = ()
 
 
 #: Every count: what :class:`Counts` holds, in its order.
@@ -71,18 +46,18 @@ COUNT_FIELDS = (
                present="pooled"),
     CountField("n_judged", ROW, "int64", None, ("n_judged",), present="pooled"),
     CountField("answerability", ROW, "int64", None, ("answerability",), present="stated"),
+    CountField("nuggets", FLAT, "int64", None, ("nugget_row", "nugget_position", "nugget_vital",
+                                                "nugget_assigned", "nugget_full", "nugget_half"),
+               present="explicit"),
+    # counted as the batch is built but collected sparsely (few rows hold any): the kernel
+    # passes them on rather than the batch's per-row counts
+    CountField("citations", ROW, "int64", None,
+               tuple(f"cite_{name}" for name in CitationCounts._fields), present="cited"),
 )
 
 
-def _defaults(fields):
-    """The defaults of the trailing fields that have one (a namedtuple's ``defaults``)."""
-    required = [place for place, field in enumerate(fields) if field.default == REQUIRED]
-    tail = fields[max(required) + 1 if required else 0:]
-    return tuple(field.default for field in tail)
-
-
 class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
-                        defaults=_defaults(COUNT_FIELDS))):
+                        defaults=field_defaults(COUNT_FIELDS))):
     """What one run of one question amounts to, independent of k.
 
     ``relevant_ranks``: the 1-based ranks at which relevant IDs were retrieved, ascending.
@@ -112,6 +87,15 @@ class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
     ``answerability``: 1 answerable, 0 unanswerable, -1 not labelled yet where the labels
     alone do not say it (a reviewer's decision, or nothing labelled); ``None``: answerable
     exactly when something is relevant or expected.
+    ``nuggets``: ``None`` when the question's nuggets are its expected claims, every one
+    vital and assigned by the strict rule alone (the nugget primitives then read
+    ``n_expected``, ``claim_cutoffs`` and ``n_claims``); else each nugget's ``(position,
+    vital, assigned, full, half)`` in the case's order
+    (:func:`ragscore.core.nuggets.nugget_states`): its place among the case's nuggets, 1 for a
+    vital nugget, 1 when an assignment holds, the smallest k assigning ``support`` and the
+    smallest assigning at least ``partial_support`` (0: at no k).
+    ``citations``: ``None`` unless the run's citations carry reviewers' labels, else the
+    :class:`~ragscore.core.citations.CitationCounts` of its claims.
     """
 
     __slots__ = ()
@@ -120,11 +104,13 @@ class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
 _INF = float("inf")
 
 
-class At:
+class At(NuggetPrimitives, CitationPrimitives):
     """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
     metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
     names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
-    is a row of :data:`COUNT_FIELDS`, a property here and one kernel there.
+    is a row of :data:`COUNT_FIELDS`, a property here and one kernel there (the nugget and
+    citation primitives come from :class:`~ragscore.core.nuggets.NuggetPrimitives` and
+    :class:`~ragscore.core.citations.CitationPrimitives`).
 
     >>> at = At(count({"a", "b"}, {"x": {"a"}}, ("c", "a"), (("x", ("a",)),)), 2)
     >>> at.hits, at.first_rank, at.supported, at.n_claims
@@ -350,7 +336,7 @@ _new = tuple.__new__
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
           answer=None, references=None, judged=None, answerability=None, vouched=(),
-          uncovered=()):
+          nuggets=None, assigned=None, partial=frozenset(), cited=None, uncovered=()):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -365,6 +351,10 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     0 or -1 (see :class:`Counts`). ``vouched``: claims a reviewer judged supported by the
     passages they cite, on a question without expected claims: each is supported from the
     k at which every citation is visible (none on the losing side of a conflict).
+    ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple (``None``: its
+    expected claims, every one vital); ``assigned``: reviewers' assignments ``{nugget ID:
+    assignment}`` for this answer; ``partial``: its claims that state an expected claim only
+    in part (span labels); ``cited``: its :class:`~ragscore.core.citations.CitationCounts`.
     ``uncovered``: claims whose citations do not support them fully under labels derived
     from spans (:func:`ragscore.core.spans.support_level`: none of their evidence spans
     covered whole): never supported.
@@ -386,7 +376,7 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     if rank_of is None:
         rank_of = ranks_of(relevant, retrieved)
     visible = rank_of if delivered is None else dict.fromkeys(relevant.intersection(delivered), 1)
-    cutoffs, stale_cutoffs = [], []
+    cutoffs, stale_cutoffs, stated = [], [], {}
     if claims and (support or vouched):
         expected = support or {}
         seen = _every_rank(retrieved, delivered) if vouched else None
@@ -405,6 +395,8 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                     stale_cutoffs.append(cutoff)
                 else:
                     cutoffs.append(cutoff)
+                    if claim in expected:
+                        stated[claim] = cutoff
         cutoffs.sort()
         stale_cutoffs.sort()
     exposed = ()
@@ -425,6 +417,12 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
         ideal = tuple(sorted((grade for grade in grades.values() if grade > 0), reverse=True))
     if answerability == (1 if relevant or support else 0):
         answerability = None  # what the labels imply: stored only where it says more
+    states = None
+    if nuggets is not None or assigned or partial:
+        states = nugget_states(case_nuggets((), support) if nuggets is None else nuggets,
+                               assigned, assessed=claims is not None, supported=stated,
+                               partial=_partial_cutoffs(claims, partial, support, retrieved,
+                                                        delivered, losers))
     judged_ranks = None
     if judged is not None:
         judged_ranks = tuple((rank_of if judged == relevant else judged_at if judged_at
@@ -437,7 +435,24 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                          exposed, tuple(stale_cutoffs),
                          None if answer is None or references is None
                          else tuple(answer_match(answer, references)),
-                         judged_ranks, None if judged is None else len(judged), answerability))
+                         judged_ranks, None if judged is None else len(judged), answerability,
+                         states, cited))
+
+
+def _partial_cutoffs(claims, partial, support, retrieved, delivered, losers):
+    """``{expected claim: the k from which every citation is visible}`` of the claims in
+    ``partial`` that name an expected claim (one citing a passage unseen or on the losing
+    side of a conflict never counts)."""
+    if not partial or not claims:
+        return {}
+    seen, found = _every_rank(retrieved, delivered), {}
+    for claim, citations in claims:
+        if claim in partial and claim in (support or {}) and citations \
+                and not losers.intersection(citations):
+            ranks = [seen.get(doc) for doc in citations]
+            if None not in ranks:
+                found[claim] = max(ranks)
+    return found
 
 
 def _every_rank(retrieved, delivered):

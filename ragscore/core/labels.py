@@ -25,6 +25,12 @@ evidence       a span of a source document as evidence     ``claim``,          `
                                                            ``version``,        evidence``
                                                            ``start``,
                                                            ``end``, ``text``
+nugget         an answer's assignment to a nugget          ``nugget``          ``support``,
+                                                                               ``partial_support``,
+                                                                               ``not_support``
+citation       a claim's support by one passage it cites   ``claim``,          ``full``,
+                                                           ``doc``             ``partial``,
+                                                                               ``none``
 =============  ==========================================  ==================  ==============
 
 Span labels (:mod:`ragscore.core.spans`) name a document, its ``version``, offsets in code
@@ -39,13 +45,15 @@ A record::
      "reviewer": "ana", "date": "2026-12-04", "origin": "human", "batch": "0a1b2c3d4e5f6071"}
 
 - ``case`` and ``key`` locate it: ``key`` is a hash of the **content judged**
-  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`, :func:`span_key`): the
-  passage (its ID and text) for relevance, the normalised claim and its cited passages'
-  text for support, the question text for answerability, the span (its document, version,
-  offsets and text; for evidence, its claim too) for span labels. A judgement applies where
-  its case holds that content now, so it is reused for another run or system exactly when
-  the same thing is judged again, and an edited passage, claim or question needs a new one.
-  It is never looked up by question text alone.
+  (:func:`passage_key`, :func:`claim_key`, :func:`question_key`, :func:`span_key`,
+  :func:`ragscore.core.nuggets.assignment_key`, :func:`citation_key`): the passage (its ID and
+  text) for relevance, the normalised claim and its cited passages' text for support, the question
+  text for answerability, the span (its document, version, offsets and text; for evidence, its
+  claim too) for span labels, the nugget and the whole answer (each claim and the passages it
+  cites) for a nugget assignment, the normalised claim and the one passage for a citation. A
+  judgement applies where its case holds that content now, so it is reused for another run or
+  system exactly when the same thing is judged again, and an edited passage, claim or question
+  needs a new one. It is never looked up by question text alone.
 - ``states`` (support only, optional): the expected claim the claim states.
 - Provenance: ``reviewer``, ``date`` (``YYYY-MM-DD``), ``origin`` (``human``, ``llm-draft``
   for a machine's draft, ``post-edited`` for a person's edit of a draft) and ``batch`` (a
@@ -69,6 +77,10 @@ from .spans import check_offsets
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
 ANSWERABILITY_DECISIONS = ("answerable", "unanswerable", "unsure")
+#: An answer's assignment to a nugget (TREC RAG's words), lowest first.
+NUGGET_DECISIONS = ("not_support", "partial_support", "support")
+#: A claim's support by one passage it cites (TREC RAG's three levels), lowest first.
+CITATION_DECISIONS = ("none", "partial", "full")
 EVIDENCE_DECISIONS = ("evidence", "not evidence")
 #: The subject fields that place a span in a source document (:mod:`ragscore.core.spans`).
 SPAN_FIELDS = ("doc", "version", "start", "end", "text")
@@ -95,7 +107,11 @@ KINDS = {kind.name: kind for kind in (
     Kind("answerability", (), ANSWERABILITY_DECISIONS),
     Kind("span-relevance", SPAN_FIELDS, None),
     Kind("evidence", ("claim",) + SPAN_FIELDS, EVIDENCE_DECISIONS),
+    Kind("nugget", ("nugget",), NUGGET_DECISIONS),
+    Kind("citation", ("claim", "doc"), CITATION_DECISIONS),
 )}
+#: The kinds whose decisions are levels, resolved to the lowest (their decisions lowest first).
+LEVELLED = ("nugget", "citation")
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
 OPTIONAL = ("states", "note")
 #: Per kind, ``(fields it may have, fields it must have)``.
@@ -142,6 +158,16 @@ def claim_key(claim, passage_keys):
     False
     """
     return content_key("claim", claim, sorted(passage_keys))
+
+
+def citation_key(claim, passage):
+    """The key of a claim judged by one passage it cites: its normalised text and that
+    passage's key.
+
+    >>> citation_key("opens monday", "k1") == claim_key("opens monday", ["k1"])
+    False
+    """
+    return content_key("citation", claim, passage)
 
 
 def question_key(question):
@@ -193,10 +219,10 @@ def check_record(record, at, *, is_id=None):
     ...               "doc": "launch", "decision": 2, "reviewer": "ana", "date": "2026-12-04",
     ...               "origin": "human", "batch": "fedcba9876543210"}, "line 1")["decision"]
     2
-    >>> check_record({"kind": "nugget"}, "line 3")
+    >>> check_record({"kind": "rating"}, "line 3")
     Traceback (most recent call last):
     ...
-    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, span-relevance, evidence; got 'nugget'
+    ragscore.core.rules.InvalidInputError: line 3: field 'kind' must be one of relevance, support, answerability, span-relevance, evidence, nugget, citation; got 'rating'
     """
     if type(record) is not dict:
         raise InvalidInputError(f"{at}: a judgement must be an object; got {show(record)}")
@@ -243,6 +269,10 @@ def _check_subject(kind, record, at, is_id):
         what = "a document ID" if "text" in kind.subject else "a passage ID"
         raise InvalidInputError(f"{at}: field 'doc' must be {what}; got "
                                 f"{show(record['doc'])}")
+    if "nugget" in kind.subject and not (type(record["nugget"]) is str
+                                         and record["nugget"].strip()):
+        raise InvalidInputError(f"{at}: field 'nugget' must be a nugget ID; got "
+                                f"{show(record['nugget'])}")
     if "claim" in kind.subject:
         _text(record, "claim", at)
     if "text" in kind.subject:
@@ -338,10 +368,14 @@ def resolve(kind, decisions):
       ``unsupported``;
     - answerability: the decision when all agree, else ``unsure``;
     - span-relevance: the lowest grade, as relevance; evidence: ``evidence`` only when
-      every reviewer said so.
+      every reviewer said so;
+    - nugget and citation: the lowest level (``not_support`` below ``partial_support``
+      below ``support``; ``none`` below ``partial`` below ``full``).
 
     >>> resolve("relevance", [2, 1]), resolve("answerability", ["answerable", "unanswerable"])
     (1, 'unsure')
+    >>> resolve("nugget", ["support", "partial_support"]), resolve("citation", ["full", "none"])
+    ('partial_support', 'none')
     >>> resolve("support", [("supported", "monday"), ("supported", None)])
     ('unsupported', None)
     >>> resolve("evidence", ["evidence", "not evidence"])
@@ -350,6 +384,8 @@ def resolve(kind, decisions):
     decisions = list(decisions)
     if KINDS[kind].decisions is None:  # a grade
         return min(decisions)
+    if kind in LEVELLED:
+        return min(decisions, key=KINDS[kind].decisions.index)
     if len(set(decisions)) == 1:
         return decisions[0]
     return {"support": ("unsupported", None), "evidence": "not evidence"}.get(kind, "unsure")

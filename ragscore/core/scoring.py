@@ -7,8 +7,11 @@ systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
 
-from .reference_answers import check_answer, check_reference
+from .answers import answer_text
+from .citations import check_cited, citation_counts
 from .counts import count
+from .nuggets import case_nuggets, check_assigned
+from .reference_answers import check_answer, check_reference
 from .metrics import CONTRACT, REGISTRY, select
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 from .trials import Trials
@@ -122,6 +125,8 @@ class Counter:
                      superseded=self.superseded, answer=prepared.answer,
                      references=labels.reference, judged=labels.judged,
                      answerability=labels.answerability, vouched=prepared.vouched,
+                     nuggets=labels.nuggets, assigned=prepared.assigned,
+                     partial=prepared.partial, cited=prepared.cited,
                      uncovered=prepared.uncovered)
 
     def prepare(self, labels, run):
@@ -140,39 +145,72 @@ class Counter:
         retrieved, claims = validate_run(run, self.known, rules=self.rules)
         delivered = (validate_delivered(run, self.known, rules=self.rules)
                      if "delivered" in run else None)
+        assigned, partial, cited = _reviewed(run, claims, labels) if type(run) is dict and (
+            "assigned" in run or "partial" in run or "cited" in run) else (None, frozenset(),
+                                                                           None)
         restricted = self.restricted(labels.callers) if self.groups else None
         if self.unit == "document":
             retrieved, collapsed = project_ranking(retrieved, self.sources)
             claims = project_claims(claims, self.sources)
             if delivered is not None:
                 delivered = project_ranking(delivered, self.sources)[0]
-        answer = check_answer(run["answer"]) if type(run) is dict and "answer" in run else None
+        answer = None
+        if type(run) is dict and ("answer" in run or "sentences" in run):
+            answer = check_answer(answer_text(run))
         vouched = _vouched(run, claims) if type(run) is dict and "vouched" in run else ()
-        uncovered = _uncovered(labels.partial, claims) if labels.partial and claims else ()
+        uncovered = ()
+        if labels.partial and claims:
+            uncovered, partly = _span_levels(labels.partial, claims)
+            partial = partial | partly
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
-                        vouched, uncovered)
+                        vouched, assigned, partial, cited, uncovered)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer vouched uncovered", defaults=(None, (), ()))):
+                                      "answer vouched assigned partial cited uncovered",
+                          defaults=(None, (), None, frozenset(), None, ()))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
     delivered context (``None``: not recorded), the caller's restricted chunks, the answer
-    text (``None``: not recorded), the claims a reviewer vouched for (a frozenset) and the
-    claims whose citations do not cover an evidence span (labels derived from spans: never
-    supported, :func:`_uncovered`)."""
+    text (``None``: not recorded), the claims a reviewer vouched for (a frozenset), the
+    reviewers' nugget assignments for this answer (``{nugget ID: assignment}``, or
+    ``None``), its claims stating an expected claim only in part (span labels) and the
+    :class:`~ragscore.core.citations.CitationCounts` of its graded citations (``None``:
+    none graded), what :mod:`ragscore.io.answers` finds in the test set's judgements for
+    this answer; and the claims whose citations do not cover an evidence span (labels
+    derived from spans: never supported, :func:`_span_levels`)."""
 
     __slots__ = ()
 
 
-def _uncovered(partial, claims):
-    """The claims of a run whose citations do not support them fully by the strict rule
-    generalised (:func:`ragscore.core.spans.support_level`): only a claim some chunk
-    partly holds the evidence of (``partial``,
-    :attr:`~ragscore.core.validation.Labels.partial`) can cite only its sources and still
-    miss every span. Both engines read this one frozenset."""
-    return frozenset(claim for claim, citations in claims
-                     if claim in partial and partial[claim].level(citations) != "full")
+def _reviewed(run, claims, labels):
+    """``(assigned, partial, cited)`` of a run the test set's judgements were applied to
+    (:mod:`ragscore.io.answers`): the assignments checked against the case's nuggets, the
+    partial claims against the run's claims, the citation grades counted as the answer
+    cites (before any projection onto documents)."""
+    nuggets = labels.nuggets if labels.nuggets is not None else case_nuggets(
+        (), labels.support)
+    assigned = check_assigned(run["assigned"], nuggets) if "assigned" in run else None
+    partial = run.get("partial", frozenset())
+    names = {claim for claim, _ in claims or ()}
+    if type(partial) is not frozenset or not partial <= names:
+        fail("run['partial']", "a frozenset of the run's claim IDs", partial)
+    cited = citation_counts(check_cited(run["cited"])) if "cited" in run else None
+    return assigned, partial, cited
+
+
+def _span_levels(evidence, claims):
+    """``(uncovered, partial)`` of a run's claims under labels derived from spans, by
+    :func:`ragscore.core.spans.support_level` (``evidence``:
+    :attr:`~ragscore.core.validation.Labels.partial`, the claims some chunk only partly
+    holds the evidence of, the only ones that can cite only their sources and still miss
+    every span): ``uncovered``, the claims whose citations do not support them fully (never
+    supported), and ``partial``, those whose cited chunks hold part of the evidence (their
+    nugget's ``partial_support``, TREC's). Both engines read these two frozensets."""
+    levels = [(claim, evidence[claim].level(citations)) for claim, citations in claims
+              if claim in evidence]
+    return (frozenset(claim for claim, level in levels if level != "full"),
+            frozenset(claim for claim, level in levels if level == "partial"))
 
 
 def _vouched(run, claims):

@@ -25,6 +25,8 @@ def metric_table():
     lines = ["| metric | label | definition | n/a when |", "|---|---|---|---|"]
     for metric in REGISTRY.values():
         undefined = "never" if metric.defined is None else metric.undefined
+        if metric.waiting is not None:
+            undefined += f"; or {metric.waiting_reason}"
         lines.append(f"| `{metric.name}` | {metric.label_at('k')} | "
                      f"{_first_sentence(metric.formula.__doc__)} | {undefined} |")
     return "\n".join(lines) + "\n"

@@ -17,7 +17,9 @@ The rules (``rules=COURSE`` unless a dataset declares ``OPEN``; see :mod:`ragsco
 """
 from collections import namedtuple
 
+from .answers import check_sentences
 from .claim_split import MAX_ANSWER
+from .nuggets import case_nuggets, check_nuggets
 from .rules import COURSE, InvalidInputError, check_k, fail, show
 
 __all__ = ["InvalidInputError", "Labels", "Validated", "check_document", "check_k", "ids",
@@ -120,8 +122,8 @@ def _explain_within(value, field, allowed, expected, rules):
 
 
 class Labels(namedtuple("Labels", "relevant support grades losers callers reference "
-                                  "answerability judged partial",
-                        defaults=(frozenset(), None, None, None, None, None))):
+                                  "answerability judged nuggets partial",
+                        defaults=(frozenset(), None, None, None, None, None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -137,6 +139,8 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers refere
     ``judged``: the IDs whose relevance is judged (any grade), or ``None`` when every passage
     is (course rules: a case's list is its complete labelling; a span test set, whose
     labels reach every chunk).
+    ``nuggets``: the case's :class:`~ragscore.core.nuggets.Nugget` tuple when it lists
+    ``nuggets``, else ``None``: its nuggets are its expected claims, every one vital.
     ``partial``: for labels derived from spans (:mod:`ragscore.core.spans`), ``{claim:
     Evidence}`` of the claims some chunk only partly holds the evidence of: a citation list
     within their sources must also cover one evidence span (:meth:`Evidence.level`);
@@ -152,7 +156,8 @@ ANSWERABILITY = ("answerable", "unanswerable")
 
 def answerability_of(case, relevant, support, grades):
     """1 (answerable), 0 (unanswerable) or -1 (not labelled yet) for a case's validated
-    labels, in this order: something relevant or some claim expected: 1; a reviewer's
+    labels, in this order: something relevant, some claim expected or some nugget listed: 1;
+    a reviewer's
     decision (``case["answerability"]``): 1 or 0; labels that say so (``support`` given, or
     passages graded and none relevant): 0; nothing at all: -1, never unanswerable.
 
@@ -161,7 +166,7 @@ def answerability_of(case, relevant, support, grades):
     >>> answerability_of({"answerability": "answerable"}, set(), None, None)
     1
     """
-    if relevant or support:
+    if relevant or support or type(case) is dict and case.get("nuggets"):
         return 1
     decided = case.get("answerability") if type(case) is dict else None
     if decided is not None:
@@ -229,7 +234,7 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
         if rules.open_labels and "support" not in case:
             return Labels(relevant, None, grades,
                           answerability=answerability_of(case, relevant, None, grades),
-                          judged=frozenset(listed))
+                          judged=frozenset(listed), nuggets=_nuggets(case, None, rules))
         labels = _get(case, "support", "case")
     if type(labels) is not dict:
         fail("case['support']", "a dict of claim ID to source IDs", labels)
@@ -250,7 +255,16 @@ def validate_labels(case, known, *, rules=COURSE, min_relevance=1):
              {"relevant": case["relevant"], "support": labels})
     return Labels(relevant, support, grades,
                   answerability=answerability_of(case, relevant, support, grades),
-                  judged=frozenset(case["relevant"]) if rules.open_labels else None)
+                  judged=frozenset(case["relevant"]) if rules.open_labels else None,
+                  nuggets=_nuggets(case, support, rules))
+
+
+def _nuggets(case, support, rules):
+    """The case's :class:`~ragscore.core.nuggets.Nugget` tuple when it lists ``nuggets``,
+    else ``None`` (its expected claims, every one vital)."""
+    if type(case) is not dict or "nuggets" not in case:
+        return None
+    return case_nuggets(check_nuggets(case["nuggets"], rules=rules), support)
 
 
 def _groups(value, field):
@@ -322,8 +336,14 @@ def validate_run(run, known, *, rules=COURSE):
     """Return ``(retrieved, claims)`` for a run checked against the corpus IDs ``known``.
 
     Under open rules a run may leave out ``claims`` (the answer stage was not recorded):
-    ``claims`` is then ``None``, never an empty answer.
+    ``claims`` is then ``None``, never an empty answer. An answer recorded as ``sentences``
+    is checked too (:func:`ragscore.core.answers.check_sentences`).
     """
+    if type(run) is dict and "sentences" in run:
+        if "answer" in run:
+            fail("run", "an answer given once: 'answer' (text) or 'sentences', not both",
+                 "both")
+        check_sentences(run["sentences"], rules=rules)
     claims = run.get("claims") if type(run) is dict else None
     retrieved = run.get("retrieved") if claims is not None else None
     visible = _members_within(retrieved, known, rules.max_ids)

@@ -17,7 +17,8 @@ their registry modules (:mod:`ragscore.core.metrics`) and are read by both engin
 >>> counted.values(REGISTRY["rr"], 2)[:6]
 [1.0, 1.0, 1.0, 1.0, 0.5, 1.0]
 """
-from ..core.metrics import CONTRACT, REGISTRY
+from ..core.labels import is_machine
+from ..core.metrics import CITATION_METRICS, CONTRACT, NUGGET_METRICS, REGISTRY
 from ..core.rules import COURSE, InvalidInputError, show
 from .counted import Counted
 
@@ -25,6 +26,9 @@ from .counted import Counted
 ENGINES = ("reference", "columnar")
 #: The engine a batch is scored with unless told otherwise.
 DEFAULT_ENGINE = "columnar"
+#: The note a count made with machines' drafts carries.
+DRAFTS_NOTE = ("machines' drafts count where no person judged an item (--drafts): these "
+               "scores are not reviewed")
 
 __all__ = ["Counted", "DEFAULT_ENGINE", "ENGINES", "count_dataset", "count_folder",
            "count_runs", "default_metrics"]
@@ -58,10 +62,11 @@ def count_runs(corpus, cases, runs, *, engine=DEFAULT_ENGINE, rules=COURSE, prog
 
 
 def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk",
-                  dedupe=False):
+                  dedupe=False, drafts=False):
     """The counted runs of a :class:`~ragscore.io.dataset.Dataset`, under the ID rules,
     ``min_relevance``, chunk sources, access groups and superseded chunks it declares; a
-    :class:`~ragscore.engine.counted.Counted` is returned as it is."""
+    :class:`~ragscore.engine.counted.Counted` is returned as it is. ``drafts``: machines'
+    drafts count where no person judged an item (a note says so)."""
     if isinstance(dataset, Counted):
         return dataset
     from ..io.answers import derive_with_waiting, needs_labels
@@ -69,7 +74,9 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
     waiting, judged = None, False
     if needs_labels(dataset):  # judgements applied; claims derived from answer text
         judged = any(record["kind"] == "relevance" for record in dataset.judgements)
-        dataset, waiting = derive_with_waiting(dataset, unit=unit)
+        dataset, waiting = derive_with_waiting(dataset, judges=drafts, unit=unit)
+        if drafts and any(is_machine(record) for record in dataset.judgements):
+            dataset = dataset._replace(notes=tuple(dataset.notes) + (DRAFTS_NOTE,))
     counted = count_runs(dataset.corpus, dataset.cases, dataset.runs, engine=engine,
                          rules=getattr(dataset, "rules", COURSE), progress=progress,
                          min_relevance=getattr(dataset, "min_relevance", 1),
@@ -85,7 +92,7 @@ def count_dataset(dataset, *, engine=DEFAULT_ENGINE, progress=None, unit="chunk"
 
 
 def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max_bytes=None,
-                 progress=None):
+                 progress=None, drafts=False):
     """The counted runs of the dataset folder at ``path``: read, checked against every rule
     (each time it is read: nothing is trusted because a file says so) and counted.
 
@@ -114,7 +121,7 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
         from .parquet import CODEC
 
         return count_dataset(load_dataset(path, max_bytes=limit, codec=CODEC), engine=engine,
-                             progress=progress, unit=unit, dedupe=dedupe)
+                             progress=progress, unit=unit, dedupe=dedupe, drafts=drafts)
     if engine == "columnar":
         from .columnar import count_folder as count_columnar
 
@@ -128,7 +135,9 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
 #: Columns shown by default when the data records what they measure.
 FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
                    ("delivered", "context_differs"), ("references", "exact_match"),
-                   ("references", "token_f1"), ("judgements", "judged"))
+                   ("references", "token_f1"), ("judgements", "judged"),
+                   *(("nuggets", name) for name in NUGGET_METRICS),
+                   *(("citations", name) for name in CITATION_METRICS))
 
 
 def default_metrics(counted):
@@ -137,7 +146,9 @@ def default_metrics(counted):
     answers awaiting review keep their columns, n/a), plus stale support,
     disclosures and ``context_differs`` when the data records superseded chunks, access
     groups or delivered contexts, exact match and token F1 when some answer text met a
-    reference answer, and Judged@k when reviewers judged passages for relevance."""
+    reference answer, Judged@k when reviewers judged passages for relevance, the nugget
+    scores when some question lists nuggets or some answer's are assigned by a reviewer,
+    and the citation measures when some answer's citations are graded."""
     extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
     if len(counted) and "answers" not in counted.features and not counted.waiting:
         return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")

@@ -22,6 +22,10 @@ cost
 tokens,       int64
 retries
 failed        bool
+sentences     list<struct<text: string,                     the answer as sentences, each with the
+              citations: list<string>>>                     IDs it cites (TREC RAG's answers)
+response_     int64                                         the length the system declared
+length
 ============  ============================================  =====================================
 
 Only ``case``, ``system`` and ``retrieved`` are always there; a column no run uses is left
@@ -43,7 +47,7 @@ import os
 
 from ..core.rules import show
 from ..core.trials import trial_runs
-from ..io.format import RUN_EXTRAS
+from ..io.format import RUN_EXTRAS, RUN_V5
 from ..io.jsonl import DatasetFileError, where
 
 __all__ = ["CODEC", "Runs", "claims_type", "corpus_key", "has_answer_only", "records",
@@ -62,6 +66,8 @@ _COLUMNS = {
     "answer": ("string", "a string"), "latency_ms": ("number", _NUMBER),
     "tokens": ("integer", _INTEGER), "cost": ("number", _NUMBER),
     "retries": ("integer", _INTEGER), "failed": ("bool", "true or false (bool)"),
+    "sentences": ("sentences", "a list of (text: string, citations: list<string>) structs"),
+    "response_length": ("integer", _INTEGER),
 }
 _REQUIRED = ("case", "system", "retrieved")
 
@@ -97,7 +103,7 @@ def runs_of(dataset):
     documents = list(dataset.corpus)
     position = {doc: place for place, doc in enumerate(documents)}.__getitem__
     case, system, lengths, codes = [], [], [], []
-    found = {key: [] for key in ("claims",) + RUN_EXTRAS}
+    found = {key: [] for key in ("claims",) + RUN_EXTRAS + RUN_V5}
     rows = 0
     for case_name, per_case in dataset.runs.items():
         for name, trials in per_case.items():
@@ -131,6 +137,11 @@ def _column(key, rows, values, position):
                          [{"claim": claim, "citations": list(citations)}
                           for claim, citations in claims] for claims in filled],
                         type=claims_type())
+    if key == "sentences":
+        return pa.array([None if pairs is None else
+                         [{"text": text, "citations": list(citations)}
+                          for text, citations in pairs] for pairs in filled],
+                        type=sentences_type())
     if key == "delivered":
         return pa.array([None if ids is None else [position(doc) for doc in ids]
                          for ids in filled], type=pa.list_(pa.int32()))
@@ -146,6 +157,13 @@ def claims_type():
     import pyarrow as pa
 
     return pa.list_(pa.struct([pa.field("claim", pa.string()),
+                               pa.field("citations", pa.list_(pa.string()))]))
+
+
+def sentences_type():
+    import pyarrow as pa
+
+    return pa.list_(pa.struct([pa.field("text", pa.string()),
                                pa.field("citations", pa.list_(pa.string()))]))
 
 
@@ -222,7 +240,8 @@ def _check_schema(path, schema):
              "number": lambda kind: pa.types.is_integer(kind) or pa.types.is_floating(kind),
              "codes": lambda kind: pa.types.is_list(kind) and pa.types.is_integer(
                  kind.value_type),
-             "claims": lambda kind: kind == claims_type()}
+             "claims": lambda kind: kind == claims_type(),
+             "sentences": lambda kind: kind == sentences_type()}
     for field in schema:
         test, described = _COLUMNS[field.name]
         if not tests[test](field.type):
@@ -285,9 +304,9 @@ def _decoded(path, lists, documents, name, cases, systems):
 
 
 def has_answer_only(path, *, max_bytes):
-    """True when some row of a version 5 folder's runs file records ``answer`` and no
-    ``claims`` (claims to derive from the answer text); False when none does or the folder
-    cannot be read (its reader then names the problem)."""
+    """True when some row of a version 5 folder's runs file records ``answer`` or
+    ``sentences`` and no ``claims`` (claims to derive from the answer); False when none does
+    or the folder cannot be read (its reader then names the problem)."""
     from pathlib import Path
 
     import pyarrow as pa
@@ -307,11 +326,14 @@ def has_answer_only(path, *, max_bytes):
             data = pa.py_buffer(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
                                 if size else b"")
         names = pq.ParquetFile(pa.BufferReader(data)).schema_arrow.names
-        if "answer" not in names:
+        answers = [name for name in ("answer", "sentences") if name in names]
+        if not answers:
             return False
-        columns = ["answer"] + (["claims"] if "claims" in names else [])
+        columns = answers + (["claims"] if "claims" in names else [])
         table = pq.read_table(data, columns=columns)
-        answered = pc.is_valid(table.column("answer"))
+        answered = pc.is_valid(table.column(answers[0]))
+        for name in answers[1:]:
+            answered = pc.or_(answered, pc.is_valid(table.column(name)))
         if "claims" in columns:
             answered = pc.and_(answered, pc.is_null(table.column("claims")))
         return bool(pc.any(answered).as_py())

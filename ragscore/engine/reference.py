@@ -146,7 +146,9 @@ def features_of(counts_list, *, groups=None, superseded=None):
     """What the counted runs record beyond the basics, as a frozenset of names: ``answers``
     (some run recorded its answer stage), ``trials``, ``delivered`` (some run recorded its
     delivered context), ``groups`` (some chunk is restricted), ``superseded`` (some chunk is
-    outdated), ``references`` (some answer text met a reference answer).
+    outdated), ``references`` (some answer text met a reference answer), ``nuggets`` (some
+    question lists nuggets or some answer's nugget assignments are reviewers'),
+    ``citations`` (some answer's citations are graded).
 
     >>> from ragscore.core.counts import retrieval_counts
     >>> sorted(features_of([retrieval_counts(("a",), {"a"})], groups={"a": {"hr"}}))
@@ -163,6 +165,10 @@ def features_of(counts_list, *, groups=None, superseded=None):
                 found.add("answers")
             if one.answer_match is not None:
                 found.add("references")
+            if one.nuggets is not None:
+                found.add("nuggets")
+            if one.citations is not None:
+                found.add("citations")
     if groups:
         found.add("groups")
     if superseded:

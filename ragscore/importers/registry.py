@@ -146,6 +146,19 @@ def _llamaindex_rag(options):
                                  name=options["name"])
 
 
+def _nuggets(options):
+    from .nuggetizer import import_nuggets
+
+    return import_nuggets(options["nuggets"], assignments=options["assignments"],
+                          answers=options["answers"], qrels=options["qrels"],
+                          origin=options["origin"], reviewer=options["reviewer"],
+                          date=options["date"], name=options["name"])
+
+
+def _alce(options):
+    from .alce import import_alce
+
+    return import_alce(options["file"], system=options["system"], name=options["name"])
 def _spans(options):
     from .spans import import_spans
 
@@ -296,6 +309,47 @@ IMPORTERS = {importer.name: importer for importer in (
                  Option(("--system",), {"action": "append", "default": None,
                                         "help": "the system of each --predictions, in order"})),
         read=_llamaindex_rag),
+    Importer(
+        name="nuggets", summary="nuggetizer nuggets and assignments, TREC RAG answers, qrels",
+        description="Nuggets as castorini/nuggetizer writes them (query, qid, nuggets with "
+                    "text and importance), its assignments (answer_text, run_id and each "
+                    "nugget's support, partial_support or not_support) as judgements with "
+                    "their provenance, TREC RAG answers (run_id, topic_id, references, "
+                    "answer sentences citing references by index) as runs, and qrels. See "
+                    "docs/nuggets.md.",
+        options=(Option(("--nuggets",), {"required": True,
+                                         "help": "nuggets, one question a line (JSON Lines)"},
+                        reads=True),
+                 Option(("--assignments",), {"default": None,
+                                             "help": "nugget assignments, one answer a line"},
+                        reads=True),
+                 Option(("--answers",), {"default": None,
+                                         "help": "TREC RAG answers (ragnarok's layout), one a "
+                                                 "line: the runs the assignments judge"},
+                        reads=True),
+                 Option(("--qrels",), {"default": None,
+                                       "help": "TREC qrels grading the passages"}, reads=True),
+                 Option(("--origin",), {"choices": ("llm-draft", "post-edited", "human"),
+                                        "default": "llm-draft",
+                                        "help": "who made the assignments: an LLM's drafts "
+                                                "(the default: they do not score until a "
+                                                "person reviews them, or report --drafts), "
+                                                "a person editing them, or a person alone"}),
+                 Option(("--reviewer",), {"default": None,
+                                          "help": "who judged (default judge:nuggetizer for "
+                                                  "llm-draft; required otherwise)"}),
+                 Option(("--date",), {"default": None, "metavar": "YYYY-MM-DD",
+                                      "help": "when they were judged (default today)"})),
+        read=_nuggets),
+    Importer(
+        name="alce", summary="an ALCE result file (princeton-nlp/ALCE run.py output)",
+        description="One system's ALCE result JSON: each item's question, docs (the "
+                    "passages it was given, in order) and output (the answer, citing "
+                    "passages as [1], [2], ...). See docs/nuggets.md.",
+        options=(Option(("file",), {"help": "a result/*.json file"}, reads=True),
+                 Option(("--system",), {"required": True,
+                                        "help": "the name of the system that answered"})),
+        read=_alce),
     Importer(
         name="spans", summary="a span test set: documents, questions labelled with spans, "
                               "a chunking",

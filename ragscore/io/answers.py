@@ -18,21 +18,27 @@ import stat
 from collections import namedtuple
 
 from ..core.answers import derive_run, normalise, split_run
-from ..core.labels import judged_case, passage_key, question_key, resolved
+from ..core.citations import CitedClaim
+from ..core.labels import citation_key, claim_key, judged_case, passage_key, question_key, \
+    resolved
+from ..core.nuggets import answer_key, assignment_key, case_nuggets, check_nuggets, \
+    nugget_key, partial_claims
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from .jsonl import as_path
 from .judgements import upgrade_reviews
 from .store import INDEX
 
-__all__ = ["Labelled", "answer_only", "derive_dataset", "derive_with_waiting",
+__all__ = ["Labelled", "answer_labels", "answer_only", "derive_dataset", "derive_with_waiting",
            "derived_claims", "folder_needs_labels", "has_answer_only", "labelled",
-           "needs_labels", "waiting_note"]
+           "needs_labels", "run_answer_key", "waiting_note"]
 
 
 def answer_only(run):
-    """True when ``run`` (one trial) records ``answer`` and no ``claims``."""
-    return type(run) is dict and "answer" in run and run.get("claims") is None
+    """True when ``run`` (one trial) records its answer (``answer`` text, or
+    ``sentences``) and no ``claims``."""
+    return type(run) is dict and ("answer" in run or "sentences" in run) \
+        and run.get("claims") is None
 
 
 def has_answer_only(dataset):
@@ -57,14 +63,16 @@ def waiting_note(system, answers, claims):
             f"({waiting_reason(claims)})")
 
 
-class Labelled(namedtuple("Labelled", "dataset support judgements applied stale spans",
-                          defaults=(None,))):
+class Labelled(namedtuple("Labelled", "dataset support judgements applied stale nuggets "
+                                      "citations spans", defaults=(None, None, None))):
     """What :func:`labelled` gives: the ``dataset`` with its judgements applied to its
     cases (and its version 4 judgements read as version 5 ones), ``support``
     (``{case: {claim key: (decision, states)}}``, the decisions derived claims are looked up
     in), every ``judgements`` record (version 4 ones included), how many relevance and
     answerability decisions were ``applied`` and how many are ``stale`` (about a case,
-    passage or question that is gone or changed since: kept, not applied); for a span test
+    passage or question that is gone or changed since: kept, not applied), the
+    decisions answers are looked up in: ``nuggets`` (``{case: {assignment key:
+    assignment}}``) and ``citations`` (``{case: {citation key: grade}}``); for a span test
     set, ``spans``: its :class:`~ragscore.io.spans.SpanView` (the labels derived on its
     chunking, and what was lost), else ``None``."""
 
@@ -140,10 +148,11 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chu
               if record["kind"] == "relevance"}
     key_of, open_rules = _key_of(dataset.corpus), dataset.rules.open_labels
     grades, answerable, support, applied, stale = {}, {}, {}, 0, 0
+    answers = {"support": support, "nugget": {}, "citation": {}}  # looked up per answer
     for (kind, case_name, key), decision in decided.items():
         case = dataset.cases.get(case_name)
-        if kind == "support":
-            support.setdefault(case_name, {})[key] = decision
+        if kind in answers:
+            answers[kind].setdefault(case_name, {})[key] = decision
             continue
         if kind in ("span-relevance", "evidence"):  # derived above
             continue
@@ -163,7 +172,7 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chu
         cases[name] = judged_case(cases[name], grades.get(name), answerable.get(name),
                                   min_relevance=dataset.min_relevance)
     return Labelled(dataset._replace(cases=cases, judgements=records), support, records,
-                    applied, stale, spans)
+                    applied, stale, answers["nugget"], answers["citation"], spans)
 
 
 def derived_claims(dataset, *, systems=None, split="sentence", pattern=None, judges=False,
@@ -199,21 +208,33 @@ def derive_dataset(dataset, *, split="sentence", pattern=None, judges=False):
 
 
 def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False,
-                        unit="chunk"):
+                        unit="chunk", verdicts=None):
     """``(dataset, waiting)``: :func:`derive_dataset`'s dataset, and ``{(case, system):
     claims awaiting review}`` for each answer not assessed yet (trials added up). A span
-    test set's labels are derived for ``unit``, and its notes say how many were lost."""
+    test set's labels are derived for ``unit``, and its notes say how many were lost.
+
+    Each run also gets what the judgements say of its answer (:func:`answer_labels`):
+    reviewers' nugget assignments (``assigned``), its graded citations (``cited``) and, from
+    verdicts, its claims stating an expected claim in part (``partial``). ``verdicts``:
+    ``verdicts(case, system, run)`` giving ``{claim ID: "full" or "partial"}`` for the run's
+    claims, from a tool of the caller's (``None``: none). A span test set needs none: the
+    counter applies its rule itself (:meth:`ragscore.core.scoring.Counter.prepare`)."""
     found = labelled(dataset, judges=judges, split=split, pattern=pattern, unit=unit)
     derived = {}
     for case_name, system, trial, one in derived_claims(dataset, split=split,
                                                         pattern=pattern, found=found):
         derived.setdefault((case_name, system), []).append(one)
+    key_of, rules = _key_of(dataset.corpus), dataset.rules
     runs, waiting, by_system = {}, {}, {}
     for case_name, per_case in found.dataset.runs.items():
         runs[case_name] = {}
+        case = found.dataset.cases[case_name]
+        decided = (found.nuggets.get(case_name), found.citations.get(case_name),
+                   found.support.get(case_name, {}))
         for system, trials in per_case.items():
             changed, made = [], iter(derived.get((case_name, system), ()))
             for run in trial_runs(trials):
+                one = None
                 if answer_only(run):
                     one = next(made)
                     run = {key: value for key, value in run.items() if key != "claims"}
@@ -226,6 +247,13 @@ def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False
                         by_system[system] = (answers + 1, claims + one.waiting)
                         key = (case_name, system)
                         waiting[key] = waiting.get(key, 0) + one.waiting
+                if decided[0] or decided[1] or verdicts is not None:
+                    try:
+                        run = dict(run, **answer_labels(
+                            case, run, one, decided, key_of=key_of, rules=rules,
+                            verdicts=verdicts and verdicts(case_name, system, run)))
+                    except InvalidInputError as error:
+                        raise InvalidInputError(f"case {show(case_name)}: {error}") from None
                 changed.append(run)
             runs[case_name][system] = changed if type(trials) is list else changed[0]
     notes = tuple(dataset.notes) + tuple(waiting_note(system, *counts)
@@ -235,6 +263,80 @@ def derive_with_waiting(dataset, *, split="sentence", pattern=None, judges=False
 
         notes += tuple(filter(None, [lost_note(found.spans)]))
     return found.dataset._replace(runs=runs, notes=notes), waiting
+
+
+def _answer_parts(run, derived, key_of):
+    """``[(text, cited passage keys, citations, decision)]`` of a run's claims as a reviewer
+    reads them: derived claims by their normalised text, with their support decision
+    (``None``: awaiting review), recorded ones by their ID (decision ``None``)."""
+    if derived is not None:
+        return [(normalise(claim.text), [key_of(doc) for doc in claim.citations],
+                 claim.citations, decision)
+                for claim, decision in zip(derived.claims, derived.decisions)]
+    return [(claim, [key_of(doc) for doc in cited], cited, None)
+            for claim, cited in run.get("claims") or ()]
+
+
+_Split = namedtuple("_Split", "claims decisions")
+
+
+def run_answer_key(run, corpus, *, split="sentence", pattern=None):
+    """The key of a run's answer as :func:`answer_labels` reads it
+    (:func:`ragscore.core.nuggets.answer_key`): its claims, derived from its answer or as
+    recorded, each with the keys of the passages it cites. An importer of nugget
+    assignments keys them with this."""
+    key_of = _key_of(corpus)
+    derived = None
+    if answer_only(run):
+        claims, _ = split_run(run, known=corpus.keys(), split=split, pattern=pattern)
+        derived = _Split(claims, (None,) * len(claims))
+    return answer_key([(text, keys) for text, keys, _, _ in _answer_parts(run, derived,
+                                                                           key_of)])
+
+
+def answer_labels(case, run, derived, decided, *, key_of, rules, verdicts=None):
+    """What the judgements say of one run's answer, as the run keys the counts read:
+    ``assigned`` (``{nugget ID: assignment}`` of the case's nuggets that reviewers assigned
+    for this very answer: its claims, in order, citing the same passages), ``cited`` (a
+    :class:`~ragscore.core.citations.CitedClaim` per claim, ``not a claim`` left out, when
+    some citation is graded) and ``partial`` (its claims that span labels' ``verdicts``
+    call partial). ``decided``: the case's ``(nugget, citation, support)`` decisions by key;
+    ``derived``: the run's derived claims, when it records only its answer."""
+    nuggets_decided, citations_decided, support_decided = decided
+    parts = _answer_parts(run, derived, key_of)
+    found = {}
+    if nuggets_decided and (run.get("claims") is not None or answer_only(run)):
+        answer = answer_key([(text, keys) for text, keys, _, _ in parts])
+        listed = check_nuggets(case["nuggets"], rules=rules) if "nuggets" in case else ()
+        assigned = {}
+        for nugget in case_nuggets(listed, case.get("support")):
+            decision = nuggets_decided.get(assignment_key(nugget_key(nugget.id, nugget.text),
+                                                          answer))
+            if decision is not None:
+                assigned[nugget.id] = decision
+        if assigned:
+            found["assigned"] = assigned
+    if citations_decided:
+        cited = [_cited(text, keys, support_decided, citations_decided)
+                 for text, keys, _, decision in parts if decision != "not a claim"]
+        if any(grade is not None for claim in cited for grade in claim.grades):
+            found["cited"] = tuple(cited)
+    if verdicts:
+        named = {claim for claim, _ in run.get("claims") or ()}
+        found["partial"] = frozenset(partial_claims(verdicts) & named)
+    return found
+
+
+def _cited(text, keys, support_decided, citations_decided):
+    """The :class:`~ragscore.core.citations.CitedClaim` of one claim: each citation's grade,
+    and the support judgements of the claim with all its citations and with all but each."""
+    def joint(chosen):
+        decision = support_decided.get(claim_key(text, chosen), (None,))[0]
+        return decision if decision in ("supported", "unsupported") else None
+
+    return CitedClaim(tuple(citations_decided.get(citation_key(text, key)) for key in keys),
+                      joint(keys), tuple(joint(keys[:place] + keys[place + 1:])
+                                         for place in range(len(keys))))
 
 
 def _open_regular(path, limit):

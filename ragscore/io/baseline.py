@@ -12,6 +12,7 @@ import json
 from math import isfinite
 from pathlib import Path
 
+from ..core.citations import CitationCounts
 from ..core.counts import Counts
 from ..core.rules import InvalidInputError, show
 from ..core.trials import Trials
@@ -29,7 +30,8 @@ def _plain(counts):
 
 
 #: Count fields a baseline saved before they existed may lack (read as their default).
-OPTIONAL_COUNTS = ("answer_match", "judged_ranks", "n_judged", "answerability")
+OPTIONAL_COUNTS = ("answer_match", "judged_ranks", "n_judged", "answerability", "nuggets",
+                   "citations")
 
 
 def _counts(value, place):
@@ -41,8 +43,9 @@ def _counts(value, place):
         raise DatasetFileError(f"{place}: must be an object of counts ({', '.join(Counts._fields)})"
                                f"; got {show(value)}")
     # answer_match (reference answers), judged_ranks, n_judged and answerability (judged
-    # pools) came after the first baselines: absent means none (every passage judged; the
-    # answerability the labels imply).
+    # pools), nuggets and citations (nugget assignments, graded citations) came after the
+    # first baselines: absent means none (every passage judged; the answerability the labels
+    # imply; the expected claims as vital nuggets; no graded citation).
     missing = [field for field in Counts._fields if field not in value
                and field not in OPTIONAL_COUNTS]
     if missing:
@@ -52,6 +55,14 @@ def _counts(value, place):
         if type(item) is list:
             item = tuple(tuple(part) if type(part) is list else part for part in item)
         fields[field] = item
+    if fields.get("citations") is not None:
+        cited = fields["citations"]
+        if type(cited) is not tuple or len(cited) != len(CitationCounts._fields) or not all(
+                type(part) is int and part >= 0 for part in cited):
+            raise DatasetFileError(f"{place}: citations must be null or a list of "
+                                   f"{len(CitationCounts._fields)} counts "
+                                   f"({', '.join(CitationCounts._fields)}); got {show(cited)}")
+        fields["citations"] = CitationCounts(*cited)
     counts = Counts(**fields)
     _check_counts(counts, place)
     match = counts.answer_match
@@ -116,6 +127,15 @@ def _check_counts(counts, place):
                 for pair in counts.gains) or len(counts.gains) > len(grades):
             raise DatasetFileError(f"{place}: gains must be a list of [rank, grade] pairs, no "
                                    f"more than ideal lists; got {show(counts.gains)}")
+    states = counts.nuggets
+    if states is not None and (type(states) is not tuple or not all(
+            type(state) is tuple and len(state) == 5 and all(
+                type(part) is int and part >= 0 for part in state)
+            and state[0] == position and state[1] in (0, 1) and state[2] in (0, 1)
+            for position, state in enumerate(states))):
+        raise DatasetFileError(f"{place}: nuggets must be null or a list of [position, vital, "
+                               f"assigned, full, half] in position order (vital and assigned 0 "
+                               f"or 1, cutoffs whole numbers, 0: at no k); got {show(states)}")
     span = counts.delivered_span
     if span is not None and (type(span) is not tuple or len(span) != 2 or not all(
             type(end) is int for end in span) or span[0] < 0 or span[1] < -1

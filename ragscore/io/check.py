@@ -13,7 +13,7 @@ from ..core.trials import trial_runs
 from ..core.validation import validate_corpus, validate_delivered, validate_labels, \
     validate_reviews, validate_run
 from .format import INDEX, NAME_PATTERN, Dataset, check_index, dataset_index, \
-    dataset_records, rules_of, uses_version_3, uses_version_4
+    dataset_records, needed_version, rules_of, uses_version_3
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, records, where
 from .read import close_all, load_dataset, open_version
 from .records import Reader, Trials, run_extras
@@ -147,7 +147,7 @@ def _check_version_3(dataset, rules):
             type(doc) is str and doc in dataset.corpus for doc in superseded):
         raise InvalidInputError(f"dataset.superseded must be a set of corpus IDs; got "
                                 f"{show(superseded)}")
-    reader = Reader(4 if uses_version_4(dataset) else 3, rules, MAX_FILE_BYTES)
+    reader = Reader(max(needed_version(dataset), 3), rules, MAX_FILE_BYTES)
     records_ = dataset_records(dataset)
     for record in records_["corpus"]:
         reader.access(record, record["id"], f"corpus {show(record['id'])}")

@@ -23,12 +23,14 @@ Version 5 (what a save writes; the issues' "version 3" of the test set in text a
 in Parquet) keeps the corpus and the cases in JSON Lines and the runs in one Parquet file,
 each ranking coded by the documents' positions in the corpus file (see
 :mod:`ragscore.engine.parquet`): the records say what version 4's say, under the
-same keys and rules. It adds a fourth file, ``judgements.<hash>.jsonl`` (written when there
-are some): reviewers' judgements about the test set, keyed by what was judged
-(:mod:`ragscore.core.labels`, :mod:`ragscore.io.judgements`); and for a span test set a
-fifth, ``documents.<hash>.jsonl`` (the source documents and their versions), each chunk's
-place in its document (``start``, ``end``) and the index key ``spans``
-(:mod:`ragscore.io.documents`, :mod:`ragscore.core.spans`).
+same keys and rules, and may add a case's ``nuggets`` and a run's answer as cited
+``sentences`` with its ``response_length`` (:mod:`ragscore.io.nugget_fields`). It adds a
+fourth file, ``judgements.<hash>.jsonl`` (written when there are some): reviewers'
+judgements about the test set, keyed by what was judged (:mod:`ragscore.core.labels`,
+:mod:`ragscore.io.judgements`); and for a span test set a fifth, ``documents.<hash>.jsonl``
+(the source documents and their versions), each chunk's place in its document (``start``,
+``end``) and the index key ``spans`` (:mod:`ragscore.io.documents`,
+:mod:`ragscore.core.spans`).
 
 The files and the keys of each version are listed here and in
 :data:`ragscore.io.store.LAYOUTS` (the encoding of each file): a new record kind is a row of
@@ -40,6 +42,7 @@ from collections import namedtuple
 from ..core.rules import RULES, InvalidInputError, show
 from ..core.scoring import OPS_KEYS
 from ..core.trials import trial_runs
+from .nugget_fields import written_sentences
 from .store import FORMAT, INDEX, KINDS, LAYOUTS
 
 VERSIONS = tuple(LAYOUTS)
@@ -64,7 +67,14 @@ KEYS = {
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
 KEYS[4] = KEYS[3]
-KEYS[5] = dict(KEYS[3], corpus=KEYS[3]["corpus"] | {"start", "end"})
+#: Version 5 adds a case's ``nuggets`` and a run's answer as ``sentences`` with its
+#: ``response_length`` (:mod:`ragscore.io.nugget_fields`), and a chunk's place in its
+#: document (``start``, ``end``; span test sets).
+CASE_V5 = ("nuggets",)
+RUN_V5 = ("sentences", "response_length")
+KEYS[5] = {"corpus": KEYS[3]["corpus"] | {"start", "end"},
+           "cases": KEYS[3]["cases"] | frozenset(CASE_V5),
+           "runs": KEYS[3]["runs"] | frozenset(RUN_V5)}
 SPLITS = ("dev", "heldout")
 CASE_EXTRAS = ("tags", "split", "caller_groups", "conflicting", "reviews", "reference")
 RUN_EXTRAS = ("trial", "delivered", "answer") + OPS_KEYS
@@ -87,7 +97,7 @@ SPAN_SETTINGS = {"min_overlap": 1, "overlapping_chunks": False}
 
 __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "dataset_index",
            "dataset_records", "needed_version", "rules_of", "span_settings", "uses_version_3",
-           "uses_version_4"]
+           "uses_version_4", "uses_version_5"]
 
 
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
@@ -223,9 +233,24 @@ def uses_version_4(dataset):
                        else ()))
 
 
+def uses_version_5(dataset):
+    """True when ``dataset`` holds judgements or source documents (a span test set), a case
+    listing nuggets or a run recording its answer as sentences or its response length."""
+    if dataset.judgements or dataset.documents:
+        return True
+    if type(dataset.cases) is dict and any(
+            type(case) is dict and key in case
+            for case in dataset.cases.values() for key in CASE_V5):
+        return True
+    return type(dataset.runs) is dict and any(
+        type(run) is dict and any(key in run for key in RUN_V5)
+        for per_case in dataset.runs.values() if type(per_case) is dict
+        for trials in per_case.values() for run in trial_runs(trials))
+
+
 def needed_version(dataset):
     """The oldest format version that can say everything ``dataset`` holds (2 to 5)."""
-    return (5 if dataset.judgements or dataset.documents else 4 if uses_version_4(dataset)
+    return (5 if uses_version_5(dataset) else 4 if uses_version_4(dataset)
             else 3 if uses_version_3(dataset) else 2)
 
 
@@ -287,6 +312,10 @@ def _run_records(case_name, system, trials):
         for key in RUN_EXTRAS:
             if key in run:
                 record[key] = list(run[key]) if key == "delivered" else run[key]
+        if "sentences" in run:
+            record["sentences"] = written_sentences(run["sentences"])
+        if "response_length" in run:
+            record["response_length"] = run["response_length"]
         yield record
 
 
@@ -312,6 +341,8 @@ def dataset_records(dataset):
                     value = case[key]
                     record[key] = ([dict(item) for item in value] if key == "reviews" else
                                    value if type(value) is str else list(value))
+            if "nuggets" in case:
+                record["nuggets"] = [dict(item) for item in case["nuggets"]]
             yield record
 
     def runs():

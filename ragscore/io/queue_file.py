@@ -22,7 +22,7 @@ __all__ = ["Decisions", "READ_BACK", "add_judgements", "read_decisions"]
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: Cells a CSV queue writes so that they read back as they were (:mod:`ragscore.render.queue`).
-READ_BACK = ("kind", "case", "doc", "key")
+READ_BACK = ("kind", "case", "doc", "nugget", "key")
 
 
 def _read_id(cell):
@@ -138,7 +138,7 @@ def _items(dataset, split, pattern):
 
     items = {}
     for row in review_queue(dataset, pool_depth=None, split=split, pattern=pattern,
-                            everything=True):
+                            everything=True, citations=True):
         item = (row["kind"], row["case"], row["key"])
         items[item] = dict(row, claim_key_text=normalise(row["claim"]))
     return items
@@ -147,7 +147,11 @@ def _items(dataset, split, pattern):
 def _matches(row, item, at):
     """Refuse a row whose subject is not its item's (moved, edited)."""
     kind = row["kind"]
-    if kind == "relevance" and row.get("doc") != item["doc"]:
+    if kind == "nugget" and row.get("nugget", item["nugget"]) != item["nugget"]:
+        raise InvalidInputError(f"{at}: field 'nugget' must be the nugget this key was "
+                                f"exported for ({show(item['nugget'])}); got "
+                                f"{show(row.get('nugget'))}")
+    if kind in ("relevance", "citation") and row.get("doc") != item["doc"]:
         raise InvalidInputError(f"{at}: field 'doc' must be the passage this key was exported "
                                 f"for ({show(item['doc'])}); got {show(row.get('doc'))}")
     if kind == "support" and row.get("citations", item["citations"]) != item["citations"]:

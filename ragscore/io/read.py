@@ -1,9 +1,9 @@
 """Reading a dataset folder record by record: the reference reader.
 
 Every record is checked against the format (:mod:`ragscore.io.format`) and the rules of
-:mod:`ragscore.core.validation` as it is read, and the first problem raises
-:class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and the field. Files
-are data only: no pickle, no eval. :func:`load_dataset` keeps the whole test set in memory;
+:mod:`ragscore.core.validation` as it is read; the first problem raises
+:class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and the field (data
+only: no pickle, no eval). :func:`load_dataset` keeps the whole test set in memory;
 the columnar engine reads a folder in bulk (:mod:`ragscore.engine.columnar`) and, on any
 problem, hands the folder to this reader so that every error is worded once, here.
 

@@ -12,6 +12,7 @@ from ..core.validation import check_document
 from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, SPLITS
 from .judgements import check_judgement
 from .jsonl import DatasetFileError, Line, records, where
+from .nugget_fields import case_nuggets_of, run_answer_fields
 from .store import LAYOUTS
 
 __all__ = ["Reader", "Trials", "run_extras"]
@@ -185,6 +186,7 @@ class Reader:
             case["support"] = {claim: _ids_tuple(sources, _support_key(claim), place)
                                for claim, sources in labels.items()}
         _case_extras(record, case, place, self.version)
+        case.update(case_nuggets_of(record, place, self.rules))
         return name, case
 
     def cases(self, path, handle, check):
@@ -351,6 +353,7 @@ def run_extras(record, run, place):
             raise DatasetFileError(f"{place}: key 'failed' must be true or false; got "
                                    f"{show(record['failed'])}")
         run["failed"] = record["failed"]
+    run_answer_fields(record, run, place)
 
 
 def _claims_tuple(value, place):

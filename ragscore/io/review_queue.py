@@ -11,23 +11,31 @@ For each question, in the test set's order, :func:`review_queue` lists:
 3. **support**: each claim derived from the answers (once per question, claim and cited
    passages), with the text of the passages it cites, or for an uncited claim the passages
    its answer was given (delivered, else retrieved), its findings and the question's
-   expected claims.
+   expected claims;
+4. **nugget**: each answer (once per question and answer: the same claims citing the same
+   passages) against each nugget the strict rule cannot assign (a nugget without sources):
+   the nugget's text (``claim``), ``importance`` and the ``answer`` (three decisions:
+   ``support``, ``partial_support``, ``not_support``);
+5. **citation**, when asked for (``citations``): each claim's support by each passage it
+   cites (``full``, ``partial``, ``none``), once per claim and passage.
 
 An item someone already judged is left out (with ``reviewer``: an item that reviewer
 judged; ``everything``: nothing is). Each row carries the item's ``kind``, ``case`` and
 ``key`` (:mod:`ragscore.core.labels`): what a filled-in queue is checked against on import
 (:mod:`ragscore.io.queue_file`).
 """
-from ..core.labels import current, is_machine, passage_key, question_key
+from ..core.answers import answer_text, normalise
+from ..core.labels import citation_key, current, is_machine, passage_key, question_key
+from ..core.nuggets import assignment_key, case_nuggets, check_nuggets, nugget_key
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from ..core.validation import answerability_of
-from .answers import answer_only, derived_claims, labelled
+from .answers import answer_only, derived_claims, labelled, run_answer_key
 
 #: The columns of a queue row, in file order (reviewers fill in the last five).
 COLUMNS = ("kind", "case", "question", "doc", "passage", "claim", "citations", "passages",
-           "context", "findings", "expected", "key", "decision", "states", "reviewer", "date",
-           "note")
+           "context", "findings", "expected", "nugget", "importance", "answer", "key",
+           "decision", "states", "reviewer", "date", "note")
 #: The pool depth ``review export`` uses unless told otherwise.
 POOL_DEPTH = 10
 
@@ -70,9 +78,10 @@ def _done(found, reviewer, everything):
 
 
 def review_queue(dataset, *, system=None, pool_depth=POOL_DEPTH, reviewer=None,
-                 split="sentence", pattern=None, everything=False):
+                 split="sentence", pattern=None, everything=False, citations=False):
     """The rows awaiting review (dicts with :data:`COLUMNS`; see the module docstring).
-    ``pool_depth`` ``None``: every retrieved passage, ``0``: no relevance rows."""
+    ``pool_depth`` ``None``: every retrieved passage, ``0``: no relevance rows;
+    ``citations``: offer each cited passage's support of its claim too."""
     if system is not None and system not in dataset.systems:
         raise InvalidInputError(f"system {show(system)} is not in the dataset (its systems: "
                                 f"{', '.join(dataset.systems) or 'none'})")
@@ -106,6 +115,70 @@ def review_queue(dataset, *, system=None, pool_depth=POOL_DEPTH, reviewer=None,
             rows.append(_row("answerability", case_name, question, key))
         rows += _claim_rows(case_name, case, per_case, systems, claims.get(case_name, ()),
                             corpus, done)
+        answered = _answers(per_case, systems, claims.get(case_name, ()))
+        rows += _nugget_rows(case_name, case, answered, dataset, done,
+                             split=split, pattern=pattern)
+        if citations:
+            rows += _citation_rows(case_name, case, answered, corpus, done)
+    return rows
+
+
+def _answers(per_case, systems, derived_runs):
+    """``(run, derived claims or None)`` for each run that answered (every trial), the
+    answer-only ones beside their derived claims."""
+    derived = iter(derived_runs)
+    return [(run, next(derived) if answer_only(run) else None)
+            for system, trials in per_case.items() if systems is None or system in systems
+            for run in trial_runs(trials) if answer_only(run) or run.get("claims") is not None]
+
+
+def _shown_answer(run):
+    """An answer as a reviewer reads it: its text, or its recorded claims and citations."""
+    text = answer_text(run) if answer_only(run) else None
+    return text if text is not None else "; ".join(
+        f"{claim} [{', '.join(cited) or 'no citation'}]" for claim, cited in run["claims"])
+
+
+def _nugget_rows(case_name, case, answered, dataset, done, *, split, pattern):
+    """The nugget rows of one case: each answer (by its key) against each nugget the strict
+    rule cannot assign."""
+    listed = check_nuggets(case["nuggets"], rules=dataset.rules) if "nuggets" in case else ()
+    nuggets = [nugget for nugget in case_nuggets(listed, case.get("support"))
+               if not nugget.expected]
+    rows, seen = [], set()
+    for run, _ in answered if nuggets else ():
+        answer = run_answer_key(run, dataset.corpus, split=split, pattern=pattern)
+        for nugget in nuggets:
+            key = assignment_key(nugget_key(nugget.id, nugget.text), answer)
+            if key in seen or ("nugget", case_name, key) in done:
+                continue
+            seen.add(key)
+            rows.append(_row("nugget", case_name, case.get("question", ""), key,
+                             claim=nugget.text or nugget.id, nugget=nugget.id,
+                             importance="vital" if nugget.vital else "okay",
+                             answer=_shown_answer(run)))
+    return rows
+
+
+def _citation_rows(case_name, case, answered, corpus, done):
+    """The citation rows of one case: each claim's support by each passage it cites."""
+    rows, seen = [], set()
+    for run, derived in answered:
+        if derived is not None:
+            claims = [(normalise(claim.text), claim.text, claim.citations)
+                      for claim, decision in zip(derived.claims, derived.decisions)
+                      if decision != "not a claim"]
+        else:
+            claims = [(claim, claim, cited) for claim, cited in run["claims"]]
+        for text, shown, cited in claims:
+            for doc in cited:
+                key = citation_key(text, passage_key(doc, corpus.get(doc)))
+                if key in seen or ("citation", case_name, key) in done:
+                    continue
+                seen.add(key)
+                rows.append(_row("citation", case_name, case.get("question", ""), key,
+                                 claim=shown, citations=list(cited), doc=doc,
+                                 passage=corpus.get(doc) or ""))
     return rows
 
 
@@ -114,7 +187,8 @@ def _unlabelled(case):
     relevant = case.get("relevant") or ()
     grades = relevant if type(relevant) is dict else None
     positive = {doc for doc, grade in grades.items() if grade > 0} if grades else set(relevant)
-    return answerability_of({}, positive, case.get("support"), grades) == -1
+    return answerability_of({"nuggets": case.get("nuggets")}, positive, case.get("support"),
+                            grades) == -1
 
 
 def _claim_rows(case_name, case, per_case, systems, derived_runs, corpus, done):

@@ -70,15 +70,31 @@ def audit_json(result, *, name):
 
 
 def judgement_lines(records, *, stale):
-    """Lines saying what a test set's judgements amount to (:func:`ragscore.core.labels.tally`)
-    and how many relevance and answerability judgements are ``stale`` (their passage or
-    question changed or gone since: kept, never applied)."""
+    """Lines saying what a test set's judgements amount to (:func:`ragscore.core.labels.tally`),
+    how many relevance and answerability judgements are ``stale`` (their passage or
+    question changed or gone since: kept, never applied) and, where a machine's draft and a
+    person's judgement of one item both exist, how often they agree exactly
+    (:func:`ragscore.core.reviews.draft_agreement`).
+
+    >>> draft = {"kind": "nugget", "case": "q", "key": "k", "reviewer": "judge:x",
+    ...          "origin": "llm-draft", "decision": "support"}
+    >>> judgement_lines([draft, dict(draft, reviewer="ana", origin="post-edited")], stale=0)[2]
+    "  nugget: people who edited the draft (post-edited) agree exactly with a machine's draft on 1 of 1 item (100%, as TREC RAG reports its assessors against an LLM)"
+    """
     from ..core.labels import tally
+    from ..core.reviews import draft_agreement
 
     count, kinds, origins, reviewers, replaced = tally(records)
-    return [f"Judgements: {count} by {reviewers} reviewer{'s' * (reviewers != 1)} ("
-            + ", ".join(f"{kind} {number}" for kind, number in kinds.items()) + "); by origin: "
-            + ", ".join(f"{origin} {number}" for origin, number in origins.items()),
-            f"  {replaced} replaced by a later decision of the same reviewer (kept in the "
-            f"history); {stale} about a passage or question changed or gone since (kept, not "
-            "applied)"]
+    lines = [f"Judgements: {count} by {reviewers} reviewer{'s' * (reviewers != 1)} ("
+             + ", ".join(f"{kind} {number}" for kind, number in kinds.items()) + "); by origin: "
+             + ", ".join(f"{origin} {number}" for origin, number in origins.items()),
+             f"  {replaced} replaced by a later decision of the same reviewer (kept in the "
+             f"history); {stale} about a passage or question changed or gone since (kept, not "
+             "applied)"]
+    for row in draft_agreement(records):
+        condition = "edited the draft" if row.origin == "post-edited" else "judged from scratch"
+        lines.append(f"  {row.kind}: people who {condition} ({row.origin}) agree exactly with "
+                     f"a machine's draft on {row.agreed} of {row.pairs} item"
+                     f"{'s' * (row.pairs != 1)} ({100 * row.agreed / row.pairs:.0f}%, as TREC "
+                     "RAG reports its assessors against an LLM)")
+    return lines

@@ -82,7 +82,7 @@ def compact(data):
                 None if counts is None else [counts[key] for key in counts_order],
                 [code(doc) for doc in retrieved], delivered, claims, detail.get("answer"),
                 detail.get("trials", 1), detail.get("trial_diagnoses"),
-                detail.get("shown_trial", 1),
+                detail.get("shown_trial", 1), detail.get("nuggets"),
                 [code(doc) for doc in detail["relevant"]] if "relevant" in detail else None,
                 detail.get("waiting")]
 

@@ -14,13 +14,13 @@
     function side(item) {
       if (item === null) return null;
       const [diagnosis, values, parts, counts, retrieved, delivered, claims, answer, trials,
-        trialDiagnoses, shownTrial, relevantHere, waiting] = item;
+        trialDiagnoses, shownTrial, nuggets, relevantHere, waiting] = item;
       const pooled = {};
       packed.metrics.forEach((m, i) => { if (parts[i] !== null) pooled[m.name] = parts[i]; });
       const ranked = retrieved.map((i) => ids[i]);
       return {
         diagnosis, values, pooled, answer, trials, trial_diagnoses: trialDiagnoses,
-        shown_trial: shownTrial, waiting,
+        shown_trial: shownTrial, waiting, nuggets,
         relevant: relevantHere === null || relevantHere === undefined ? null :
           relevantHere.map((i) => ids[i]),
         counts: counts === null ? null : Object.fromEntries(names.map((n, i) => [n, counts[i]])),
@@ -187,6 +187,18 @@
         const item = el("li", {}, el("code", {}, claim), " cites ");
         cites.forEach((cite, index) => { if (index) item.append("; "); item.append(cite); });
         list.append(item);
+      }
+      box.append(list);
+    }
+    if (detail.nuggets) {
+      box.append(el("h5", {}, "nuggets"));
+      const list = el("ul", { class: "nuggets" });
+      for (const [name, text, importance, assignment] of detail.nuggets) {
+        list.append(el("li", {}, el("code", {}, name), ` (${importance}): `,
+          el("span", { class: "cite " + (assignment === "support" ? "good" :
+            assignment === null ? "" : "bad") },
+            assignment === null ? "not assigned yet" : assignment.replace("_", " ")),
+          text ? ` \u2014 ${text}` : ""));
       }
       box.append(list);
     }

@@ -9,11 +9,13 @@ from bisect import bisect_right
 from pandas import NA
 
 from ..core.aggregate import label_notes
+from ..core.answers import answer_text
 from ..core.diagnosis import (DIAGNOSES, FAILURES, combine, diagnose_counts,
                               question_diagnoses)
 from ..core.metrics import select, waiting_reason
 from ..core.trials import trial_runs
 from ..engine import count_dataset, default_metrics
+from .nuggets import nugget_assignments
 from .scores import scores_frame
 from .stats import stats_table
 from .summary import aggregates, sweep
@@ -79,6 +81,16 @@ def _claims_detail(run, support, *, k):
     return claims
 
 
+def _nuggets_detail(case, counts, *, k):
+    """Each nugget of the question with its importance and the answer's assignment at k
+    (``None``: not assigned yet), when its nuggets are listed or reviewers assigned some
+    (else they are its expected claims, shown with the claims)."""
+    found = nugget_assignments(case, counts, k=k)
+    return None if found is None else [
+        [nugget.id, nugget.text, "vital" if nugget.vital else "okay", assignment]
+        for nugget, assignment in found]
+
+
 def _run_detail(run, case, counts, *, k, awaiting):
     if run is None:
         return None
@@ -94,9 +106,10 @@ def _run_detail(run, case, counts, *, k, awaiting):
         "trials": len(trials), "trial_diagnoses": by_trial, "shown_trial": shown + 1,
         "retrieved": list(first.get("retrieved", ())),
         "delivered": None if delivered is None else list(delivered),
-        "answer": first.get("answer"),
+        "answer": answer_text(first),
         "claims": None if first.get("claims") is None else _claims_detail(
             first, case.get("support"), k=k),
+        "nuggets": _nuggets_detail(case, one, k=k),
         "counts": {"relevant": one.n_relevant, "hits_at_k": bisect_right(one.relevant_ranks, k),
                    "retrieved_relevant": len(one.relevant_ranks), "n_retrieved": one.n_retrieved,
                    "claims": one.n_claims, "supported_at_k": bisect_right(one.claim_cutoffs, k),
@@ -118,7 +131,8 @@ def review_data(dataset, *, baseline, candidate, k, metrics=None, engine="column
     Questions are every case either system answered, in the dataset's order; each carries
     both systems' values, the delta, the diagnosis (:mod:`ragscore.core.diagnosis`) and the
     details behind the values (counts, pooled numerators and denominators, retrieved and
-    delivered IDs, claims with their citations). Two chunkings of one span test set
+    delivered IDs, claims with their citations, nuggets with their importance and
+    assignment). Two chunkings of one span test set
     (:class:`~ragscore.engine.pairs.FolderPair`) come with their ``counted`` rows and
     ``cases_by_system`` (each side's labels, derived on its own chunking): each side then
     lists its own relevant IDs."""

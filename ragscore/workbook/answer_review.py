@@ -6,7 +6,8 @@ question (judge its relevance: a grade), a question (answerable from this corpus
 claim with the passages it cites, its findings and the question's expected claims. What
 each button records is :func:`choices`; a click stores a judgement with the reviewer and
 the date (:mod:`ragscore.core.labels`) and moves on. Save adds them to the dataset folder
-under its lock, as ``ragscore review import`` does.
+under its lock, as ``ragscore review import`` does. An answer against a nugget, and a
+claim against one passage it cites, take three buttons: TREC RAG's levels.
 
 The buttons of a claim say two things apart: **supported** means the passages it cites
 back it up; **states NAME** names the expected claim it makes (coverage counts it), and
@@ -18,6 +19,7 @@ alone makes it count as supported where its cited passages are visible.
 """
 import html
 
+from ..core.labels import KINDS
 from ..core.rules import InvalidInputError
 
 #: The grades a relevance button records.
@@ -31,11 +33,16 @@ def choices(row):
     ['supported, states monday', 'supported, states none', 'unsupported', 'not a claim']
     >>> [label for label, _, _ in choices({"kind": "support", "expected": {}})]
     ['supported', 'unsupported', 'not a claim']
+    >>> [label for label, _, _ in choices({"kind": "nugget"})]
+    ['support', 'partial support', 'not support']
     """
     if row["kind"] == "relevance":
         return [(label, grade, None) for grade, label in GRADES]
     if row["kind"] == "answerability":
         return [(word, word, None) for word in ("answerable", "unanswerable", "unsure")]
+    if row["kind"] in ("nugget", "citation"):  # TREC RAG's three levels, highest first
+        return [(word.replace("_", " "), word, None)
+                for word in reversed(KINDS[row["kind"]].decisions)]
     if row["expected"]:
         found = [(f"supported, states {name}", "supported", name) for name in row["expected"]]
         found.append(("supported, states none", "supported", None))
@@ -53,6 +60,10 @@ def judgement_of(row, decision, states, *, reviewer, date):
         record["doc"] = row["doc"]
     elif row["kind"] == "support":
         record.update(claim=normalise(row["claim"]), citations=list(row["citations"]))
+    elif row["kind"] == "nugget":
+        record["nugget"] = row["nugget"]
+    elif row["kind"] == "citation":
+        record.update(claim=normalise(row["claim"]), doc=row["doc"])
     record.update(decision=decision, reviewer=reviewer, date=date, origin="human")
     if states:
         record["states"] = states
@@ -74,6 +85,15 @@ def _item_html(row, position, total):
                 f"{html.escape(row['doc'])}</code>: {html.escape(row['passage'])}</blockquote>")
     if row["kind"] == "answerability":
         return head + "<p>Does this corpus answer the question?</p>"
+    if row["kind"] == "nugget":
+        return (head + f"<p>Does the answer state this {html.escape(row['importance'])} "
+                f"nugget (<code>{html.escape(row['nugget'])}</code>)?</p><blockquote>"
+                f"{html.escape(row['claim'])}</blockquote><p>The answer:</p><blockquote>"
+                f"{html.escape(row['answer'])}</blockquote>")
+    if row["kind"] == "citation":
+        return (head + f"<p>Does this passage support the claim?</p><blockquote>"
+                f"{html.escape(row['claim'])}</blockquote><blockquote><code>"
+                f"{html.escape(row['doc'])}</code>: {html.escape(row['passage'])}</blockquote>")
     cited = _passages(row["passages"])
     shown = (f"<p>Cited passages:</p><ul>{cited}</ul>" if cited else
              f"<p>Cites nothing. The passages its answer was given:</p><ul>"
@@ -105,11 +125,12 @@ def decisions_scored(dataset, *, system, k):
 
 
 def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool_depth=None,
-                        k=None):
+                        citations=False, k=None):
     """A panel walking the items of ``system``'s runs that await review (pool passages,
-    questions, then claims, question by question; ``pool_depth``: that of ``review export``
-    unless given). With ``k``, the panel also shows the decisions made so far scored
-    (:func:`decisions_scored`), redrawn on each one.
+    questions, claims, then answers against nuggets, question by question; ``pool_depth``:
+    that of ``review export`` unless given; ``citations``: each cited passage too). With
+    ``k``, the panel also shows the decisions made so far scored (:func:`decisions_scored`),
+    redrawn on each one.
 
     Attributes: ``buttons`` (``{label: Button}``), ``save`` (Button), ``view``, ``scores``
     and ``status`` (HTML); ``panel.current()`` is the row shown (``None`` when the queue is
@@ -130,7 +151,8 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
         raise InvalidInputError("reviewer must be a non-blank name")
     depth = POOL_DEPTH if pool_depth is None else pool_depth
     state = {"records": [], "at": 0,
-             "rows": review_queue(dataset, system=system, pool_depth=depth)}
+             "rows": review_queue(dataset, system=system, pool_depth=depth,
+                                  citations=citations)}
     total = len(state["rows"])
     view, scores, status = widgets.HTML(), widgets.HTML(), widgets.HTML()
     save = widgets.Button(description="Save", disabled=path is None)

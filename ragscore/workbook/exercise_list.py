@@ -19,6 +19,7 @@ def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, optio
                     tuple(options))
 
 
+CHANGES = ("cite", "sentence", "order")
 HASHES = ("corpus_sha256", "questions_sha256", "both", "neither")
 #: What validation and the scorer might do with a citation to a note that does not exist.
 OUTCOMES = ("refused", "dropped", "unsupported", "supported")
@@ -287,4 +288,27 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "hold the word Aurora?",
                "8": "Only the team notes change; the release notes' labels are kept.",
                "0": "A label whose text is no longer in the document is orphaned, and lost."}),
+    _exercise("11.1", RATE, "59dd18",
+              "a9a660a34e8dd2e6f80e981111f0446f7aa263502a894e339a3d16f9b702bacf",
+              "A counts every nugget alike: add 1 per support and 0.5 per partial support "
+              "over rollback's three nuggets, and divide by three.",
+              {"0.67": "0.67 is draft's A as the reviewer judged it, order supported; a "
+                       "partial assignment counts 0.5, not 1.",
+               "0.33": "0.33 is A strict, where a partial assignment counts nothing."}),
+    _exercise("11.2", CHOICE, "73bc19",
+              "bdab58cc7257ad965720961c7ff8c52e86a0f80de88b7682021d576babb41bb8",
+              "Work out W after each change: which nugget does each one turn to support, and "
+              "is that nugget vital (weight 1) or okay (weight 0.5)?",
+              {"sentence": "smoke is okay: supporting it adds 0.5 x 1 to the numerator; "
+                           "another change wins a vital nugget.",
+               "order": "order is okay and already partially supported: the change adds only "
+                        "0.5 x 0.5."},
+              options=CHANGES),
+    _exercise("11.3", RATE, "d420e6",
+              "16b0d9fb4a24eb35bf0c850fb15aa28229df9a1d87eae80e92d4f405997b17c4",
+              "A vital smoke weighs 1 in the denominator too: vital nuggets switch and "
+              "smoke, one okay nugget, order.",
+              {"0.75": "0.75 is W with smoke okay, as in step 4; a vital nugget weighs 1 in "
+                       "the numerator and the denominator.",
+               "0.50": "0.50 is V, which leaves the okay order out; W weighs it half."}),
 )}

@@ -82,8 +82,6 @@ def digest(exercise_id, salt, canonical):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-
-
 def _is_missing(answer):
     if answer is None or type(answer).__name__ in ("NAType", "NaTType"):
         return True

@@ -161,6 +161,21 @@ QUICK_CHECKS = {check.chapter: check for check in (
            ("No, and no citation can support it until the labels are redone.", False,
             "The labels are spans: nothing needs redoing. Citing both pieces supports it on "
             "this chunking as it stands.")),
+    _check("11", 2, "A nugget has no sources, and nobody has read the answer against it yet. "
+                    "What is the answer's assignment to it, and what happens to W?",
+           ("not_support, and W counts it 0.", False,
+            "That would say the answer misses the fact, and nobody has looked: a missing "
+            "judgement is not a negative one."),
+           ("None yet: the nugget is n/a, and W is n/a with the reason until someone "
+            "assigns it.", True,
+            "Right: the score waits for the reviewer and says why; it never guesses either "
+            "way."),
+           ("support, since nothing contradicts it.", False,
+            "Nothing shows the answer states it either; that would reward answers nobody "
+            "checked."),
+           ("The strict rule assigns it from the citations.", False,
+            "The strict rule needs passages labelled for the nugget, and this one has none: "
+            "no citation can prove it.")),
 )}
 
 

@@ -196,5 +196,17 @@ SCRAMBLED = {
              "5wPUdPI8rWyF/t+2O8Ml3mnzFml6Jm0amIxJSw0cyS5c4Dal7lmKZU1iAIMrXDVGPRBtqJKQVnwe2IAv"
              "sd/4VO2Q4fE6K60i+jPth49umRd8nQCjfc9UtkKfxGpIMiEYP+CD4JiB/NvWXStl99tnxWArRevdbexq"
              "vBarYCni8098DmSi/yEyec5TjVbdghvw2dYzSJyPuPKmn53+Od7jOYaA6hNc5L0eljv92ZGMS8y89Ub2"),
+    "11.1": ("Ax/SYsZ3oT5CfaaQkGiHn0rU++4ySaND52kj8Adwt9iN5vtLv8GhffWf22n/ohzBiOl+qftAsFmPcSdn"
+             "q7xz7UwjExpBbTuSwncn6eFbgrAJ2oZx08d6ZJT7Bj2oQWgax+dlvzwMy5H1GY1vAUd/KS1YJnLQzy8U"
+             "0lTW0z8BuUVPJfR23Y6IIYPmvUMRIZzc8HkhqUDiqXfn84ZsfcmGgMXF++Vaw+4I+kRtCS8WFD+2vqlb"
+             "N5eNvw=="),
+    "11.2": ("RbspB0/gdYH7VckEC6tlFaR2/S2qupbZNUjpGMNU93d+gu3TnPP8hMYx4I8ByNOIpEne2cPlg4wLAfyM"
+             "5RD1QHV6lSbugHNLefocVdnmC28zrJOr1e8GqtIbXPUPEjQPQDz7mT+7e8p/PvSZs+bjRpx/8D8rGseq"
+             "P3iw62X8RKB60VlDCHeICUrAkVPurIjlj7eustWAaHm1cofcn/TcMVdaBo9NlZ+n6WntRMUQ7TlfsKWA"
+             "0HuARUXNrD5CUkLbRzTx/glE11EqaZ6K9J1jhDJUzh1pVBWuTsI89HUpYx7QmwBe3sQ9cUZ0f/XHxEff"
+             "mbBruh7e5vwxwhXMPweoNvCWCDkwo63ZDPSK+doz0aVnHOKZB6Wou3/sRQg="),
+    "11.3": ("thfIVY1WrkVz3RbIDSVY33m6f8FjTKBymPwQzGEilpbiEsOjgKyzesot5tZ67pbCh3VH+j8H46uDbnzf"
+             "YBN5f+nagIltOt2Ib2DjQWFwdgFs/lsRIMjis3rLXGVHks+RZjRel+JU/bW0dKw+ebxt0aylgaqeW/rA"
+             "6WjqUk911KITDg2MqcyiSOCenUERXnD4rtsn7rq2REfyPR4VnWWNrkNGQ7JYgbGjEymjDuUl67oKjuw="),
 }
 # --- end of scrambled solutions ---

@@ -29,8 +29,8 @@ def test_a_key_is_a_hash_of_the_content():
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"kind": "nugget"}, "field 'kind' must be one of relevance, support, answerability, "
-                         "span-relevance, evidence; got 'nugget'"),
+    ({"kind": "rating"}, "field 'kind' must be one of relevance, support, answerability, "
+                         "span-relevance, evidence, nugget, citation; got 'rating'"),
     ({"doc": "p1"}, "unknown field 'doc' for a support judgement"),
     ({"batch": None}, "field 'batch' is missing"),
     ({"case": " "}, "field 'case' must be a non-blank string; got ' '"),

@@ -99,9 +99,10 @@ def test_perfect_agreement_with_both_categories():
 
 
 def test_is_positive_refuses_an_unknown_decision():
-    with pytest.raises(ValueError, match="a review decision must be one of answerable, not a "
-                                         "claim, not relevant, relevant, supported, "
-                                         "unanswerable, unsupported; got 'maybe'"):
+    with pytest.raises(ValueError, match="a review decision must be one of answerable, full, "
+                                         "none, not a claim, not relevant, not_support, "
+                                         "relevant, support, supported, unanswerable, "
+                                         "unsupported; got 'maybe'"):
         is_positive("maybe")
 
 

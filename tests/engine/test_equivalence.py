@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ragscore import InvalidInputError, save_dataset
 from ragscore.core.aggregate import aggregates, sweep_means
+from ragscore.core.citations import CitedClaim
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset, count_folder
 from ragscore.io.dataset import Dataset
@@ -157,6 +158,19 @@ def datasets(draw, unit="chunk"):
                    groups=groups or None, superseded=superseded)
 
 
+GRADES = st.sampled_from(["full", "partial", "none", None])
+JOINT = st.sampled_from(["supported", "unsupported", None])
+ASSIGNED = st.sampled_from(["support", "partial_support", "not_support"])
+
+
+@st.composite
+def cited_claim(draw, citations):
+    """Reviewers' labels of one claim's ``citations`` citations: a grade each (or none yet),
+    and judgements of the whole set and of the set less each one."""
+    return CitedClaim(tuple(draw(GRADES) for _ in range(citations)), draw(JOINT),
+                      tuple(draw(JOINT) for _ in range(citations)))
+
+
 @st.composite
 def runs_of(draw, case):
     """A run of ``case``: its ranking often holds the relevant IDs, its claims often cite
@@ -221,6 +235,7 @@ def _features(dataset, outcome):
         found.add("judged")  # some passage in a top 3 unjudged, some judged
     if -1 in counted.labelling():
         found.add("not labelled")
+
     if any(run.get("vouched") and counted.values(REGISTRY["support"], 9)[position]
            for position, (case, system) in enumerate(counted.keys)
            for run in _trials(dataset.runs[case][system])):
@@ -253,6 +268,76 @@ def test_generated_test_sets_count_the_same_or_fail_the_same():
 
     check()
     assert seen == FEATURES, FEATURES - seen
+
+
+@st.composite
+def reviewed(draw, unit="chunk"):
+    """A generated test set (:func:`datasets`) whose cases may list nuggets (some okay, some
+    without sources) and whose runs carry what reviewers' judgements give an answer:
+    nugget assignments, claims stating an expected claim in part, graded citations."""
+    dataset = draw(datasets(unit))
+    cases, runs = dataset.cases, dataset.runs
+    for name, case in cases.items():
+        expected = list(case.get("support") or ())
+        if draw(st.integers(0, 2)) == 0:
+            listed = draw(st.lists(st.sampled_from(expected + ["n0", "n1"]), unique=True,
+                                   max_size=4))
+            case["nuggets"] = tuple({"id": nugget, "importance": draw(st.sampled_from(
+                ["vital", "okay"]))} for nugget in listed)
+        names = expected + [item["id"] for item in case.get("nuggets", ())
+                            if item["id"] not in expected]
+        for trials in runs[name].values():
+            for run in _trials(trials):
+                chosen = draw(st.integers(0, 3)) if names else 0
+                if chosen:  # some nuggets assigned by a reviewer, or every one
+                    run["assigned"] = {nugget: draw(ASSIGNED) for nugget in (
+                        names if chosen == 3 else draw(st.lists(st.sampled_from(names),
+                                                                unique=True, max_size=3)))}
+                stating = [claim for claim, _ in run.get("claims") or () if claim in expected]
+                if stating and draw(st.booleans()):
+                    run["partial"] = frozenset(draw(st.lists(st.sampled_from(stating),
+                                                             unique=True, min_size=1)))
+                if run.get("claims") and draw(st.integers(0, 2)) == 0:
+                    run["cited"] = tuple(draw(cited_claim(len(cited)))
+                                         for _, cited in run["claims"])
+    return dataset
+
+
+LABELLED = settings(GENERATED, max_examples=100)
+LABEL_FEATURES = {"nuggets", "citations", "nugget partial", "nugget open", "alce", "okay"}
+
+
+def test_nuggets_and_graded_citations_count_the_same_or_fail_the_same():
+    """100 generated test sets with nuggets, assignments, partial claims and graded
+    citations: the same counts or the same error; every kind of label reached."""
+    seen = set()
+
+    @LABELLED
+    @given(reviewed())
+    def check(dataset):
+        reference = _outcome(dataset, "reference", dedupe=True)
+        columnar = _outcome(dataset, "columnar", dedupe=True)
+        assert columnar[0] == reference[0]
+        if reference[0] == "error":
+            assert columnar == reference
+            return
+        assert_same(reference[1], columnar[1], ks=(1, 2, 3, 9))
+        counted = reference[1]
+        seen.update(counted.features & LABEL_FEATURES)
+        if any(None not in pair and pair[0] != pair[1] for pair in zip(
+                counted.values(REGISTRY["nugget_all"], 9),
+                counted.values(REGISTRY["nugget_strict_all"], 9))):
+            seen.add("nugget partial")  # a partial assignment counted half
+        if "a nugget is not assigned yet" in counted.reasons(REGISTRY["nugget_weighted"], 3):
+            seen.add("nugget open")
+        if any(value is not None for value in counted.values(REGISTRY["alce_precision"], 3)):
+            seen.add("alce")
+        if any(value is not None and value != counted.values(REGISTRY["nugget_all"], 3)[row]
+               for row, value in enumerate(counted.values(REGISTRY["nugget_weighted"], 3))):
+            seen.add("okay")  # an okay nugget weighed half
+
+    check()
+    assert seen == LABEL_FEATURES, LABEL_FEATURES - seen
 
 
 @GENERATED

@@ -60,6 +60,33 @@ def test_the_ranking_is_coded_by_corpus_position(tmp_path):
     assert table.schema.metadata[b"ragscore.corpus"].startswith(b"5:")
 
 
+def test_answers_as_cited_sentences_are_columns_and_count_as_in_memory(tmp_path):
+    """TREC RAG's answers (issue 34): sentences citing IDs and the declared response length
+    are the runs file's ``sentences`` and ``response_length`` columns, read back as they
+    were; with no claims and no judgements, the folder still waits for review of each
+    sentence (the engines look at the columns), as the dataset in memory does."""
+    from ragscore.engine import count_dataset
+    from ragscore.importers.nuggetizer import import_nuggets
+
+    source = FIXTURES / "import" / "nuggets"
+    dataset, _ = import_nuggets(source / "nuggets.jsonl", answers=source / "answers.jsonl",
+                                qrels=source / "qrels.txt")
+    folder = save_dataset(dataset, tmp_path / "trec-rag")
+    assert sorted(_index(folder)["files"]) == ["cases", "corpus", "runs"]  # no judgements
+    table = pq.read_table(_runs_file(folder))
+    assert table.schema.field("response_length").type == pa.int64()
+    # answers.jsonl, line 1: run-a on t1, 11 words, its first sentence citing references[0]
+    first = table.slice(0, 1).to_pylist()[0]
+    assert (first["case"], first["system"], first["response_length"]) == ("t1", "run-a", 11)
+    assert first["sentences"][0] == {"text": "The release window opens on Monday.",
+                                     "citations": ["seg-launch"]}
+    assert load_dataset(folder) == dataset
+    for engine in ("reference", "columnar"):
+        assert_same(count_dataset(dataset, engine="reference"),
+                    count_folder(folder, engine=engine), ks=(1, 2, 3))
+        assert count_folder(folder, engine=engine).waiting  # each sentence awaits review
+
+
 @pytest.mark.parametrize("name", ["course", "course-runs"])
 def test_both_engines_count_a_version_5_folder_the_same(tmp_path, name):
     folder = save_dataset(load_dataset(FIXTURES / name), tmp_path / name)

@@ -138,8 +138,8 @@ def _exported(capsys, path):
                          "(ana, ben); got 'carl'"),
     ({"citations": ["archive"]}, "line 1: field 'citations' must be the claim's citations as "
                                  "exported (['owners'])"),
-    ({"kind": "nugget"}, "line 1: field 'kind' must be one of relevance, support, "
-                         "answerability"),
+    ({"kind": "rating"}, "line 1: field 'kind' must be one of relevance, support, "
+                         "answerability, span-relevance, evidence, nugget, citation"),
 ])
 def test_import_refusals_name_line_and_field_and_change_nothing(capsys, tmp_path, change,
                                                                  message):

@@ -81,6 +81,13 @@ GIVEAWAYS = {
              "At chunk size 80, B's rollback support is 0.50."),
     "10.3": ([r"Aurora|Borealis", r"\blos(t|es|ing)\b|orphan"], [r"\b2\b", r"\btwo\b"],
              "Renaming the Aurora team loses 2 labels."),
+    "11.1": ([r"draft", r"partial", r"\bA\b|nugget_all"], [r"0\.50?\b", r"1/2", r"1\.5 ?/ ?3"],
+             "With order partial, draft's A would be 0.50."),
+    "11.2": ([r"terse", r"W|raise|change"], [r"\bcite\b.*(most|best|0\.6[23])",
+                                             r"(most|best).*\bcite\b"],
+             "Of the three changes, cite raises terse's W the most."),
+    "11.3": ([r"smoke", r"vital", r"\bW\b"], [r"0\.60?\b", r"3/5", r"1\.5 ?/ ?2\.5"],
+             "With smoke vital, draft's W would be 0.60."),
 }
 
 

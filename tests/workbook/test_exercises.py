@@ -50,6 +50,9 @@ HAND = {
     "10.1": (CHOICE, "switch", "smoke", None),  # 47-90 crosses the cut at 73/74
     "10.2": (RATE, 0.5, 1.0, 0.2),        # switch cites @0 (26 of 44 chars): partial; smoke full
     "10.3": (COUNT, 2, 1, 5),             # the relevant owner sentence and aurora's evidence
+    "11.1": (RATE, 0.5, 2 / 3, 0.9),      # (1 + 0 + 0.5) / 3: switch, smoke not, order partial
+    "11.2": (CHOICE, "cite", "sentence", None),  # W: cite 0.625, sentence 0.375, order 0.25
+    "11.3": (RATE, 0.6, 0.75, 0.2),       # (1 + 0 + 0.5 x 1) / (2 + 0.5 x 1)
 }
 
 

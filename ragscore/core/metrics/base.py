@@ -27,8 +27,10 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
 
 
 class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
-                                  "yes_means lower_is_better needs_labels neutral",
-                        defaults=("answerable", None, "", False, False, False))):
+                                  "yes_means lower_is_better needs_labels neutral waiting "
+                                  "waiting_reason zero_by",
+                        defaults=("answerable", None, "", False, False, False, None, "",
+                                  None))):
     """One metric, defined once.
 
     ``formula(at, k)`` gives a float in [0, 1] (a rate), a bool (yes/no) or a whole number
@@ -43,6 +45,16 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
     claims), n/a with the reason "not labelled yet" on a question nobody has labelled;
     ``neutral`` marks a flag whose change is neither better nor worse (a delivered context
     that differs from the top k): a comparison calls any change of it ``changed``.
+    ``waiting(at)``, when given, is true where the metric is n/a because a label the
+    answer needs is still to be given (a nugget not assigned, a citation not graded), the
+    reason then being ``waiting_reason``. ``zero_by`` names the tool whose convention
+    ``--na-as-zero`` follows for the metric (``nuggetizer``: n/a counts 0.0); retrieval
+    rates follow trec_eval's without saying.
+
+    ``stage``: what the metric reads: ``retrieval`` (the ranking), ``answer`` (the answer's
+    claims under the strict citation rule: n/a while the answer is not assessed) or
+    ``reference`` (the answer read against what the test set holds for it: reference
+    answers, nuggets, reviewers' grades of its citations).
     """
 
     __slots__ = ()

@@ -111,12 +111,18 @@ class ColumnarCounted(Counted):
         labelled = self.columns.labelled[first].tolist()
         unlabelled = (metric.needs_labels & (self.columns.answerability[first] == -1)).tolist()
         answer = metric.stage == "answer"
+        waiting = [False] * len(first)
+        if metric.waiting is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                waiting = np.broadcast_to(np.asarray(metric.waiting(self.at(k))),
+                                          (self.columns.rows,))[first].tolist()
         return [None if value is not None else
                 NOT_ASSESSED if answer and not was_assessed else
                 NOT_LABELLED if not_yet else
-                "answer not labelled" if answer and not was_labelled else metric.undefined
-                for value, was_assessed, not_yet, was_labelled in zip(values, assessed,
-                                                                      unlabelled, labelled)]
+                "answer not labelled" if answer and not was_labelled else
+                metric.waiting_reason if wait else metric.undefined
+                for value, was_assessed, not_yet, was_labelled, wait in zip(
+                    values, assessed, unlabelled, labelled, waiting)]
 
     def answerable(self):
         return (self.columns.answerability[self._first_rows()] != 0).tolist()

@@ -12,15 +12,22 @@ so both engines refuse the same input with the same message.
 from collections import namedtuple
 
 from ...core.counts import COUNT_FIELDS
+from ...core.citations import CitationCounts
+from ...core.nuggets import case_nuggets
 from ...core.reference_answers import answer_match
 from ...core.rules import COURSE
 from ...core.scoring import OPS_KEYS, Counter, case_attributes, iter_prepared
 from ...core.trials import trial_runs
 from ...core.validation import validate_corpus
-from .layout import PASSED, enter
+from .layout import PASSED, columns_of, enter
 
 #: The counts a batch carries per row as they are (counted as it is built).
 _PASSED_COUNTS = tuple(field for field in COUNT_FIELDS if field.batch)
+#: The batch column of each field of :class:`~ragscore.core.citations.CitationCounts`, as
+#: the count ``citations`` declares them.
+CITATION_COLUMNS = dict(zip(CitationCounts._fields, columns_of("citations")))
+#: A reviewer's nugget assignment as a code: 0 not_support, 1 partial_support, 2 support.
+ASSIGNMENT_CODES = {"not_support": 0, "partial_support": 1, "support": 2}
 
 __all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
 
@@ -33,11 +40,14 @@ class Batch(namedtuple("Batch", [
         "positive_case", "positive_doc", "positive_grade",
         "label_case", "labelled_label", "labelled_doc",
         "restricted_case", "restricted_doc", "loser_case", "loser_doc", "superseded_doc",
+        "nugget_case", "nugget_label", "nugget_vital",
         # per row
         "row_case", "assessed",
         "retrieved_offsets", "retrieved_doc",
-        "claim_offsets", "claim_label", "claim_vouched", "citation_offsets", "citation_doc",
-        "recorded", "delivered_offsets", "delivered_doc",
+        "claim_offsets", "claim_label", "claim_vouched", "claim_partial", "citation_offsets",
+        "citation_doc", "recorded", "delivered_offsets", "delivered_doc",
+        "explicit", "assigned_row", "assigned_nugget", "assigned_code",
+        "cited", *CITATION_COLUMNS.values(),
         # per row, counted as the batch is built (core.counts.COUNT_FIELDS, batch=True)
         *PASSED])):
     """The columns of a test set's labels and runs (see the module docstring).
@@ -51,15 +61,24 @@ class Batch(namedtuple("Batch", [
     above 0; graded cases only), ``label_case[l]`` for each expected claim ``l`` and pairs
     ``(labelled_label, labelled_doc)`` (its sources, those on the losing side of a conflict
     left out), ``(restricted_case, restricted_doc)`` (chunks the case's caller may not see);
-    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array). Per row
-    ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``), ``assessed[r]``, the
-    ranking, the claims (``claim_label``: the expected claim it names, or -1;
-    ``claim_vouched``: a reviewer judged it supported by its citations) and their
-    citations, and the delivered context when ``recorded[r]``; then the counts counted as the
-    batch is built, in the columns they declare (:data:`~ragscore.core.counts.COUNT_FIELDS`
-    with ``batch``): ``dropped[r]``, ``collapsed[r]``, and where ``referenced[r]`` (answer
-    text and a reference answer) the :class:`~ragscore.core.reference_answers.AnswerMatch`
-    as ``exact``, ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
+    ``superseded_doc[d]`` per ID (``ids``: a list or a pyarrow string array); each case's
+    nuggets (:func:`ragscore.core.nuggets.case_nuggets`) as ``(nugget_case, nugget_label,
+    nugget_vital)``, ``nugget_label`` the expected claim's label or -1 (a nugget without
+    sources). Per row ``r``: ``row_case[r]``, ``question[r]`` (its position in ``keys``),
+    ``assessed[r]``, the ranking, the claims (``claim_label``: the expected claim it names,
+    or -1; ``claim_vouched``: a reviewer judged it supported by its citations;
+    ``claim_partial``: the expected claim it states only in part, or -1; a claim whose
+    citations miss every evidence span keeps its label here) and their citations, and
+    the delivered context when ``recorded[r]``; ``explicit[r]``: its nuggets are not just
+    its case's expected claims assigned by the strict rule (the case lists nuggets, or
+    reviewers assigned some: triples ``(assigned_row, assigned_nugget, assigned_code)``,
+    :data:`ASSIGNMENT_CODES`, or a claim states one in part); where ``cited[r]``, the
+    :class:`~ragscore.core.citations.CitationCounts` of its graded citations
+    (:data:`CITATION_COLUMNS`); then the counts counted as the batch is built, in the
+    columns they declare (:data:`~ragscore.core.counts.COUNT_FIELDS` with ``batch``):
+    ``dropped[r]``, ``collapsed[r]``, and where ``referenced[r]`` (answer text and a
+    reference answer) the :class:`~ragscore.core.reference_answers.AnswerMatch` as
+    ``exact``, ``common_tokens``, ``answer_tokens`` and ``reference_tokens``.
     """
 
     __slots__ = ()
@@ -135,9 +154,26 @@ class _Builder:
                 columns["labelled_doc"].append(code(doc))
         self.claim_labels = getattr(self, "claim_labels", {})
         self.claim_labels[index] = labels_of
+        if labels.nuggets is not None:  # listed: every row's nuggets are explicit
+            self.listed[index] = labels.nuggets
+            self.nuggets(index)
         if labels.losers or labels.callers:
             self.found.add("context")
         return index
+
+    def nuggets(self, case):
+        """``{nugget ID: its index}`` of a case, its nuggets entered the first time asked
+        (a case whose rows all read their expected claims as vital nuggets never is)."""
+        found = self.nuggets_of.get(case)
+        if found is None:
+            columns, labels_of, found = self.columns, self.claim_labels[case], {}
+            for nugget in self.listed.get(case) or case_nuggets((), labels_of):
+                found[nugget.id] = len(columns["nugget_case"])
+                columns["nugget_case"].append(case)
+                columns["nugget_label"].append(labels_of[nugget.id] if nugget.expected else -1)
+                columns["nugget_vital"].append(nugget.vital)
+            self.nuggets_of[case] = found
+        return found
 
     def row(self, case, key, prepared, run):
         """Enter one validated run (one trial) of ``case`` (its index)."""
@@ -152,9 +188,12 @@ class _Builder:
         claims = prepared.claims
         columns["assessed"].append(claims is not None)
         labels_of = self.claim_labels[case]
-        vouched, uncovered = prepared.vouched, prepared.uncovered
+        vouched, partial, uncovered = prepared.vouched, prepared.partial, prepared.uncovered
         for claim, citations in claims or ():
-            columns["claim_label"].append(-1 if claim in uncovered else labels_of.get(claim, -1))
+            label = labels_of.get(claim, -1)
+            if partial and claim in partial:
+                self.partial.append((len(columns["claim_label"]), label))
+            columns["claim_label"].append(-1 if claim in uncovered else label)
             columns["claim_vouched"].append(claim in vouched)
             columns["citation_doc"].extend(map(code, citations))
             self.citation_offsets.append(len(columns["citation_doc"]))
@@ -171,6 +210,17 @@ class _Builder:
                    else answer_match(prepared.answer, references)}
         for field in _PASSED_COUNTS:
             enter(columns, field, counted[field.name])
+        row_number = len(columns["row_case"]) - 1
+        assigned = prepared.assigned
+        if assigned or partial or case in self.listed:
+            self.explicit.append(row_number)
+            found = self.nuggets(case)
+            for nugget, decision in (assigned or {}).items():
+                columns["assigned_row"].append(row_number)
+                columns["assigned_nugget"].append(found[nugget])
+                columns["assigned_code"].append(ASSIGNMENT_CODES[decision])
+        if prepared.cited is not None:
+            self.cited.append((row_number, prepared.cited))
         recorded = {name: run[name] for name in OPS_KEYS if name in run}
         if recorded:
             self.ops.setdefault(key, []).append(recorded)
@@ -189,9 +239,10 @@ class _Builder:
         columns["superseded_doc"] = [doc in superseded for doc in ids]
         kinds = {"labelled": bool, "graded": bool, "assessed": bool, "recorded": bool,
                  "superseded_doc": bool, "complete": bool, "claim_vouched": bool,
-                 **PASSED}
+                 "nugget_vital": bool, **PASSED}
         arrays = {name: np.array(values, dtype=kinds.get(name, np.int64))
-                  for name, values in columns.items()}
+                  for name, values in columns.items() if name not in SPARSE}
+        arrays.update(_sparse(self, np))
         offsets = {"retrieved_offsets": self.retrieved_offsets,
                    "claim_offsets": self.claim_offsets,
                    "citation_offsets": self.citation_offsets,
@@ -203,9 +254,34 @@ class _Builder:
                      features=features, **arrays)
 
 
+#: The columns a builder collects sparsely (few rows or claims hold anything) and lays out
+#: whole when the batch is made.
+SPARSE = ("explicit", "claim_partial", "cited", *CITATION_COLUMNS.values())
+
+
+def _sparse(builder, np):
+    """The :data:`SPARSE` columns of everything a builder entered, as arrays."""
+    rows, claims = len(builder.columns["row_case"]), len(builder.columns["claim_label"])
+    found = {"explicit": np.zeros(rows, dtype=bool),
+             "claim_partial": np.full(claims, -1, dtype=np.int64),
+             "cited": np.zeros(rows, dtype=bool)}
+    found["explicit"][builder.explicit] = True
+    for claim, label in builder.partial:
+        found["claim_partial"][claim] = label
+    cited = np.zeros((rows, len(CITATION_COLUMNS)), dtype=np.int64)
+    for row, counts in builder.cited:
+        found["cited"][row] = True
+        cited[row] = counts
+    found.update((name, cited[:, place].copy())
+                 for place, name in enumerate(CITATION_COLUMNS.values()))
+    return found
+
+
 def _builder(counter):
     builder = _Builder(counter)
     builder.question_of, builder.restricted, builder.references = {}, {}, {}
+    builder.nuggets_of, builder.listed = {}, {}
+    builder.explicit, builder.partial, builder.cited = [], [], []
     return builder
 
 
@@ -218,6 +294,10 @@ def _features(builder, counter):
         found.add("delivered")
     if any(columns["referenced"]):
         found.add("references")
+    if builder.explicit:
+        found.add("nuggets")
+    if builder.cited:
+        found.add("citations")
     if len(columns["row_case"]) != len(builder.keys):
         found.add("trials")
     if counter.groups:

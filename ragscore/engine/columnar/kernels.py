@@ -17,11 +17,17 @@ from math import log2
 
 import numpy as np
 
+from ...core.citations import CITATION_PRIMITIVES
+from ...core.nuggets import NUGGET_PRIMITIVES
+from .batch import CITATION_COLUMNS, sorted_set
 from .batch import member as _member
-from .batch import sorted_set
-from .layout import COLUMNS, PASSED, PLAIN
+from .layout import COLUMNS, PASSED, PLAIN, columns_of
+from .nugget_kernels import nugget_primitive, nugget_states, partial_claims
 
 __all__ = ["ArrayAt", "CountColumns", "count_columns"]
+
+#: The columns of the count ``nuggets``: each nugget's row, then what it holds.
+NUGGET_COLUMNS = columns_of("nuggets")
 
 
 class CountColumns(namedtuple("CountColumns", COLUMNS)):
@@ -114,8 +120,10 @@ def count_columns(batch):
                            rows=(cases, n_retrieved))
         judged_row, judged_rank = element_row[is_judged], element_rank[is_judged]
 
-    supported, stale = _claims(batch, width, relevant_row, relevant_rank,
-                               batch.retrieved_doc[is_relevant], element_row, element_rank)
+    supported, stale, stated, partial = _claims(batch, width, relevant_row, relevant_rank,
+                                                batch.retrieved_doc[is_relevant], element_row,
+                                                element_rank)
+    nuggets = nugget_states(batch, stated, partial)
     exposed_row, exposed_cutoff = _exposed(batch, width, element_row, element_rank)
     low, high = _delivered_span(batch, width, element_row, element_rank, n_retrieved)
     n_claims = np.diff(batch.claim_offsets)
@@ -137,13 +145,16 @@ def count_columns(batch):
         pooled=~batch.complete[cases], n_judged=batch.n_judged[cases],
         judged_row=judged_row, judged_rank=judged_rank,
         answerability=answerability, stated=answerability != implied,
-        **{name: getattr(batch, name) for name in PASSED})
+        explicit=batch.explicit, **dict(zip(NUGGET_COLUMNS, nuggets)), cited=batch.cited,
+        **{name: getattr(batch, name) for name in (*PASSED, *CITATION_COLUMNS.values())})
 
 
 def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row,
             element_rank):
-    """``((rows, cutoffs) of supported claims, (rows, cutoffs) of stale ones)``: the
-    supported-claim rule of :func:`ragscore.core.counts.claim_cutoff` for every claim.
+    """``((rows, cutoffs) of supported claims, (rows, cutoffs) of stale ones, (rows, labels,
+    cutoffs) of supported claims naming an expected claim, (rows, labels, cutoffs) of
+    claims stating one only in part)``: the supported-claim rule of
+    :func:`ragscore.core.counts.claim_cutoff` for every claim.
 
     A claim is supported from the largest visible rank of its citations when it has a
     citation and every cited ID is labelled for it (losers left out) and visible: within
@@ -151,7 +162,9 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row
     recorded, a relevant ID delivered (at rank 1). A claim a reviewer vouched for is
     labelled by its own citations (losers left out), visible at their first rank in the
     ranking (or 1 when delivered). A supported claim whose citations are all superseded
-    chunks is stale instead."""
+    chunks is stale instead. A claim stating its expected claim in part counts from the k
+    at which every citation is visible (its first rank, or 1 when delivered), none on the
+    losing side of a conflict."""
     claims = len(batch.claim_label)
     claim_row = _rows_of(batch.claim_offsets)
     citation_claim = _rows_of(batch.citation_offsets)
@@ -189,8 +202,12 @@ def _claims(batch, width, relevant_row, relevant_rank, relevant_doc, element_row
                                  minlength=claims) == 0
     is_stale = supported & all_superseded
     is_supported = supported & ~all_superseded
+    named = is_supported & (batch.claim_label >= 0)
     return ((claim_row[is_supported], cutoff[is_supported]),
-            (claim_row[is_stale], cutoff[is_stale]))
+            (claim_row[is_stale], cutoff[is_stale]),
+            (claim_row[named], batch.claim_label[named], cutoff[named]),
+            partial_claims(batch, width, claim_row, citation_claim, row, docs, citations,
+                           element_row, element_rank, _first_ranks))
 
 
 def _first_ranks(batch, width, row, docs, element_row, element_rank):
@@ -367,4 +384,8 @@ _PRIMITIVES = {
         c.pooled, _count_within(c.judged_row, c.judged_rank, k, c.rows),
         np.minimum(c.n_retrieved, k)),
     "any_judged": lambda c, k: ~c.pooled | (c.n_judged > 0),
+    **{name: (lambda vital, state: lambda c, k: nugget_primitive(c, k, vital, state))(vital,
+                                                                                     state)
+       for name, (vital, state, _) in NUGGET_PRIMITIVES.items()},
+    **{name: _plain(CITATION_COLUMNS[field]) for name, (field, _) in CITATION_PRIMITIVES.items()},
 }

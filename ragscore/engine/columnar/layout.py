@@ -10,8 +10,8 @@ import numpy as np
 
 from ...core.counts import COUNT_FIELDS, FLAT, ROW, Counts
 
-__all__ = ["COLUMNS", "PASSED", "PER_ROW", "PLAIN", "counts_of", "enter", "passed_defaults",
-           "take_rows"]
+__all__ = ["COLUMNS", "PASSED", "PER_ROW", "PLAIN", "columns_of", "counts_of", "enter",
+           "passed_defaults", "take_rows"]
 
 #: The per-row flags saying a count holds a value (``None`` in :class:`Counts` where false).
 FLAGS = tuple(dict.fromkeys(field.present for field in COUNT_FIELDS if field.present))
@@ -31,6 +31,15 @@ _FLAT = tuple((field.columns[0], field.columns[1:]) for field in COUNT_FIELDS
               if field.shape == FLAT)
 #: The columns a formula reads as they are (one value per row): the primitives at any k.
 PLAIN = PER_ROW[1:]
+
+
+def columns_of(name):
+    """The columns the count ``name`` declares, in order.
+
+    >>> columns_of("n_relevant")
+    ('n_relevant',)
+    """
+    return next(field.columns for field in COUNT_FIELDS if field.name == name)
 
 
 def enter(columns, field, value):

@@ -24,7 +24,7 @@ import numpy as np
 
 from ...core.scoring import case_attributes
 from .arrow import flags, numbers
-from .batch import Batch, has_repeats, member, sorted_set
+from .batch import CITATION_COLUMNS, Batch, has_repeats, member, sorted_set
 from .layout import passed_defaults
 from .screens import Unclean, screen
 
@@ -329,7 +329,16 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
         claim_vouched=np.zeros(len(run_claim), dtype=bool),
         citation_offsets=_offsets(citation_lengths), citation_doc=citation_doc,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, np.int64),
-        delivered_doc=nothing, **passed_defaults(rows))
+        delivered_doc=nothing,
+        # plain input lists no nuggets and grades no citation: a case's nuggets are its
+        # expected claims, vital (as the folder reader in bulk, screens.py)
+        nugget_case=case_labels.label_case, nugget_label=np.arange(len(case_labels.label_case)),
+        nugget_vital=np.ones(len(case_labels.label_case), dtype=bool),
+        claim_partial=np.full(len(run_claim), -1, dtype=np.int64),
+        explicit=np.zeros(rows, dtype=bool), assigned_row=nothing, assigned_nugget=nothing,
+        assigned_code=nothing, cited=np.zeros(rows, dtype=bool),
+        **{name: np.zeros(rows, dtype=np.int64) for name in CITATION_COLUMNS.values()},
+        **passed_defaults(rows))
 
 
 def _offsets(lengths):

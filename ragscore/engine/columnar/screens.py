@@ -9,7 +9,7 @@ pattern. Where a screen fails, :class:`Unclean` (naming the rule) sends the fold
 record reader, which names the problem: the rules and their messages are written once.
 """
 from .arrow import empty, flags, numbers, present
-from .batch import Batch, has_repeats, member as _member, regrouped, sorted_set
+from .batch import CITATION_COLUMNS, Batch, has_repeats, member as _member, regrouped, sorted_set
 from .layout import passed_defaults
 
 __all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs", "screen"]
@@ -480,4 +480,13 @@ def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths
         claim_vouched=np.zeros(len(mapped_claim_label), dtype=bool),
         citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
         recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
-        delivered_doc=empty, **passed_defaults(rows))
+        delivered_doc=empty,
+        # a folder read in bulk lists no nuggets: a case's are its expected claims, vital
+        nugget_case=renumber[label_case[label_kept]],
+        nugget_label=np.arange(int(label_kept.sum())),
+        nugget_vital=np.ones(int(label_kept.sum()), dtype=bool),
+        claim_partial=np.full(len(mapped_claim_label), -1, dtype=np.int64),
+        explicit=np.zeros(rows, dtype=bool), assigned_row=empty, assigned_nugget=empty,
+        assigned_code=empty, cited=np.zeros(rows, dtype=bool),
+        **{name: np.zeros(rows, dtype=np.int64) for name in CITATION_COLUMNS.values()},
+        **passed_defaults(rows))

@@ -2,6 +2,7 @@
 per-row counts and the primitives all follow the table."""
 import numpy as np
 
+from ragscore.core.citations import CitationCounts
 from ragscore.core.counts import At, COUNT_FIELDS, Counts, count
 from ragscore.engine.columnar import layout
 from ragscore.engine.columnar.batch import Batch
@@ -14,7 +15,8 @@ def test_counts_has_one_field_per_declared_count_in_order():
                                       "delivered_span": None, "exposed": (),
                                       "stale_cutoffs": (), "answer_match": None,
                                       "judged_ranks": None, "n_judged": None,
-                                      "answerability": None}
+                                      "answerability": None, "nuggets": None,
+                                      "citations": None}
 
 
 def test_every_declared_column_is_a_count_column_and_every_flag_too():
@@ -63,7 +65,12 @@ def test_one_row_reads_back_as_its_counts():
         reference_tokens=np.zeros(2, int),
         pooled=np.array([False, True]), n_judged=np.array([0, 2]), judged_row=np.array([1]),
         judged_rank=np.array([1]), answerability=np.array([1, -1]),
-        stated=np.array([False, True]))
+        stated=np.array([False, True]), explicit=np.array([False, False]),
+        nugget_row=np.zeros(0, int), nugget_position=np.zeros(0, int),
+        nugget_vital=np.zeros(0, int), nugget_assigned=np.zeros(0, int),
+        nugget_full=np.zeros(0, int), nugget_half=np.zeros(0, int),
+        cited=np.array([False, False]),
+        **{f"cite_{name}": np.zeros(2, int) for name in CitationCounts._fields})
     assert layout.counts_of(columns, 0) == first == Counts(
         relevant_ranks=(2, 3), n_relevant=2, claim_cutoffs=(2, 3), n_claims=2, n_expected=2,
         n_retrieved=3)
