@@ -130,8 +130,9 @@ show(quick_check("11"))
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
 # once per answer: the same sentences citing the same passages in a later run reuse the
-# decision. Three buttons: **support**, **partial support**, *not support*. Try a few;
-# nothing is saved without a folder (`path=`).
+# decision. Three buttons: **support**, **partial support**, *not support*. Here the
+# queue holds one item, terse's answer against `order`: choose a button and the panel
+# says the queue is judged; nothing is saved without a folder (`path=`).
 
 # %%
 queue = [row for row in review_queue(nuggety) if row["kind"] == "nugget"]
@@ -178,8 +179,8 @@ Table(table_rows(question_table(assigned, k=K, metrics=metrics)))
 # - `terse`'s partial `order` is worth 0.5 in A and nothing in A strict (V and V strict read
 #   only the vital `switch`);
 # - W weighs `smoke` and `order` half each, so missing `smoke` costs `draft` less than
-#   missing `switch` would. The region question has no nugget: n/a everywhere, as support
-#   is for an answer that makes no claim.
+#   missing `switch` would. The region question has no nugget: n/a in every nugget
+#   column.
 # A score that is n/a stays out of every mean. nuggetizer writes 0.0 there instead;
 # `ragscore report --na-as-zero` does the same, and says so.
 
@@ -206,7 +207,7 @@ for system in ("careful", "terse"):
     print(f"{system}: W = {scores.values(W, K)[position]}")
 
 # %% [markdown]
-# ## Step 6: the same numbers from TREC RAG's files
+# ## Step 6: the same scores from TREC RAG's files
 # The track ships nuggets and assignments in nuggetizer's layout, and answers in
 # ragnarok's. `ragscore import nuggets` reads them; an LLM's assignments come in as
 # *drafts* (origin `llm-draft`), kept with their provenance, and count only when asked

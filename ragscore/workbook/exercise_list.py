@@ -299,10 +299,10 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "bdab58cc7257ad965720961c7ff8c52e86a0f80de88b7682021d576babb41bb8",
               "Work out W after each change: which nugget does each one turn to support, and "
               "is that nugget vital (weight 1) or okay (weight 0.5)?",
-              {"sentence": "smoke is okay: supporting it adds 0.5 x 1 to the numerator; "
-                           "another change wins a vital nugget.",
+              {"sentence": "smoke is okay: supporting it adds 0.5 x 1 to the numerator. "
+                           "Work out W after each of the other changes the same way.",
                "order": "order is okay and already partially supported: the change adds only "
-                        "0.5 x 0.5."},
+                        "0.5 x 0.5. Work out W after each of the other changes the same way."},
               options=CHANGES),
     _exercise("11.3", RATE, "d420e6",
               "16b0d9fb4a24eb35bf0c850fb15aa28229df9a1d87eae80e92d4f405997b17c4",
