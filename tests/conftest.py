@@ -3,10 +3,15 @@ and devices of a test's own (never the machine's) to name where a command must r
 import copy
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
 import ragscore
+from ragscore.importers.spans import import_spans
+from ragscore.io.jsonl import MAX_FILE_BYTES
+
+SPANS = Path(__file__).resolve().parents[1] / "fixtures" / "spans"
 
 
 @pytest.fixture(scope="session")
@@ -66,3 +71,14 @@ def pytest_terminal_summary(terminalreporter):
         for name, value in getattr(report, "user_properties", ()):
             if name == "measured":
                 terminalreporter.write_line(value)
+
+
+@pytest.fixture(scope="module")
+def sentences():
+    """fixtures/spans (chapter 10's release and team notes) chunked by sentence, with the
+    sentence chunking's runs: one copy per test module."""
+    dataset, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
+                              SPANS / "chunks-sentences.jsonl",
+                              runs=SPANS / "runs-sentences.jsonl", reviewer="ana",
+                              date="2026-12-04", max_bytes=MAX_FILE_BYTES)
+    return dataset

@@ -21,7 +21,6 @@ name, shared by the threads of the local scheduler without being copied.
 >>> copy.deepcopy(Packed(course)).dataset() == course  # made again from its bytes
 True
 """
-import gc
 import marshal
 import threading
 from uuid import uuid4
@@ -69,16 +68,8 @@ def _unpickled(payload, name):
 
 
 def _loaded(payload):
-    """The :class:`~ragscore.io.format.Dataset` of :mod:`marshal` bytes; the garbage
-    collector is held off while millions of objects are made at once (it would otherwise
-    walk them over and over)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return Dataset(*marshal.loads(payload))
-    finally:
-        if enabled:
-            gc.enable()
+    """The :class:`~ragscore.io.format.Dataset` of :mod:`marshal` bytes."""
+    return Dataset(*marshal.loads(payload))
 
 
 def shipped(test_set):

@@ -1,27 +1,14 @@
 """Span labels reach the nugget scores: a claim whose cited chunks hold only part of its
 evidence assigns its nugget TREC's partial_support (issue 34's seam, issue 33's rule),
 in both engines. Values worked by hand from fixtures/spans at chapter 10's cut of 80."""
-from pathlib import Path
 
 import pytest
 
 from ragscore.core.metrics import REGISTRY
 from ragscore.engine import count_dataset
-from ragscore.importers.spans import import_spans
-from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.workbook.chunking import chunked
 
-SPANS = Path(__file__).resolve().parents[2] / "fixtures" / "spans"
 NAMES = ("nugget_strict_all", "nugget_all", "nugget_weighted")
-
-
-@pytest.fixture(scope="module")
-def sentences():
-    dataset, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
-                              SPANS / "chunks-sentences.jsonl",
-                              runs=SPANS / "runs-sentences.jsonl", reviewer="ana",
-                              date="2026-12-04", max_bytes=MAX_FILE_BYTES)
-    return dataset
 
 
 def _rollback(dataset, engine, k):

@@ -1,26 +1,12 @@
 """Chapter 10's chunker in miniature and its panel, without a browser: the cut, a run
 re-expressed on another chunking, and the slider that derives the labels and scores again.
 Values worked by hand from fixtures/spans."""
-from pathlib import Path
 
 import pytest
 
 from ragscore.core.spans import Chunking
-from ragscore.importers.spans import import_spans
-from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.workbook.chunking import (chunk_size_explorer, chunked, cut, derived_rows,
                                         project_run, score_rows)
-
-SPANS = Path(__file__).resolve().parents[2] / "fixtures" / "spans"
-
-
-@pytest.fixture(scope="module")
-def sentences():
-    dataset, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
-                              SPANS / "chunks-sentences.jsonl",
-                              runs=SPANS / "runs-sentences.jsonl", reviewer="ana",
-                              date="2026-12-04", max_bytes=MAX_FILE_BYTES)
-    return dataset
 
 
 def test_cut_packs_words_up_to_the_size(sentences):
