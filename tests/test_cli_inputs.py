@@ -116,15 +116,20 @@ def test_a_jsonl_opening_with_a_byte_order_mark_is_read(tmp_path):
 
 
 def test_ctrl_c_while_the_command_line_loads_is_one_line_and_exit_130(monkeypatch, capsys):
+    import importlib
+
     import ragscore.__main__ as entry
-    import ragscore.cli as cli
+    import ragscore.cli as package
+
+    cli = importlib.import_module("ragscore.cli.main")  # the module (the package's main is
+    # its function)
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "build_parser", interrupted)  # inside main, before parsing
     assert cli.main(["report", "x"]) == 130
-    monkeypatch.setattr(cli, "main", interrupted)  # before main: while modules load
+    monkeypatch.setattr(package, "main", interrupted)  # before main: while modules load
     assert entry.run() == 130
     err = capsys.readouterr().err
     assert err == "ragscore: interrupted\nragscore: interrupted\n"

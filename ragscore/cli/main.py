@@ -4,18 +4,18 @@ It behaves like a Unix tool: results on standard output, one line per problem on
 error, exit code 0 on success, 2 on bad input (with one line naming the problem, never a
 traceback), 141 when the reader of its output went away (``ragscore report DIR | head``),
 130 on Ctrl-C, and 3 with a request for a bug report on an unexpected internal error
-(``--debug`` shows the traceback). The commands live in :mod:`ragscore.cli_scores`,
-:mod:`ragscore.cli_import` and :mod:`ragscore.cli_release`; what they share in
-:mod:`ragscore.cli_common`.
+(``--debug`` shows the traceback). The commands live in :mod:`ragscore.cli.report`,
+:mod:`ragscore.cli.import_export` and :mod:`ragscore.cli.release`; what they share in
+:mod:`ragscore.cli.options`.
 """
 import argparse
 import os
 import sys
 
-from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
+from .options import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
                          dataset_argument, engine_option, terminal_safe)
-from .core.rules import InvalidInputError, show
-from .render.width import FittedLines, check_width, output_width
+from ..core.rules import InvalidInputError, show
+from ..render.width import FittedLines, check_width, output_width
 
 __all__ = ["build_parser", "capture", "main", "terminal_safe"]
 
@@ -38,14 +38,14 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     """The argument parser, with one sub-command per job."""
-    from .cli_answers import add_answer_commands
-    from .cli_eval import add_eval_command
-    from .cli_import import add_import_commands
-    from .cli_record import add_record_command
-    from .cli_release import add_release_commands
-    from .cli_scores import add_score_commands
-    from .cli_share import add_share_commands
-    from .cli_spans import add_span_commands
+    from .review import add_answer_commands
+    from .eval import add_eval_command
+    from .import_export import add_import_commands
+    from .record import add_record_command
+    from .release import add_release_commands
+    from .report import add_score_commands
+    from .html import add_share_commands
+    from .spans import add_span_commands
 
     parser = _Parser(
         prog="ragscore",
@@ -127,7 +127,7 @@ def main(argv=None, *, out=None):
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.version:
-            from .recording.provenance import package_version
+            from ..recording.provenance import package_version
 
             out.write(f"ragscore {package_version()}\n")
             return OK

@@ -4,9 +4,9 @@ from :mod:`ragscore.render.measured`)."""
 import argparse
 import sys
 
-from .cli_common import OK, Escaping, notes_out, shortened_note, terminal_safe
-from .core.measures import at_cutoffs, parse_measures
-from .core.rules import InvalidInputError, show
+from .options import OK, Escaping, notes_out, shortened_note, terminal_safe
+from ..core.measures import at_cutoffs, parse_measures
+from ..core.rules import InvalidInputError, show
 
 #: The measures ``--trec-eval`` prints when ``--measures`` is not given.
 TREC_DEFAULT = "AP RR P@5 P@10 R@100 nDCG nDCG@10"
@@ -63,8 +63,8 @@ def only_system(counted, system):
 def measures_report(args, counted, out, *, default_k, rows=True):
     """Print the measures of ``args.measures`` (or trec_eval's) in ``args.format``: each
     question's values (unless ``rows`` is false) and the summaries."""
-    from .core.measures import score_measures
-    from .render.measured import measures_csv, measures_json, measures_text, trec_eval_text
+    from ..core.measures import score_measures
+    from ..render.measured import measures_csv, measures_json, measures_text, trec_eval_text
 
     measures = parse_measures(args.measures or TREC_DEFAULT)
     trec = args.trec_eval
@@ -74,7 +74,7 @@ def measures_report(args, counted, out, *, default_k, rows=True):
     scored = score_measures(counted, measures, default_k=default_k,
                             na_as_zero=args.na_as_zero or trec)
     if trec:
-        from .render.measured import trec_eval_json, trec_order
+        from ..render.measured import trec_eval_json, trec_order
 
         trec_order(measures)
         if args.format == "json":
@@ -84,7 +84,7 @@ def measures_report(args, counted, out, *, default_k, rows=True):
         raw.write("".join("\t".join(map(terminal_safe, line.split("\t"))) + "\n"
                           for line in trec_eval_text(scored, rows=rows).splitlines()))
         return OK
-    from .core.aggregate import label_notes
+    from ..core.aggregate import label_notes
 
     notes = counted.notes + tuple(label_notes(counted, default_k))
     if notes:
@@ -110,7 +110,7 @@ def measures_report(args, counted, out, *, default_k, rows=True):
 def measure_columns(counted, text, *, default_k, na_as_zero=False):
     """``(metrics, {label: values})`` for :func:`~ragscore.core.paired.pair_up`: each
     measure as its registry metric renamed to its label, read at its own cutoff."""
-    from .core.metrics import REGISTRY
+    from ..core.metrics import REGISTRY
 
     chosen, columns = [], {}
     for measure in at_cutoffs(parse_measures(text), default=default_k):
@@ -124,8 +124,8 @@ def measure_columns(counted, text, *, default_k, na_as_zero=False):
 def compare_measures_out(args, counted, out, *, default_k):
     """``compare --measures ... --format csv|json``: the summary per measure and the
     per-question rows (:mod:`ragscore.tables.compare_measures`)."""
-    from .render.measured import compared_csv, compared_json
-    from .tables.compare_measures import compare_measures
+    from ..render.measured import compared_csv, compared_json
+    from ..tables.compare_measures import compare_measures
 
     found = compare_measures(counted, args.measures, baseline=args.baseline,
                              candidate=args.candidate, default_k=default_k,

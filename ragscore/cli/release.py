@@ -6,15 +6,15 @@ manifests in :mod:`ragscore.io.manifest`.
 """
 import json
 
-from .cli_measures import digits_option
-from .core.rules import InvalidInputError, show
+from .measures import digits_option
+from ..core.rules import InvalidInputError, show
 
 PASSED, FAILED = 0, 1
 
 
 def _manifest(args, out):
-    from .folders import load_dataset
-    from .io.manifest import manifest_report
+    from ..folders import load_dataset
+    from ..io.manifest import manifest_report
 
     report = manifest_report(load_dataset(args.dataset))
     out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -22,7 +22,7 @@ def _manifest(args, out):
 
 
 def _validate(args, out):
-    from .folders import validate_folder
+    from ..folders import validate_folder
 
     checked = validate_folder(args.dataset)
     out.write(f"{args.dataset}: valid against the shipped JSON Schemas and the reader: "
@@ -31,7 +31,7 @@ def _validate(args, out):
 
 
 def _upgrade(args, out):
-    from .folders import upgrade_folder
+    from ..folders import upgrade_folder
 
     before, after = upgrade_folder(args.dataset)
     out.write(f"{args.dataset}: format version {before} rewritten as version {after} (the "
@@ -40,18 +40,18 @@ def _upgrade(args, out):
 
 
 def _counted_by_system(dataset, engine):
-    from .engine import count_dataset
+    from ..engine import count_dataset
 
     counted = count_dataset(dataset, engine=engine)
     return counted, counted.by_system()
 
 
 def _baseline_save(args, out):
-    from .cli_common import output_file
-    from .gating import named_system, refuse_failed_calls
-    from .io.baseline import baseline_record, save_baseline
-    from .folders import load_dataset
-    from .io.manifest import fingerprint
+    from .options import output_file
+    from ..gating import named_system, refuse_failed_calls
+    from ..io.baseline import baseline_record, save_baseline
+    from ..folders import load_dataset
+    from ..io.manifest import fingerprint
 
     target = output_file("--out", args.out, inputs=(args.dataset,))
     # one read: every file of the folder opened before any is read (io/store.py), so the
@@ -73,11 +73,11 @@ def _baseline_save(args, out):
 def _mismatch(dataset, args, candidate):
     """``(message or None, baseline name, baseline counts or None)``: why the candidate and
     its baseline may not be compared."""
-    from .io.manifest import fingerprint, rubric_conflict
+    from ..io.manifest import fingerprint, rubric_conflict
 
     if args.baseline_file is not None:
-        from .engine.reference import ReferenceCounted
-        from .io.baseline import load_baseline
+        from ..engine.reference import ReferenceCounted
+        from ..io.baseline import load_baseline
 
         system, stored, _, questions = load_baseline(args.baseline_file)
         questions = ReferenceCounted([(case, system) for case in questions],
@@ -95,7 +95,7 @@ def _mismatch(dataset, args, candidate):
 
 def _regression_scope(rules, cases, tags):
     """The questions some ``no_regression`` rule judges, in test-set order."""
-    from .core.gate import CHECKS, in_scope
+    from ..core.gate import CHECKS, in_scope
 
     judged = set()
     for rule in rules:
@@ -105,9 +105,9 @@ def _regression_scope(rules, cases, tags):
 
 
 def _gate(args, out):
-    from .core.gate import run_gate, verdict_of
-    from .gating import gate_inputs
-    from .render.gate import gate_text
+    from ..core.gate import run_gate, verdict_of
+    from ..gating import gate_inputs
+    from ..render.gate import gate_text
 
     # an empty name is a baseline asked for (and refused), never a gate without one
     if args.baseline is not None and args.baseline_file is not None:
@@ -115,7 +115,7 @@ def _gate(args, out):
     has_baseline = args.baseline is not None or args.baseline_file is not None
     source = args.dataset
     if source is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
-        from .cli_common import read_pair
+        from .options import read_pair
 
         if args.baseline is None:
             raise InvalidInputError("without DATASET, gate compares two chunkings of one span "
@@ -135,7 +135,7 @@ def _gate(args, out):
         if problem:
             warnings.append(f"--allow-mismatch: {problem}")
         if stored is not None:
-            from .io.baseline import check_against_test_set
+            from ..io.baseline import check_against_test_set
 
             check_against_test_set(
                 {case: stored.counts_at(position) for position, (case, _) in
@@ -149,9 +149,9 @@ def _gate(args, out):
                                   digits=args.digits))
     header = (f"gate: {args.policy}: candidate {args.candidate}{against}, k={policy.k}, "
               f"{len(verdict.outcomes)} rules")
-    from .core.aggregate import label_notes
+    from ..core.aggregate import label_notes
 
-    from .io.spans import LOST_NOTE
+    from ..io.spans import LOST_NOTE
 
     notes = [note for note in counted.notes  # answers awaiting review, span labels lost
              if note.startswith((f"system {args.candidate}: ", f"system {args.baseline}: ",

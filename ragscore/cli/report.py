@@ -2,22 +2,22 @@
 ``sweep`` (wiring only: the numbers come from the engine and the tables)."""
 import sys
 
-from .cli_common import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
+from .options import (OK, Escaping, course_k, cutoff, confidence, dataset_argument, k_text,
                          no_runs, random_seed, notes_out, read_counted, read_pair,
                          scoring_options, shortened_note, what_was_removed)
-from .cli_measures import (add_measure_options, add_report_options, digits_option,
+from .measures import (add_measure_options, add_report_options, digits_option,
                            measures_option)
-from .core.aggregate import label_notes
-from .core.metrics import REGISTRY
-from .core.rules import InvalidInputError
-from .render.formats import FORMATS
-from .render.escape import markdown_cell, text as one_line
-from .render.text import aligned_lines, format_value, text_table
+from ..core.aggregate import label_notes
+from ..core.metrics import REGISTRY
+from ..core.rules import InvalidInputError
+from ..render.formats import FORMATS
+from ..render.escape import markdown_cell, text as one_line
+from ..render.text import aligned_lines, format_value, text_table
 
 
 def _demo(args, out):
-    from .core.scoring import iter_scores
-    from .folders import load_dataset
+    from ..core.scoring import iter_scores
+    from ..folders import load_dataset
 
     dataset = load_dataset(args.dataset)
     if not dataset.runs:
@@ -29,7 +29,7 @@ def _demo(args, out):
 
 def _record_lines(counted, *, k, metrics, digits=2):
     """Lines on repeated trials (their spread per question) and on operations per system."""
-    from .tables.records import ops_summary, trial_spread
+    from ..tables.records import ops_summary, trial_spread
 
     lines = []
     if "trials" in counted.features:
@@ -63,7 +63,7 @@ def _report(args, out):
     if args.failures:
         return _failures(args, counted, k, out)
     if args.measures is not None or args.trec_eval or args.system is not None:
-        from .cli_measures import measures_report, only_system
+        from .measures import measures_report, only_system
 
         if args.by is not None:
             raise InvalidInputError("--by prints the declared aggregates of --metrics at --k; "
@@ -72,16 +72,16 @@ def _report(args, out):
         return measures_report(args, only_system(counted, args.system), out, default_k=k)
 
     if args.by is not None:
-        from .render.formats import render_frame
+        from ..render.formats import render_frame
 
         if args.by == "disputed":
-            from .folders import load_dataset
-            from .tables.reviews import disputed_slice
+            from ..folders import load_dataset
+            from ..tables.reviews import disputed_slice
 
             frame = disputed_slice(load_dataset(args.dataset), k=k, metrics=args.metrics,
                                    engine=args.engine)
         else:
-            from .tables.summary import sliced_aggregates
+            from ..tables.summary import sliced_aggregates
 
             frame = sliced_aggregates(counted, by=args.by, k=k, metrics=args.metrics,
                                       na_as_zero=args.na_as_zero)
@@ -90,9 +90,9 @@ def _report(args, out):
         out.write(render_frame(frame, fmt=args.format, digits=args.digits))
         return OK
     if args.format == "csv":  # straight from the counts: no pandas table to build
-        from .core.metrics import select
-        from .engine import default_metrics
-        from .render.formats import csv_text
+        from ..core.metrics import select
+        from ..engine import default_metrics
+        from ..render.formats import csv_text
 
         chosen = select(default_metrics(counted) if args.metrics is None else args.metrics)
         columns = {metric.name: counted.column(metric, k, na_as_zero=args.na_as_zero)
@@ -100,8 +100,8 @@ def _report(args, out):
         text = csv_text([case for case, _ in counted.keys],
                         [system for _, system in counted.keys], columns)
     else:
-        from .render.formats import render
-        from .tables.scores import question_table
+        from ..render.formats import render
+        from ..tables.scores import question_table
 
         table = question_table(counted, k=k, metrics=args.metrics, na_as_zero=args.na_as_zero)
         text = render(table, k=k, fmt=args.format, digits=args.digits)
@@ -123,7 +123,7 @@ def _report(args, out):
                          "scores that are n/a too (nuggetizer's)\n")
     out.write(text)
     if args.format in ("text", "markdown"):
-        from .tables.summary import aggregates
+        from ..tables.summary import aggregates
 
         rows = aggregates(counted, k=k, metrics=tuple(table.columns),
                           na_as_zero=args.na_as_zero)
@@ -150,11 +150,11 @@ def _report(args, out):
 
 
 def _diagnosis_lines(args, counted, k):
-    from .render.failures import diagnosis_lines
+    from ..render.failures import diagnosis_lines
 
     runs = {}
     if "delivered" in counted.features:  # a delivered context that is not a prefix: the runs
-        from .folders import load_dataset
+        from ..folders import load_dataset
 
         runs = load_dataset(args.dataset).runs
     return diagnosis_lines(counted, runs, k=k)
@@ -162,8 +162,8 @@ def _diagnosis_lines(args, counted, k):
 
 def _failures(args, counted, k, out):
     """``report --failures``: the failing questions, with question, answer and relevant IDs."""
-    from .folders import load_dataset
-    from .render.failures import failure_rows, failures_json, failures_text
+    from ..folders import load_dataset
+    from ..render.failures import failure_rows, failures_json, failures_text
 
     if args.format not in ("text", "json"):
         raise InvalidInputError(f"--failures prints text or json; got --format {args.format}")
@@ -174,8 +174,8 @@ def _failures(args, counted, k, out):
 
 
 def _compare(args, out):
-    from .core.paired import split_mix
-    from .io.manifest import rubric_conflict, rubric_mismatch
+    from ..core.paired import split_mix
+    from ..io.manifest import rubric_conflict, rubric_mismatch
 
     if args.dataset is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
         pair = read_pair(args)
@@ -211,17 +211,17 @@ def _compare(args, out):
                          "relevant count 0 on both sides (trec_eval's convention), and nugget "
                          "scores that are n/a too (nuggetizer's)\n")
     if args.measures is not None and args.format != "text":
-        from .cli_measures import compare_measures_out
+        from .measures import compare_measures_out
 
         return compare_measures_out(args, counted, out, default_k=k)
     if args.format == "text":  # the text straight from the counts: no pandas table
-        from .core.metrics import select
-        from .core.paired import pair_up
-        from .engine import default_metrics
-        from .render.formats import comparison_text
+        from ..core.metrics import select
+        from ..core.paired import pair_up
+        from ..engine import default_metrics
+        from ..render.formats import comparison_text
 
         if args.measures is not None:
-            from .cli_measures import measure_columns
+            from .measures import measure_columns
 
             chosen, columns = measure_columns(counted, args.measures, default_k=k,
                                               na_as_zero=args.na_as_zero)
@@ -240,29 +240,29 @@ def _compare(args, out):
         raise InvalidInputError("compare --measures --stats: the paired statistics of named "
                                 "measures are in --format csv or json (their summary)")
     if args.stats or args.format != "text":
-        from .tables.scores import question_table
+        from ..tables.scores import question_table
 
         table = question_table(counted, k=k, metrics=args.metrics,
                                na_as_zero=args.na_as_zero)
     if args.stats:
-        from .tables.stats import RESAMPLES, stats_table
+        from ..tables.stats import RESAMPLES, stats_table
 
         stats = stats_table(table, baseline=args.baseline, candidate=args.candidate,
                             confidence=args.confidence, seed=args.seed)
     if args.format == "json":
-        from .render.stats import comparison_records, stats_records, to_json
-        from .tables.compare import compare
+        from ..render.stats import comparison_records, stats_records, to_json
+        from ..tables.compare import compare
 
         out.write(to_json(stats_records(stats) if args.stats else comparison_records(
             compare(table, baseline=args.baseline, candidate=args.candidate))))
     elif args.format == "csv":
-        from .render.formats import render_frame
-        from .tables.compare import compare
+        from ..render.formats import render_frame
+        from ..tables.compare import compare
 
         out.write(render_frame(stats if args.stats else compare(
             table, baseline=args.baseline, candidate=args.candidate), fmt="csv"))
     elif args.stats:
-        from .render.stats import render_stats
+        from ..render.stats import render_stats
 
         summary, _, rows = text.partition("\n")  # the summary first, then the questions
         out.write(summary + "\n\n" + render_stats(stats, baseline=args.baseline,
@@ -277,11 +277,11 @@ def _compare(args, out):
 
 
 def _audit(args, out):
-    from .folders import load_dataset
-    from .render.audit import audit_json, render_audit
-    from .tables.audit import audit
+    from ..folders import load_dataset
+    from ..render.audit import audit_json, render_audit
+    from ..tables.audit import audit
 
-    from .io.answers import derive_dataset, labelled
+    from ..io.answers import derive_dataset, labelled
 
     loaded = load_dataset(args.dataset)
     dataset = derive_dataset(loaded)
@@ -290,14 +290,14 @@ def _audit(args, out):
     render = audit_json if args.format == "json" else render_audit
     out.write(render(result, name=dataset.name))
     if args.format != "json" and dataset.judgements:
-        from .render.audit import judgement_lines
+        from ..render.audit import judgement_lines
 
         out.write("\n" + "\n".join(judgement_lines(dataset.judgements,
                                                    stale=labelled(loaded).stale)) + "\n")
     if args.format != "json" and (dataset.judgements or any(
             case.get("reviews") for case in dataset.cases.values())):
-        from .render.formats import render_frame
-        from .tables.reviews import agreement_table
+        from ..render.formats import render_frame
+        from ..tables.reviews import agreement_table
 
         out.write("\nAgreement between reviewers (relevant/supported read as positive; "
                   "kappa = (po - pe) / (1 - pe)):\n")
@@ -309,7 +309,7 @@ def _sweep(args, out):
     counted = read_counted(args)
     max_k = cutoff(args.max_k, counted.rules)
 
-    from .tables.summary import sweep
+    from ..tables.summary import sweep
 
     table = sweep(counted, max_k=max_k, metrics=args.metrics)
     names = [name for name in table.columns if name in REGISTRY]
@@ -320,7 +320,7 @@ def _sweep(args, out):
                      *(format_value(value, digits=args.digits) for value in values)])
     lines = ["Macro means over answerable questions (n/a left out); a yes/no metric shows "
              "its share of yes over its own questions.", *aligned_lines(rows, right_from=1)]
-    from .io.spans import LOST_NOTE
+    from ..io.spans import LOST_NOTE
 
     lost = [note for note in counted.notes if note.startswith(LOST_NOTE)]  # span test sets
     lines += [f"Note: {one_line(note)}" for note in lost + label_notes(counted, max_k)]

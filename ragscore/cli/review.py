@@ -4,16 +4,16 @@ import csv
 import json
 from pathlib import Path
 
-from .cli_common import OK, dataset_argument, output_file
-from .core.rules import InvalidInputError, show
-from .io.review_queue import POOL_DEPTH
+from .options import OK, dataset_argument, output_file
+from ..core.rules import InvalidInputError, show
+from ..io.review_queue import POOL_DEPTH
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
 
 
 def _claims(args, out):
-    from .io.answers import derived_claims
-    from .folders import load_dataset
+    from ..io.answers import derived_claims
+    from ..folders import load_dataset
 
     dataset = load_dataset(args.dataset)
     if args.system is not None and args.system not in dataset.systems:
@@ -67,8 +67,8 @@ def queue_text(dataset, *, path=None, kind=None, **options):
     """``(rows, text)``: the review queue of ``dataset`` (``options``: those of
     :func:`~ragscore.io.review_queue.review_queue`) written as ``kind``, by default CSV for a
     ``path`` ending in ``.csv``, else JSON Lines."""
-    from .io.review_queue import review_queue
-    from .render.queue import write_queue
+    from ..io.review_queue import review_queue
+    from ..render.queue import write_queue
 
     rows = review_queue(dataset, **options)
     kind = kind or ("csv" if path and str(path).lower().endswith(".csv") else "jsonl")
@@ -95,8 +95,8 @@ def queue_summary(rows):
 
 
 def _export(args, out):
-    from .folders import load_dataset
-    from .io.store import write_file_atomically
+    from ..folders import load_dataset
+    from ..io.store import write_file_atomically
 
     target = None if args.out is None else output_file("--out", args.out,
                                                        inputs=(args.dataset,))
@@ -115,9 +115,9 @@ def _export(args, out):
 def _import(args, out):
     import datetime
 
-    from .folders import update_dataset
-    from .io.jsonl import read_text
-    from .io.queue_file import add_judgements, read_decisions
+    from ..folders import update_dataset
+    from ..io.jsonl import read_text
+    from ..io.queue_file import add_judgements, read_decisions
 
     path = Path(args.file)
     kind = "csv" if path.suffix.lower() == ".csv" else "jsonl"

@@ -10,8 +10,8 @@ options have their equivalents: ``-q`` (per-question rows; without it, the means
 are over the run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant)
 and ``-M N`` (each ranking's best N); ``--trec-eval`` prints trec_eval's layout.
 """
-from .cli_common import OK
-from .cli_measures import TREC_DEFAULT, digits_option, measures_option, measures_report, \
+from .options import OK
+from .measures import TREC_DEFAULT, digits_option, measures_option, measures_report, \
     only_system
 
 __all__ = ["add_eval_command"]
@@ -21,9 +21,9 @@ DEFAULT_K = 10
 
 
 def _eval(args, out):
-    from .engine import count_dataset
-    from .importers.trec import import_trec
-    from .render.progress import Progress
+    from ..engine import count_dataset
+    from ..importers.trec import import_trec
+    from ..render.progress import Progress
 
     # only on a terminal; the line shows the time elapsed: the runs are counted in one pass
     # (read in columns, engine.columnar.memory), not case by case
@@ -38,7 +38,7 @@ def _eval(args, out):
 
 def add_eval_command(commands):
     """Add ``eval`` to the sub-command parser."""
-    from .importers.registry import MIN_RELEVANCE, depth
+    from ..importers.registry import MIN_RELEVANCE, depth
 
     parser = commands.add_parser(
         "eval", help="score TREC qrels and run files as they are (no folder written)",

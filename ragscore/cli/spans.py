@@ -6,8 +6,8 @@ set on a new chunking or new document versions). Wiring only: the rule is
 import json
 from pathlib import Path
 
-from .cli_common import OK, output_file
-from .core.rules import InvalidInputError, show
+from .options import OK, output_file
+from ..core.rules import InvalidInputError, show
 
 
 def _derived_rows(dataset, view):
@@ -55,7 +55,7 @@ def _labels_csv(rows):
     import csv
     import io
 
-    from .render.escape import csv_cell
+    from ..render.escape import csv_cell
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -77,9 +77,9 @@ def _labels(args, out):
         raise InvalidInputError("ragscore labels DIR prints a span test set's labels; "
                                 "ragscore labels anchor DIR --documents DOCS --out NEW_DIR "
                                 f"turns a chunk-ID test set into spans; got {args.target!r}")
-    from .io.answers import labelled
-    from .folders import load_dataset
-    from .io.rechunk import span_report
+    from ..io.answers import labelled
+    from ..folders import load_dataset
+    from ..io.rechunk import span_report
 
     dataset = load_dataset(args.target[0])
     if not dataset.documents:
@@ -101,7 +101,7 @@ def _labels(args, out):
 def _outputs(args, inputs):
     """``--out`` (a dataset folder to save) and ``--report`` (a file), each checked before
     any work: never an input, never inside a dataset folder (io/outputs.py)."""
-    from .io.outputs import check_output_folder
+    from ..io.outputs import check_output_folder
 
     check_output_folder(args.out, flag="--out", inputs=inputs, overwrite=args.overwrite)
     report = None if args.report is None else output_file("--report", args.report,
@@ -113,16 +113,16 @@ def _outputs(args, inputs):
 
 
 def _write_report(target, report):
-    from .io.store import write_file_atomically
+    from ..io.store import write_file_atomically
 
     write_file_atomically(target, [json.dumps(report, indent=2, ensure_ascii=False) + "\n"])
 
 
 def _anchor(args, out):
-    from .folders import load_dataset, save_dataset
-    from .importers.spans import read_source_documents
-    from .io.jsonl import MAX_FILE_BYTES
-    from .io.rechunk import anchor_chunks
+    from ..folders import load_dataset, save_dataset
+    from ..importers.spans import read_source_documents
+    from ..io.jsonl import MAX_FILE_BYTES
+    from ..io.rechunk import anchor_chunks
 
     if args.documents is None or args.out is None:
         raise InvalidInputError("ragscore labels anchor DIR needs --documents DOCS.jsonl and "
@@ -147,9 +147,9 @@ def _anchor(args, out):
 
 
 def _provenance(args, path):
-    from .core.labels import check_record
-    from .importers.spans import _batch
-    from .io.jsonl import MAX_FILE_BYTES
+    from ..core.labels import check_record
+    from ..importers.spans import _batch
+    from ..io.jsonl import MAX_FILE_BYTES
 
     if args.reviewer is None:
         raise InvalidInputError("--reviewer NAME is required: who stands behind the labels "
@@ -162,11 +162,11 @@ def _provenance(args, path):
 
 
 def _rechunk(args, out):
-    from .folders import load_dataset, save_dataset
-    from .importers.chunkings import read_chunks
-    from .importers.spans import read_source_documents
-    from .io.jsonl import MAX_FILE_BYTES
-    from .io.rechunk import rechunk, span_report
+    from ..folders import load_dataset, save_dataset
+    from ..importers.chunkings import read_chunks
+    from ..importers.spans import read_source_documents
+    from ..io.jsonl import MAX_FILE_BYTES
+    from ..io.rechunk import rechunk, span_report
 
     target = _outputs(args, (args.dataset, args.chunks, args.documents))
     dataset = load_dataset(args.dataset)
@@ -189,7 +189,7 @@ def _rechunk(args, out):
 
 def add_span_commands(commands):
     """Add ``labels`` (and ``labels anchor``) and ``rechunk`` to the sub-command parser."""
-    from .importers.registry import CHUNKING_OPTIONS, _today
+    from ..importers.registry import CHUNKING_OPTIONS, _today
 
     labels = commands.add_parser(
         "labels", help="a span test set's chunk labels, derived (or: labels anchor)",

@@ -6,24 +6,24 @@ Wiring only: the content comes from :mod:`ragscore.tables.share`, the page from
 verdict from :func:`ragscore.gating.gate`.
 """
 
-from .cli_common import OK, confidence, cutoff, k_text, metric_names, output_file, random_seed
-from .core.rules import InvalidInputError, show
+from .options import OK, confidence, cutoff, k_text, metric_names, output_file, random_seed
+from ..core.rules import InvalidInputError, show
 
 
 def _html(args, out):
-    from .tables.share import review_data
+    from ..tables.share import review_data
 
     target = None if args.out is None else output_file(
         "--out", args.out, inputs=(args.dataset, args.policy))
     paired = {}
     if args.dataset is None:  # --baseline DIR:SYSTEM --candidate DIR:SYSTEM
-        from .cli_common import read_pair
+        from .options import read_pair
 
         pair = read_pair(args)
         dataset, source = pair.view, pair
         paired = {"counted": pair.counted, "cases_by_system": pair.cases}
     else:
-        from .folders import load_dataset
+        from ..folders import load_dataset
 
         dataset = source = load_dataset(args.dataset)
     if not dataset.runs:
@@ -39,7 +39,7 @@ def _html(args, out):
     k = cutoff(args.k, dataset.rules)
     result = None
     if args.policy:
-        from .gating import gate
+        from ..gating import gate
 
         result = gate(source, policy=args.policy, candidate=args.candidate,
                       baseline=args.baseline, engine=args.engine,
@@ -48,17 +48,17 @@ def _html(args, out):
                        metrics=args.metrics, engine=args.engine, confidence=args.confidence,
                        seed=args.seed, gate=result, **paired)
     if args.format == "github":
-        from .render.share_github import render_github
+        from ..render.share_github import render_github
 
         text = render_github(data)
     else:
-        from .render.share_html import render_html
+        from ..render.share_html import render_html
 
         text = render_html(data)
     if target is None:
         out.write(text)
         return OK
-    from .io.store import write_file_atomically
+    from ..io.store import write_file_atomically
 
     write_file_atomically(target, [text])
     import sys

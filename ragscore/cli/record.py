@@ -4,8 +4,8 @@ what it answered as that system's runs (wiring only; the recorder is :mod:`ragsc
 import json
 import sys
 
-from .cli_common import FAILED, INTERRUPTED, OK
-from .core.rules import InvalidInputError, show
+from .options import FAILED, INTERRUPTED, OK
+from ..core.rules import InvalidInputError, show
 
 #: Built-in defaults, used when neither the command line nor --config gives a value.
 DEFAULTS = {"trials": 1, "concurrency": 8, "timeout": 30.0, "retries": 3, "backoff": 0.5,
@@ -33,7 +33,7 @@ def _value(text):
 
 
 def _settings(args):
-    from .recording.config import read_config
+    from ..recording.config import read_config
 
     config = read_config(args.config) if args.config else {}
     chosen = {key: config.get(key, default) for key, default in DEFAULTS.items()}
@@ -57,7 +57,7 @@ def _settings(args):
 
 
 def _record(args, out):
-    from .recording import RecordingInterrupted, RecordingStopped, record_endpoint
+    from ..recording import RecordingInterrupted, RecordingStopped, record_endpoint
 
     chosen = _settings(args)
     endpoint, system = chosen.pop("endpoint"), chosen.pop("system")

@@ -3,10 +3,10 @@ takes (each with one meaning across commands), the reading of a dataset folder t
 engine, and text made safe for a terminal."""
 import argparse
 
-from .core.metrics import REGISTRY
-from .core.rules import COURSE, InvalidInputError, check_k, show
-from .engine import DEFAULT_ENGINE, ENGINES
-from .io.course import COURSE_PATH
+from ..core.metrics import REGISTRY
+from ..core.rules import COURSE, InvalidInputError, check_k, show
+from ..engine import DEFAULT_ENGINE, ENGINES
+from ..io.course import COURSE_PATH
 
 
 #: Exit codes.
@@ -93,14 +93,14 @@ def output_file(flag, value, *, inputs=()):
     """The :class:`~pathlib.Path` of an output file given as ``flag`` (``--out``), checked
     before any work (:func:`ragscore.io.outputs.check_output_file`: its folder exists, it is
     none of ``inputs``, not inside a dataset folder, a regular file if it exists)."""
-    from .io.outputs import check_output_file
+    from ..io.outputs import check_output_file
 
     return check_output_file(value, flag=flag, inputs=inputs)
 
 
 def no_runs(folder):
     """The error for a dataset whose runs file holds no run: there is nothing to score."""
-    from .io.jsonl import where
+    from ..io.jsonl import where
 
     return InvalidInputError(f"{where(folder)}: its runs file holds no runs; nothing to score "
                              "(add one line per case and system, see docs/dataset-format.md)")
@@ -108,8 +108,8 @@ def no_runs(folder):
 
 def read_counted(args):
     """The counted runs of ``args.dataset``, read and checked by the chosen engine."""
-    from .engine import count_folder
-    from .render.progress import Progress
+    from ..engine import count_folder
+    from ..render.progress import Progress
 
     with Progress("reading and counting the runs") as progress:  # only on a terminal
         counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
@@ -118,7 +118,7 @@ def read_counted(args):
     if not counted.keys:
         raise no_runs(args.dataset)
     if getattr(args, "split", None) is not None:
-        from .tables.summary import restrict, slice_members
+        from ..tables.summary import restrict, slice_members
 
         members = slice_members(counted, "split")
         if args.split not in members:
@@ -132,15 +132,15 @@ def read_pair(args):
     """The :class:`~ragscore.engine.pairs.FolderPair` of ``--baseline DIR:SYSTEM
     --candidate DIR:SYSTEM`` (two chunkings of one span test set), restricted to
     ``--split`` when given; ``args.baseline`` and ``args.candidate`` name its systems."""
-    from .engine.pairs import pair_folders
-    from .render.progress import Progress
+    from ..engine.pairs import pair_folders
+    from ..render.progress import Progress
 
     with Progress("reading and counting the two folders"):
         pair = pair_folders(args.baseline, args.candidate, engine=args.engine,
                             unit=getattr(args, "unit", "chunk"),
                             dedupe=getattr(args, "dedupe", False))
     if getattr(args, "split", None) is not None:
-        from .tables.summary import restrict, slice_members
+        from ..tables.summary import restrict, slice_members
 
         members = slice_members(pair.counted, "split")
         if args.split not in members:

@@ -1,9 +1,9 @@
 """``ragscore import`` and ``ragscore export``: built from the importer registry
 (:data:`ragscore.importers.registry.IMPORTERS`), so each format is declared once."""
-from .cli_common import OK, dataset_argument, output_file
-from .core.rules import InvalidInputError
-from .importers.registry import IMPORTERS
-from .io.jsonl import where
+from .options import OK, dataset_argument, output_file
+from ..core.rules import InvalidInputError
+from ..importers.registry import IMPORTERS
+from ..io.jsonl import where
 
 
 def _import(args, out):
@@ -11,9 +11,9 @@ def _import(args, out):
     written and what was dropped or filled in."""
     from pathlib import Path
 
-    from .folders import save_dataset
-    from .io.format import NAME_PATTERN
-    from .io.outputs import check_output_folder
+    from ..folders import save_dataset
+    from ..io.format import NAME_PATTERN
+    from ..io.outputs import check_output_folder
 
     importer = IMPORTERS[args.kind]
     inputs = _inputs(importer, args)
@@ -26,8 +26,8 @@ def _import(args, out):
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
-    from .io.input_bytes import bytes_reported, input_bytes
-    from .render.progress import Progress
+    from ..io.input_bytes import bytes_reported, input_bytes
+    from ..render.progress import Progress
 
     total = input_bytes(inputs)  # what the import reads, and only that
     # only on a terminal, after two seconds: the share of the input files' bytes read
@@ -89,8 +89,8 @@ def _inputs(importer, args):
 
 def _write_review_queue(dataset, path):
     """Write the review queue of a just-imported ``dataset`` at ``path``; say so."""
-    from .cli_answers import queue_summary, queue_text
-    from .io.store import write_file_atomically
+    from .review import queue_summary, queue_text
+    from ..io.store import write_file_atomically
 
     from pathlib import Path
 
@@ -100,9 +100,9 @@ def _write_review_queue(dataset, path):
 
 
 def _export_trec(args, out):
-    from .folders import load_dataset
-    from .importers import export_trec
-    from .io.outputs import check_output_file
+    from ..folders import load_dataset
+    from ..importers import export_trec
+    from ..io.outputs import check_output_file
 
     # the prefix's own name checked as a file would be: its folder, inputs, dataset folders
     check_output_file(f"{args.out_prefix}.qrels", flag="--out-prefix", inputs=(args.dataset,),
@@ -113,8 +113,8 @@ def _export_trec(args, out):
 
 
 def _export_nuggets(args, out):
-    from .folders import load_dataset
-    from .importers.nuggetizer import export_nuggets
+    from ..folders import load_dataset
+    from ..importers.nuggetizer import export_nuggets
 
     targets = {flag: output_file(f"--{flag}", value, inputs=(args.dataset,))
                for flag, value in (("nuggets", args.nuggets), ("assignments", args.assignments),
@@ -136,8 +136,8 @@ def _export_nuggets(args, out):
 
 
 def _export_alce(args, out):
-    from .folders import load_dataset
-    from .importers.alce import export_alce
+    from ..folders import load_dataset
+    from ..importers.alce import export_alce
 
     target = output_file("--out", args.out, inputs=(args.dataset,))
     count = export_alce(load_dataset(args.dataset), target, system=args.system)
