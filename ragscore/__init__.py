@@ -21,9 +21,10 @@ from .io.jsonl import DatasetFileError
 from .folders import load_dataset, save_dataset
 
 # Loaded on first access, so `import ragscore` stays light.
-_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.gating",
+_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.usecases.gate",
          "record": "ragscore.recording"}
-_SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core")
+_SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core",
+               "usecases")
 
 #: The public names: one for the contract's six metrics (CONTRACT), one for every metric
 #: (REGISTRY), one way to score one run (evaluate) and one to score many (score_runs), and

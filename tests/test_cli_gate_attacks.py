@@ -131,8 +131,13 @@ def baseline(tmp_path):
 
 
 def edited(path, change):
+    """The baseline file changed by ``change`` and given a digest of its new content, as a
+    tool that rewrites it (or a forger) would: the checks behind the digest are tested."""
+    from ragscore.io.baseline import content_digest
+
     record = json.loads(path.read_text())
     change(record["questions"])
+    record["digest"]["content_sha256"] = content_digest(record)
     path.write_text(json.dumps(record))
     return path
 

@@ -71,9 +71,14 @@ def test_an_answer_nobody_assessed_is_not_diagnosed_ok(tmp_path):
 
 
 def test_a_ragscore_metric_named_without_a_cutoff_says_the_one_it_was_read_at():
-    """support at --k 2 is labelled support@2: never 'support' beside R@10."""
+    """support at --k 2 is labelled support@2: never 'support' beside R@10; without --k it
+    is not read at a default nobody chose (issue 41: it was read at k = 2 unasked)."""
     code, out, err = capture(["report", "fixtures/practice", "--measures", "R@10 support",
                               "--system", "rerank", "--format", "json"])
+    assert code == 2 and "'support' is read at a cutoff: name it (support@10) or give --k" \
+        in err, err
+    code, out, err = capture(["report", "fixtures/practice", "--measures", "R@10 support",
+                              "--system", "rerank", "--format", "json", "--k", "2"])
     assert code == 0, err
     labels = {row["measure"] for row in json.loads(out)["summary"]}
     assert labels == {"R@10", "support@2"}

@@ -120,7 +120,7 @@ def test_baseline_file_round_trip_and_stale_refusal(capsys, tmp_path, policy):
     code, out, _ = run(capsys, "baseline", "save", str(COURSE_PATH), "--system", "A",
                        "--out", str(baseline))
     assert code == 0 and "4 questions" in out
-    assert json.loads(baseline.read_text())["format"] == "ragscore-baseline-1"
+    assert json.loads(baseline.read_text())["format"] == "ragscore-baseline-2"  # digests
     code, out, _ = run(capsys, "gate", str(COURSE_PATH), "--policy", policy,
                        "--candidate", "B", "--baseline-file", str(baseline))
     assert code == 1 and "        launch: 0.5000 (baseline 1.0000)" in out

@@ -122,6 +122,25 @@ def test_compare_refuses_two_different_span_test_sets(folders, tmp_path, capsys)
     assert not (tmp_path / "page.html").exists()
 
 
+def test_compare_across_a_document_edit_when_allowed(folders, tmp_path, capsys):
+    """Issue 41's seam: on 1dd5f70, --allow-mismatch did not let two chunkings of a span test
+    set before and after a document edit be compared; now the comparison runs and says so
+    first."""
+    sentences, notes = folders
+    edited = tmp_path / "edited-documents.jsonl"
+    lines = (SPANS / "documents.jsonl").read_text().splitlines()
+    edited.write_text(lines[0] + "\n" + lines[1].replace("Aurora", "Borealis") + "\n")
+    code, _, err = run(capsys, "rechunk", notes, "--chunks", SPANS / "chunks-notes.jsonl",
+                       "--documents", edited, "--out", tmp_path / "edited",
+                       "--report", tmp_path / "report.json")
+    assert code == 0, err
+    code, out, err = run(capsys, "compare", "--baseline", f"{notes}:A", "--candidate",
+                         f"{tmp_path / 'edited'}:A", "--allow-mismatch")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("WARNING: --allow-mismatch: the two folders hold "
+                                          "different span test sets")
+
+
 @pytest.mark.parametrize("baseline, candidate, message", [
     ("nowhere:A", "{notes}:A", "--baseline must be DIR:SYSTEM (a dataset folder, a colon and "
                                "a system of it) when no DATASET is given; got 'nowhere:A'"),

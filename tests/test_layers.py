@@ -1,7 +1,7 @@
 """The package's layers and the one direction of their imports, read from the source with ast.
 
     core (standard library only) <- io <- engine <- folders <- importers <- tables (pandas)
-    <- render <- workbook <- cli
+    <- render <- recording <- usecases <- workbook <- cli
 
 io reads and writes files with the standard library (and jsonschema): no numpy, pyarrow or
 duckdb, which belong to the engine's columnar wing; ragscore.folders (load, save, upgrade)
@@ -21,10 +21,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "ragscore"
 LAYERS = ["ragscore.core", "ragscore.io", "ragscore.engine", "ragscore.folders",
           "ragscore.importers",
-          "ragscore.tables", "ragscore.render", "ragscore.workbook", "ragscore.recording",
-          "ragscore.top"]
+          "ragscore.tables", "ragscore.render", "ragscore.recording", "ragscore.usecases",
+          "ragscore.workbook", "ragscore.top"]
 #: Modules on top of everything: the command line and the public entry points.
-TOP = {"ragscore", "ragscore.__main__", "ragscore.reports", "ragscore.plots", "ragscore.gating"}
+TOP = {"ragscore", "ragscore.__main__", "ragscore.reports", "ragscore.plots"}
 #: The command line: a package on top of everything.
 CLI = "ragscore.cli"
 #: Third-party packages each layer may use (the standard library is always allowed).
@@ -36,6 +36,7 @@ THIRD_PARTY = {
     "ragscore.importers": set(),
     "ragscore.tables": {"numpy", "pandas", "scipy"},
     "ragscore.render": {"numpy", "pandas", "matplotlib"},
+    "ragscore.usecases": set(),
     "ragscore.workbook": {"numpy", "pandas", "matplotlib", "ipywidgets", "IPython"},
     "ragscore.recording": set(),
     "ragscore.top": {"numpy", "pandas"},

@@ -1,42 +1,32 @@
 """``ragscore eval QRELS RUN... --measures "P@10 nDCG@10 AP RR"``: TREC files scored as they
 are, the way trec_eval and ir_measures take them, with no folder written.
 
-The files are read by the TREC importer's readers (in columns where they are laid out
-plainly: :mod:`ragscore.engine.columnar.trec`) and counted by the columnar engine; the
-numbers and the conventions are those of ``ragscore import trec`` followed by ``ragscore
-report --measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's
-options have their equivalents: ``-q`` (per-question rows; without it, the means only),
-``-c`` (a judged question a run lacks counts, with an empty ranking; without it the means
-are over the run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant)
-and ``-M N`` (each ranking's best N); ``--trec-eval`` prints trec_eval's layout.
+The use case is :func:`ragscore.usecases.measured.evaluate_files`; the numbers and the
+conventions are those of ``ragscore import trec`` followed by ``ragscore report
+--measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's options
+have their equivalents: ``-q`` (per-question rows; without it, the means only), ``-c`` (a
+judged question a run lacks counts, with an empty ranking; without it the means are over the
+run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant) and ``-M N``
+(each ranking's best N); ``--trec-eval`` prints trec_eval's layout.
 """
-from .options import OK
-from .measures import TREC_DEFAULT, digits_option, measures_option, measures_report, \
-    only_system
+from ..usecases.measured import TREC_DEFAULT, WRITERS, evaluate_files
+from .options import digits_option, format_option, measures_option
 
-__all__ = ["add_eval_command"]
+__all__ = ["COMMANDS"]
 
 #: The cutoff of a measure named without one that is not uncut (ragscore's own metrics).
 DEFAULT_K = 10
 
 
-def _eval(args, out):
-    from ..engine import count_dataset
-    from ..importers.trec import import_trec
-    from ..render.progress import Progress
-
-    # only on a terminal; the line shows the time elapsed: the runs are counted in one pass
-    # (read in columns, engine.columnar.memory), not case by case
-    with Progress("reading and counting the runs"):
-        dataset, _ = import_trec(args.qrels, args.runs, min_relevance=args.min_relevance,
-                                 missing_run="zero" if args.complete else "skip",
-                                 max_depth=args.max_depth)
-        counted = count_dataset(dataset, engine="columnar")
-    counted = only_system(counted, args.system)
-    return measures_report(args, counted, out, default_k=DEFAULT_K, rows=args.per_question)
+def _eval(args):
+    return evaluate_files(args.qrels, args.runs, measures=args.measures,
+                          trec_eval=args.trec_eval, k=DEFAULT_K,
+                          min_relevance=args.min_relevance, complete=args.complete,
+                          max_depth=args.max_depth, system=args.system,
+                          na_as_zero=args.na_as_zero, rows=args.per_question)
 
 
-def add_eval_command(commands):
+def add_eval(commands):
     """Add ``eval`` to the sub-command parser."""
     from ..importers.registry import MIN_RELEVANCE, depth
 
@@ -51,7 +41,7 @@ def add_eval_command(commands):
                         help="TREC run files (qid Q0 docno rank score tag); each tag a system")
     parser.add_argument("--measures", type=measures_option, default=None, metavar="NAMES",
                         help=f"measures in ir_measures' spelling (default: {TREC_DEFAULT})")
-    parser.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    format_option(parser, WRITERS)
     parser.add_argument("--trec-eval", action="store_true",
                         help="trec_eval's layout (measure<TAB>qid<TAB>value) with its names, "
                              "four decimals and n/a as 0; one system (--system)")
@@ -72,4 +62,6 @@ def add_eval_command(commands):
     parser.add_argument("--digits", type=digits_option, default=4,
                         help="decimals in text output (default 4)")
     parser.set_defaults(handler=_eval)
-    return OK
+
+
+COMMANDS = {"eval": add_eval}

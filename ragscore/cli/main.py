@@ -12,10 +12,10 @@ import argparse
 import os
 import sys
 
-from .options import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
-                         dataset_argument, engine_option, terminal_safe)
+from .options import BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, terminal_safe
+from .output import write_result
 from ..core.rules import InvalidInputError, show
-from ..render.width import FittedLines, check_width, output_width
+from ..render.width import check_width, output_width
 
 __all__ = ["build_parser", "capture", "main", "terminal_safe"]
 
@@ -36,40 +36,39 @@ class _Parser(argparse.ArgumentParser):
         self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser():
-    """The argument parser, with one sub-command per job."""
-    from .review import add_answer_commands
-    from .eval import add_eval_command
-    from .import_export import add_import_commands
-    from .record import add_record_command
-    from .release import add_release_commands
-    from .report import add_score_commands
-    from .html import add_share_commands
-    from .spans import add_span_commands
+#: The commands in the order a user meets them (``ragscore --help`` lists them so).
+ORDER = ("demo", "import", "export", "eval", "report", "compare", "gate", "baseline", "html",
+         "review", "claims", "audit", "sweep", "labels", "rechunk", "record", "manifest",
+         "validate", "upgrade")
 
+
+def command_groups():
+    """The command modules, each with ``COMMANDS``: ``{name: add(commands)}``."""
+    from . import audit, compare, eval, html, import_export, record, release, report, review, \
+        spans
+
+    return (report, import_export, eval, compare, release, html, review, audit, spans, record)
+
+
+def build_parser():
+    """The argument parser, with one sub-command per job, in :data:`ORDER`."""
     parser = _Parser(
         prog="ragscore",
         description="Score recorded RAG runs against a grounded test set. "
-                    "Start with 'ragscore demo' to see the course table.")
+                    "Start with 'ragscore demo' to see the course table; then import (or "
+                    "eval), report, compare, gate.")
     parser.add_argument("--debug", action="store_true",
                         help="show the full traceback of an unexpected error")
     parser.add_argument("--version", action="store_true",
                         help="print the installed ragscore's version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    add_score_commands(commands)
-    add_import_commands(commands)
-    add_eval_command(commands)
-    add_release_commands(commands, dataset_argument, engine_option)
-    add_share_commands(commands, dataset_argument, engine_option)
-    add_record_command(commands)
-    add_answer_commands(commands)
-    add_span_commands(commands)
+    adders = {name: add for group in command_groups() for name, add in group.COMMANDS.items()}
+    if set(adders) != set(ORDER):  # a command module's name missing from ORDER, or the reverse
+        raise RuntimeError(f"commands and ORDER differ: {sorted(set(adders) ^ set(ORDER))}")
+    for name in ORDER:
+        adders[name](commands)
     _add_width_option(parser, top=True)
     return parser
-
-
-#: Commands whose text output is data (JSON) for a program: escaped, never wrapped.
-DATA_OUTPUT = ("manifest",)
 
 
 def _width(text):
@@ -133,15 +132,10 @@ def main(argv=None, *, out=None):
             return OK
         if args.command is None:
             parser.error("the following arguments are required: COMMAND")
-        fmt = getattr(args, "format", "text")
-        args.width = output_width(args.width, out)  # the columns a renderer may lay out in
-        if fmt == "text" and args.command not in DATA_OUTPUT:  # read by people: fits the width
-            out = FittedLines(out, args.width)
-        if fmt in ("text", "markdown"):  # read by people: escaped
-            out = Escaping(out)
-        code = args.handler(args, out)
-        out.flush()
-        return code
+        width = output_width(args.width, out)  # the columns a renderer may lay out in
+        result = args.handler(args)
+        return write_result(result, fmt=getattr(args, "format", None), out=out, width=width,
+                            digits=getattr(args, "digits", None))
     except InvalidInputError as error:
         print(f"ragscore: error: {error}", file=sys.stderr)
         return BAD_INPUT

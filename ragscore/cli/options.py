@@ -1,7 +1,9 @@
-"""What the commands of ``ragscore`` share: exit codes, the options every scoring command
-takes (each with one meaning across commands), the reading of a dataset folder through the
-engine, and text made safe for a terminal."""
+"""The options several commands of ``ragscore`` share, each with one meaning across
+commands (the dataset argument, the cutoff, the metrics, the engine, ``--format`` from a
+result's writers, output files), and the exit codes."""
 import argparse
+
+from ..render.escape import terminal_safe  # noqa: F401 (the command line's own name for it)
 
 from ..core.metrics import REGISTRY
 from ..core.rules import COURSE, InvalidInputError, check_k, show
@@ -30,15 +32,6 @@ def k_text(text):
     return text
 
 
-def cutoff(text, rules):
-    """The cutoff ``text`` as an int within ``rules``, else a clear error."""
-    try:
-        return check_k(int(text), rules=rules)
-    except (ValueError, InvalidInputError):
-        raise InvalidInputError(f"k must be a whole number from 1 to {rules.max_k}; "
-                                f"got {show(text)}") from None
-
-
 def metric_names(text):
     names = tuple(part.strip() for part in text.split(",") if part.strip())
     unknown = [name for name in names if name not in REGISTRY]
@@ -64,9 +57,10 @@ def dataset_argument(parser, *, optional=False, pair=False):
 
 def scoring_options(parser, *, k=True):
     if k:
-        parser.add_argument("--k", type=k_text, default="2",
+        parser.add_argument("--k", type=k_text, default=None,
                             help="retrieval cutoff: 1 to 100 (course IDs) or 10000 (open IDs); "
-                                 "default 2")
+                                 "default 2 (with --measures: the cutoff of a measure named "
+                                 "without one, such as support)")
     parser.add_argument("--metrics", type=metric_names, default=None,
                         help="metrics to show, registry names separated by commas "
                              f"({', '.join(REGISTRY)}); default: the contract's six, less "
@@ -98,122 +92,6 @@ def output_file(flag, value, *, inputs=()):
     return check_output_file(value, flag=flag, inputs=inputs)
 
 
-def no_runs(folder):
-    """The error for a dataset whose runs file holds no run: there is nothing to score."""
-    from ..io.jsonl import where
-
-    return InvalidInputError(f"{where(folder)}: its runs file holds no runs; nothing to score "
-                             "(add one line per case and system, see docs/dataset-format.md)")
-
-
-def read_counted(args):
-    """The counted runs of ``args.dataset``, read and checked by the chosen engine."""
-    from ..engine import count_folder
-    from ..render.progress import Progress
-
-    with Progress("reading and counting the runs") as progress:  # only on a terminal
-        counted = count_folder(args.dataset, engine=args.engine, unit=args.unit,
-                               dedupe=args.dedupe, progress=progress,
-                               drafts=getattr(args, "drafts", False))
-    if not counted.keys:
-        raise no_runs(args.dataset)
-    if getattr(args, "split", None) is not None:
-        from ..tables.summary import restrict, slice_members
-
-        members = slice_members(counted, "split")
-        if args.split not in members:
-            raise InvalidInputError(f"--split must be one of the dataset's splits "
-                                    f"({', '.join(members)}); got {show(args.split)}")
-        counted = restrict(counted, members[args.split])
-    return counted
-
-
-def read_pair(args):
-    """The :class:`~ragscore.engine.pairs.FolderPair` of ``--baseline DIR:SYSTEM
-    --candidate DIR:SYSTEM`` (two chunkings of one span test set), restricted to
-    ``--split`` when given; ``args.baseline`` and ``args.candidate`` name its systems."""
-    from ..engine.pairs import pair_folders
-    from ..render.progress import Progress
-
-    with Progress("reading and counting the two folders"):
-        pair = pair_folders(args.baseline, args.candidate, engine=args.engine,
-                            unit=getattr(args, "unit", "chunk"),
-                            dedupe=getattr(args, "dedupe", False))
-    if getattr(args, "split", None) is not None:
-        from ..tables.summary import restrict, slice_members
-
-        members = slice_members(pair.counted, "split")
-        if args.split not in members:
-            raise InvalidInputError(f"--split must be one of the dataset's splits "
-                                    f"({', '.join(members)}); got {show(args.split)}")
-        pair = pair._replace(counted=restrict(pair.counted, members[args.split]))
-    return pair
-
-
-def what_was_removed(counted):
-    """``(case, system, dropped, collapsed)`` for every run a dedupe or projection changed."""
-    return [(case, system, dropped, collapsed) for (case, system), dropped, collapsed
-            in zip(counted.keys, counted.field("dropped"), counted.field("collapsed"))
-            if dropped or collapsed]
-
-
-_PRINTABLE_ASCII = bytes(range(32, 127)) + b"\n"  # in ASCII, what str.isprintable passes, and \n
-
-
-def terminal_safe(text):
-    """``text`` with every unprintable character but the line break escaped (``\\x1b``,
-    ``\\u202e``), so what a data file holds cannot move the cursor or forge a line.
-
-    >>> terminal_safe("ok\\n\\x1b[2J")
-    'ok\\n\\\\x1b[2J'
-    """
-    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
-        return text  # the common case, checked at C speed
-    lines = text.split("\n")
-    if all(map(str.isprintable, lines)):
-        return text
-    return "\n".join(line if line.isprintable() else
-                     "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
-                     for line in lines)
-
-
-class Escaping:
-    """A text stream that writes through :func:`terminal_safe`."""
-
-    def __init__(self, stream):
-        self.stream = stream
-
-    def write(self, text):
-        return self.stream.write(terminal_safe(text))
-
-    def flush(self):
-        self.stream.flush()
-
-
-#: A dataset's note longer than this is cut when shown.
-LONGEST_NOTE = 1000
-
-
-def shortened_note(text):
-    return text if len(text) <= LONGEST_NOTE else (
-        f"{text[:LONGEST_NOTE]}... (cut; the note has {len(text):,} characters)")
-
-
-def notes_out(counted, out_of_band):
-    """Say on ``out_of_band`` what a projection or dedupe removed, per system."""
-    totals = {}
-    for _, system, dropped, collapsed in what_was_removed(counted):
-        before = totals.get(system, (0, 0))
-        totals[system] = (before[0] + dropped, before[1] + collapsed)
-    for system, (dropped, collapsed) in totals.items():
-        if dropped:
-            out_of_band.write(f"ragscore: note: system {system}: {dropped} repeated IDs "
-                              "dropped from its rankings (--dedupe)\n")
-        if collapsed:
-            out_of_band.write(f"ragscore: note: system {system}: {collapsed} chunks collapsed "
-                              "into their documents (--unit document)\n")
-
-
 def confidence(text):
     """A confidence level strictly between 0 and 1, such as 0.95."""
     try:
@@ -237,3 +115,50 @@ def random_seed(text):
         raise argparse.ArgumentTypeError(f"--seed must be a whole number 0 or above; "
                                          f"got {text!r}")
     return value
+
+
+#: ``format_option``'s default: the first writer of the table.
+FIRST = "first writer"
+
+
+def format_option(parser, writers, *, default=FIRST, help=None):
+    """``--format``, its choices the names of a result type's ``writers`` (the first is
+    the default unless ``default`` is given; ``None``: the command chooses)."""
+    names = tuple(writers)
+    default = names[0] if default == FIRST else default
+    parser.add_argument("--format", choices=names, default=default,
+                        help=help or f"output format (default {default})")
+
+
+def digits_option(text):
+    """``--digits``: 0 to 17 decimals."""
+    if not (text.isascii() and text.isdigit() and int(text) <= 17):
+        raise argparse.ArgumentTypeError(f"--digits must be a whole number from 0 to 17; "
+                                         f"got {show(text)}")
+    return int(text)
+
+
+def measures_option(text):
+    """``--measures``: parsed as the command line is read, so a typo fails at once."""
+    from ..core.measures import parse_measures
+
+    try:
+        parse_measures(text)
+    except InvalidInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+#: The cutoff of a command whose --k was not given.
+DEFAULT_K = "2"
+
+
+def scoring(args):
+    """The options of :func:`scoring_options` as a use case's keywords."""
+    return {"engine": args.engine, "unit": args.unit, "dedupe": args.dedupe,
+            "split": args.split}
+
+
+def given_k(args):
+    """``--k`` as given, else :data:`DEFAULT_K`."""
+    return DEFAULT_K if args.k is None else args.k

@@ -1,10 +1,9 @@
 """``ragscore record``: post every question of a test set to a running system and write
-what it answered as that system's runs (wiring only; the recorder is :mod:`ragscore.recording`).
+what it answered as that system's runs (parsing only: the use case is
+:func:`ragscore.usecases.record.record`).
 """
 import json
-import sys
 
-from .options import FAILED, INTERRUPTED, OK
 from ..core.rules import InvalidInputError, show
 
 #: Built-in defaults, used when neither the command line nor --config gives a value.
@@ -56,37 +55,16 @@ def _settings(args):
     return chosen
 
 
-def _record(args, out):
-    from ..recording import RecordingInterrupted, RecordingStopped, record_endpoint
+def _record(args):
+    from ..usecases.record import record
 
     chosen = _settings(args)
     endpoint, system = chosen.pop("endpoint"), chosen.pop("system")
-    target = chosen["out"] or args.dataset
-    try:
-        recorded = record_endpoint(args.dataset, endpoint, system=system,
-                                   resume=args.resume, overwrite=args.overwrite, flags=True,
-                                   **chosen)
-    except RecordingStopped as error:
-        print(f"ragscore: {error}", file=sys.stderr)
-        return FAILED
-    except RecordingInterrupted as error:
-        print(f"ragscore: {error}", file=sys.stderr)
-        return INTERRUPTED
-    summary = recorded.manifests[system]["recorder"]
-    out.write(f"recorded {system}: {summary['calls']:,} calls, {summary['failed']:,} failed, "
-              f"{summary['retries']:,} retries; wrote {target}\n")
-    if summary["failed"]:
-        first = summary["failures"][0]
-        print(f"ragscore: {summary['failed']:,} calls failed and are recorded as failed runs "
-              f"(first: case {first['case']}, trial {first['trial']}: {first['reason']}); "
-              "run the same command again with --resume to try only those again",
-              file=sys.stderr)
-        return FAILED
-    out.write(f"next: ragscore report {target}\n")
-    return OK
+    return record(args.dataset, endpoint=endpoint, system=system, resume=args.resume,
+                  overwrite=args.overwrite, **chosen)
 
 
-def add_record_command(commands):
+def add_record(commands):
     """Add ``record`` to the sub-command parser."""
     parser = commands.add_parser(
         "record", help="record a running system's answers to a test set's questions",
@@ -141,3 +119,6 @@ def add_record_command(commands):
     parser.add_argument("--set", action="append", metavar="KEY=VALUE",
                         help="a setting recorded in the manifest (repeatable)")
     parser.set_defaults(handler=_record)
+
+
+COMMANDS = {"record": add_record}

@@ -53,21 +53,41 @@ class Check(namedtuple("Check", "name meaning reads needs judge")):
 
 
 class Rule(namedtuple("Rule", "name metric check threshold tolerance slice cases k severity "
-                              "missing",
-                      defaults=(None, 0.0, None, None, None, "major", "fail"))):
-    """One rule of a policy (see the module docstring for what each check means)."""
+                              "missing max_na max_na_share",
+                      defaults=(None, 0.0, None, None, None, "major", "fail", None, None))):
+    """One rule of a policy (see the module docstring for what each check means);
+    ``max_na`` (a whole number) or ``max_na_share`` (a share of the questions in scope)
+    allows the candidate that many n/a questions more than the baseline has, or than the
+    labels force (none allowed by default)."""
 
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", "rule passed value used left_out failures detail no_run",
-                         defaults=((),))):
+class Outcome(namedtuple("Outcome", "rule passed value used left_out failures detail no_run "
+                                    "na", defaults=((), None))):
     """How one rule fared: ``value`` is the mean, total or number of regressions it judged;
     ``used`` the questions with a defined value, ``left_out`` those in scope without one;
     ``failures`` ``(case, candidate, baseline)`` for each question that broke it, worst first;
     ``detail`` one sentence saying all of that; ``no_run`` ``(case, side)`` for each question
     in scope that the ``"candidate"`` or the ``"baseline"`` has no run for (any fails the
-    rule)."""
+    rule); ``na`` the :class:`NA` counts of the questions in scope (each side's n/a, why, and
+    how many the rule allows)."""
+
+    __slots__ = ()
+
+
+class NA(namedtuple("NA", "candidate baseline forced unforced baseline_unforced allowed "
+                          "reasons failed questions", defaults=((),))):
+    """The n/a of one rule's questions, counted on each side: ``candidate`` (n/a questions
+    with a candidate run), ``baseline`` (the same of the baseline's, ``None`` without a
+    baseline), ``forced`` (the candidate's n/a that the test set's labels make so: a
+    question outside the metric's slice, not labelled yet, or undefined by its labels),
+    ``unforced`` (the others: the candidate's doing, or not assessed),
+    ``baseline_unforced`` (the baseline's, ``None`` without one), ``allowed`` (how many
+    unforced n/a more than the baseline's, or than none, the rule allows: ``max_na``),
+    ``reasons`` (``(reason, questions)`` of the candidate's n/a, most first),
+    ``failed`` (the candidate is n/a on more questions than that) and ``questions`` (the
+    candidate's unforced n/a questions, in scope order)."""
 
     __slots__ = ()
 
@@ -122,6 +142,17 @@ def check_numbers(rule, *, max_k=MAX_K):
     if rule.missing not in MISSING:
         raise RuleError(f"{where}: missing must be one of {', '.join(MISSING)}; got "
                         f"{show(rule.missing)}", field="missing")
+    if rule.max_na is not None and (type(rule.max_na) is not int or rule.max_na < 0):
+        raise RuleError(f"{where}: max_na must be a whole number at least 0; got "
+                        f"{show(rule.max_na)}", field="max_na")
+    share = rule.max_na_share
+    if share is not None and (not _is_number(share) or not isfinite(share)
+                              or not 0 <= share <= 1):
+        raise RuleError(f"{where}: max_na_share must be a number from 0 to 1; got "
+                        f"{show(share)}", field="max_na_share")
+    if rule.max_na is not None and share is not None:
+        raise RuleError(f"{where}: give max_na or max_na_share, not both",
+                        field="max_na_share")
 
 
 def check_rule(rule, *, has_baseline, max_k=MAX_K):
@@ -192,10 +223,12 @@ def in_scope(rule, cases, tags):
 
 def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K, digits=2):
     """The :class:`Outcome` of ``rule`` for the ``candidate``'s counted runs (``baseline``
-    likewise, for ``no_regression``) over the test set's questions ``cases`` (in order;
-    ``None`` reads the candidate's own, for a candidate known to answer every question).
-    ``tags`` maps a case to its tags. A question in scope without a run fails the rule
-    (listed in ``no_run``), or raises :class:`RuleError` under ``missing = "error"``.
+    likewise, for ``no_regression`` and for the n/a count) over the test set's questions
+    ``cases`` (in order; ``None`` reads the candidate's own, for a candidate known to answer
+    every question). ``tags`` maps a case to its tags. A question in scope without a run
+    fails the rule (listed in ``no_run``), or raises :class:`RuleError` under ``missing =
+    "error"``. A candidate n/a on more questions than the baseline (without one: than the
+    labels force), beyond ``max_na``, fails the rule too (:func:`count_na`).
 
     >>> from ragscore.core.counts import count
     >>> from ragscore.engine.reference import ReferenceCounted
@@ -228,12 +261,88 @@ def judge(rule, candidate, *, k, tags, baseline=None, cases=None, max_k=MAX_K, d
         where += f" tagged {rule.slice}"
     outcome = CHECKS[rule.check].judge(rule, metric, raw, where, label, left_out, earlier, k,
                                        digits=digits)
+    na = count_na(rule, metric, k, scope, candidate, baseline)
+    outcome = outcome._replace(na=na)
+    if na.candidate or na.baseline:
+        outcome = outcome._replace(passed=outcome.passed and not na.failed,
+                                   detail=f"{outcome.detail} {na_sentence(na)}")
+    if na.failed:  # the n/a questions listed with the others that broke the rule
+        before = {} if baseline is None else baseline.values_by_case(metric, k)
+        listed = {case for case, _, _ in outcome.failures}
+        outcome = outcome._replace(failures=list(outcome.failures) + [
+            (case, None, before.get(case)) for case in na.questions if case not in listed])
     if not no_run:
         return outcome
     sides = sorted({side for _, side in no_run})
     return outcome._replace(passed=False, no_run=tuple(no_run), detail=(
         f"{outcome.detail} {len(no_run)} in scope with no {' or '.join(sides)} run: "
         "nothing shows they pass."))
+
+
+def _na_questions(view, metric, k, scope):
+    """``(n/a questions, the unforced ones, {reason: questions})`` of one system's
+    ``view`` over the questions of ``scope`` it has a run for (see :class:`NA`)."""
+    from .metrics import NOT_LABELLED
+
+    chosen = set(scope)
+    na, unforced, reasons = [], [], {}
+    values = view.values_by_case(metric, k)
+    if not any(values[case] is None for case in chosen if case in values):
+        return na, unforced, reasons  # nothing n/a: no reason to read
+    for (case, _), value, reason, answerable in zip(
+            view.keys, view.values(metric, k), view.reasons(metric, k), view.answerable()):
+        if case not in chosen or value is not None:
+            continue
+        na.append(case)
+        reasons[reason] = reasons.get(reason, 0) + 1
+        outside = (metric.slice == "answerable" and not answerable) or (
+            metric.slice == "unanswerable" and answerable)
+        if not (outside or reason == NOT_LABELLED
+                or (metric.na_by_labels and reason == metric.undefined)):
+            unforced.append(case)
+    return na, unforced, reasons
+
+
+def count_na(rule, metric, k, scope, candidate, baseline=None):
+    """The :class:`NA` of ``rule`` over ``scope``: the candidate fails it when its unforced
+    n/a questions outnumber the baseline's (without a baseline: zero) by more than the rule
+    allows (``max_na``, or ``max_na_share`` of the questions in scope, rounded down)."""
+    na, unforced, reasons = _na_questions(candidate, metric, k, scope)
+    before = before_unforced = None
+    if baseline is not None:
+        earlier, earlier_unforced, _ = _na_questions(baseline, metric, k, scope)
+        before, before_unforced = len(earlier), len(earlier_unforced)
+    allowed = rule.max_na if rule.max_na is not None else (
+        int(rule.max_na_share * len(scope)) if rule.max_na_share is not None else 0)
+    failed = len(unforced) > (before_unforced or 0) + allowed
+    ordered = tuple(sorted(reasons.items(), key=lambda item: (-item[1], str(item[0]))))
+    return NA(len(na), before, len(na) - len(unforced), len(unforced), before_unforced,
+              allowed, ordered, failed, tuple(unforced))
+
+
+def na_sentence(na):
+    """What a rule's n/a questions were, on each side and why, in one sentence (two when
+    it failed on them).
+
+    >>> na_sentence(NA(2, 0, 0, 2, 0, 0, (("the answer makes no claims", 2),), True))
+    'n/a: candidate 2 (the answer makes no claims: 2), baseline 0. The candidate is n/a on 2 more questions than the baseline (max_na allows 0): nothing shows they pass.'
+    >>> na_sentence(NA(3, None, 3, 0, None, 0, (("the question is answerable", 3),), False))
+    'n/a: candidate 3 (the question is answerable: 3; all as the labels make it).'
+    """
+    why = [f"{reason}: {count}" for reason, count in na.reasons]
+    if na.forced:
+        why.append("all as the labels make it" if na.forced == na.candidate
+                   else f"{na.forced} as the labels make it")
+    text = f"n/a: candidate {na.candidate}" + (f" ({'; '.join(why)})" if why else "")
+    if na.baseline is not None:
+        text += f", baseline {na.baseline}"
+    text += "."
+    if na.failed:
+        against = "the baseline" if na.baseline is not None else "the labels make it"
+        extra = na.unforced - (na.baseline_unforced or 0)
+        text += (f" The candidate is n/a on {extra} more question{'s' * (extra != 1)} than "
+                 f"{against} (max_na allows {na.allowed}): nothing shows they pass.")
+    return text
 
 
 def _nothing_defined(rule, label, where, left_out):

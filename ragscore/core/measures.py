@@ -21,17 +21,17 @@ from .aggregate import aggregates
 from .metrics import REGISTRY
 from .rules import InvalidInputError, show
 
-#: ir_measures' names of the retrieval measures, and the registry metric each one is.
-ECOSYSTEM = {"P": "precision", "R": "recall", "RR": "rr", "nDCG": "ndcg", "AP": "ap",
-             "Success": "hit"}
+#: ir_measures' names of the measures that have one, and the registry metric each one is
+#: (each metric says its own: ``Metric.ir_name``).
+ECOSYSTEM = {metric.ir_name: name for name, metric in REGISTRY.items()
+             if metric.ir_name is not None}
 
-#: The measures that have an uncut form (no ``@k``: the whole ranking).
-UNCUT = ("AP", "nDCG", "RR")
+#: The measures that have an uncut form (no ``@k``: the whole ranking): ``Metric.uncut``.
+UNCUT = tuple(metric.ir_name for metric in REGISTRY.values() if metric.uncut)
 
-#: trec_eval's names: ``(cut name with {k}, uncut name)``; None where trec_eval has none.
-TREC_NAMES = {"precision": ("P_{k}", None), "recall": ("recall_{k}", None),
-              "rr": (None, "recip_rank"), "ndcg": ("ndcg_cut_{k}", "ndcg"),
-              "ap": ("map_cut_{k}", "map"), "hit": ("success_{k}", None)}
+#: trec_eval's names: ``(cut name with {k}, uncut name)`` of every metric that has one.
+TREC_NAMES = {name: (metric.trec_name, metric.trec_uncut) for name, metric in REGISTRY.items()
+              if metric.trec_name is not None or metric.trec_uncut is not None}
 
 
 class Measure(namedtuple("Measure", "label metric k")):
@@ -65,6 +65,17 @@ class Measure(namedtuple("Measure", "label metric k")):
         return uncut if "{k}" in REGISTRY[self.metric].label else default
 
 
+def needs_cutoff(measure):
+    """True for a measure named without a cutoff that is read at one all the same: a
+    ragscore metric such as ``support`` (its cutoff comes from ``--k``); false for a
+    measure with ``@k`` and for the uncut ranking measures (``AP``, ``nDCG``, ``RR``).
+
+    >>> [needs_cutoff(m) for m in parse_measures("support support@3 AP P@5")]
+    [True, False, False, False]
+    """
+    return measure.k is None and "{k}" not in REGISTRY[measure.metric].label
+
+
 def at_cutoffs(measures, *, default):
     """``measures`` with every cutoff stated: a metric named without one that is read at
     ``default`` (``support`` with ``--k 2``) becomes ``support@2``, so no label hides the k
@@ -75,7 +86,7 @@ def at_cutoffs(measures, *, default):
     """
     found = {}
     for measure in measures:
-        if measure.k is None and "{k}" not in REGISTRY[measure.metric].label:
+        if needs_cutoff(measure):
             measure = Measure(f"{measure.label}@{default}", measure.metric, default)
         found.setdefault((measure.metric, measure.k), measure)
     return tuple(found.values())

@@ -18,7 +18,7 @@ their registry modules (:mod:`ragscore.core.metrics`) and are read by both engin
 [1.0, 1.0, 1.0, 1.0, 0.5, 1.0]
 """
 from ..core.labels import is_machine
-from ..core.metrics import CITATION_METRICS, CONTRACT, NUGGET_METRICS, REGISTRY
+from ..core.metrics import CONTRACT, REGISTRY
 from ..core.rules import COURSE, InvalidInputError, show
 from .counted import Counted
 
@@ -132,12 +132,10 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     return count_reference(path, unit=unit, dedupe=dedupe, max_bytes=limit, progress=progress)
 
 
-#: Columns shown by default when the data records what they measure.
-FEATURE_METRICS = (("superseded", "stale_support"), ("groups", "disclosures"),
-                   ("delivered", "context_differs"), ("references", "exact_match"),
-                   ("references", "token_f1"), ("judgements", "judged"),
-                   *(("nuggets", name) for name in NUGGET_METRICS),
-                   *(("citations", name) for name in CITATION_METRICS))
+#: Columns shown by default when the data records what they measure (each metric names
+#: the feature that shows it: ``Metric.shown_when``), in report order.
+FEATURE_METRICS = tuple((metric.shown_when, name) for name, metric in REGISTRY.items()
+                        if metric.shown_when not in (None, "contract"))
 
 
 def default_metrics(counted):

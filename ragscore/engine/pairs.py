@@ -19,13 +19,15 @@ __all__ = ["FolderPair", "pair_folders", "split_side"]
 
 
 class FolderPair(namedtuple("FolderPair", "counted view cases baseline candidate "
-                                          "fingerprint")):
+                                          "fingerprint mismatch", defaults=(None,))):
     """Two folders' systems joined: ``counted`` (their rows, each system named as given),
     ``view`` (a :class:`~ragscore.io.format.Dataset` holding the baseline folder's
     questions and, per system, its folder's runs and manifest: what the gate and the shared
     page read), ``cases`` (``{name: cases}``: each side's questions with the labels derived
     on its own chunking), ``baseline`` and ``candidate`` (the names), and the span test
-    set's ``fingerprint``."""
+    set's ``fingerprint`` (the baseline's), and ``mismatch``: why the two may not be compared
+    (their span test sets differ: a document edited, a question or a label changed), when
+    that was allowed, else ``None``."""
 
     __slots__ = ()
 
@@ -77,10 +79,12 @@ def _side_notes(notes, system, name):
             for note in notes if note.startswith((prefix, LOST_NOTE))]
 
 
-def pair_folders(baseline, candidate, *, engine="columnar", unit="chunk", dedupe=False):
+def pair_folders(baseline, candidate, *, engine="columnar", unit="chunk", dedupe=False,
+                 allow_mismatch=False):
     """The :class:`FolderPair` of ``baseline`` and ``candidate`` (each ``DIR:SYSTEM``);
-    refused when the two folders do not hold the same span test set, or name the same
-    side twice."""
+    refused when they name the same side twice, or when the two folders do not hold the
+    same span test set (a document edited between them, say) unless ``allow_mismatch``:
+    then the pair says why in its ``mismatch``, for the output's first line."""
     from ..io.format import Dataset
     from .reference import ReferenceCounted
 
@@ -90,12 +94,15 @@ def pair_folders(baseline, candidate, *, engine="columnar", unit="chunk", dedupe
     sides = [_side(text, role, engine, unit, dedupe)
              for text, role in ((baseline, "baseline"), (candidate, "candidate"))]
     (first, _, _, _, printed), (second, _, _, _, other) = sides
+    mismatch = None
     if printed != other:
-        raise InvalidInputError(
-            f"the two folders hold different span test sets (fingerprints "
-            f"{printed[:12]} and {other[:12]}: their documents, questions or span labels "
-            "differ); two chunkings are compared only on one span test set (ragscore "
-            "rechunk cuts a new chunking of it)")
+        mismatch = (f"the two folders hold different span test sets (fingerprints "
+                    f"{printed[:12]} and {other[:12]}: their documents, questions or span "
+                    "labels differ)")
+        if not allow_mismatch:
+            raise InvalidInputError(
+                f"{mismatch}; two chunkings are compared only on one span test set (ragscore "
+                "rechunk cuts a new chunking of it; --allow-mismatch compares them anyway)")
     keys, counts, notes, ops, waiting = [], [], [], {}, {}
     runs, manifests, cases = {}, {}, {}
     features = set()
@@ -118,4 +125,4 @@ def pair_folders(baseline, candidate, *, engine="columnar", unit="chunk", dedupe
     view = Dataset(corpus=first.corpus, cases=sides[0][1].cases, runs=runs,
                    name=f"{first.name} and {second.name}", ids="open",
                    rubric=first.rubric, manifests=manifests or None)
-    return FolderPair(counted, view, cases, baseline, candidate, printed)
+    return FolderPair(counted, view, cases, baseline, candidate, printed, mismatch)

@@ -6,8 +6,13 @@ otherwise. Writing a baseline is always an explicit command, never a side effect
 
 The file is JSON (no pickle): the format tag, the system, its manifest, the fingerprint and,
 per question, the counts every metric is read from (so any metric at any k can be gated),
-a list of counts per trial for repeated trials.
+a list of counts per trial for repeated trials; since ``ragscore-baseline-2``, the SHA-256
+of the system's runs it was computed from (``runs_sha256``) and a ``digest`` of the file's
+own content. A file whose content does not match its digest was edited after ``baseline
+save`` wrote it, and is refused; the digest shows an accidental or naive edit, not a forger
+who recomputes it (``ragscore baseline verify`` recomputes the whole file from the runs).
 """
+import hashlib
 import json
 from math import isfinite
 from pathlib import Path
@@ -19,7 +24,9 @@ from ..core.trials import Trials
 from .jsonl import DatasetFileError, open_regular, read_json, where
 from .store import write_file_atomically
 
-FORMAT = "ragscore-baseline-1"
+FORMAT = "ragscore-baseline-2"
+#: The format before digests: still read (``baseline verify``), refused by a gate.
+UNDIGESTED = "ragscore-baseline-1"
 
 
 def _plain(counts):
@@ -179,14 +186,39 @@ def check_against_test_set(questions, counted, *, cases, scope, path):
                         f"baseline, {show(now)} in this test set (save the baseline again)")
 
 
-def baseline_record(counted, system, *, fingerprint, manifest=None):
-    """The baseline of ``system`` from counted runs, as a JSON-ready dict."""
+def baseline_record(counted, system, *, fingerprint, manifest=None, runs_sha256=None):
+    """The baseline of ``system`` from counted runs, as a JSON-ready dict, with its
+    ``digest`` (:func:`content_digest`); ``runs_sha256`` is the digest of the system's runs
+    (:func:`runs_digest`)."""
     questions = {counted.keys[position][0]: _plain(counted.counts_at(position))
                  for position in counted.positions(system)}
     if not questions:
         raise InvalidInputError(f"system {show(system)} has no runs in this test set")
-    return {"format": FORMAT, "system": system, "fingerprint": fingerprint,
-            "manifest": manifest, "questions": questions}
+    record = {"format": FORMAT, "system": system, "fingerprint": fingerprint,
+              "manifest": manifest, "runs_sha256": runs_sha256, "questions": questions}
+    return {**record, "digest": {"content_sha256": content_digest(record)}}
+
+
+def content_digest(record):
+    """The SHA-256 of a baseline record's canonical JSON (keys sorted, no spaces), its
+    ``digest`` left out: what the file says, whatever its layout.
+
+    >>> content_digest({"b": 1, "a": [1.5]}) == content_digest({"a": [1.5], "b": 1})
+    True
+    """
+    body = {key: value for key, value in record.items() if key != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def runs_digest(dataset, system):
+    """The SHA-256 of ``system``'s runs in ``dataset`` (each case's runs, canonical JSON):
+    what a baseline of the system was computed from."""
+    runs = {case: systems[system] for case, systems in dataset.runs.items()
+            if system in systems}
+    text = json.dumps(runs, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=list)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def save_baseline(record, path):
@@ -202,9 +234,39 @@ def save_baseline(record, path):
     return path
 
 
-def load_baseline(path):
+def load_baseline(path, *, check_digest=True):
     """``(system, fingerprint, manifest, {case: counts})`` of a baseline file; errors name the
-    file and the field."""
+    file and the field. With ``check_digest`` (the default, as a gate reads it) a file whose
+    content does not match its digest, or one saved before digests, is refused."""
+    record = read_baseline_record(path)
+    _refuse_failed_recording(record.get("manifest"), path)
+    questions = {case: _counts(value, f"{where(path)}: questions[{show(case)}]")
+                 for case, value in record["questions"].items()}
+    if check_digest:  # after the checks that name a question and a field
+        problem = digest_problem(record)
+        if problem:
+            raise DatasetFileError(f"{where(path)}: {problem}")
+    return record["system"], record["fingerprint"], record.get("manifest"), questions
+
+
+def digest_problem(record):
+    """Why a baseline record cannot show it is what ``baseline save`` wrote (``None``: its
+    content matches its digest)."""
+    if record.get("format") == UNDIGESTED:
+        return ("saved without a digest (format ragscore-baseline-1), so nothing shows it "
+                "was not edited: save it again with 'ragscore baseline save', or check it "
+                "with 'ragscore baseline verify FILE DIR'")
+    found = record["digest"]["content_sha256"]
+    if found != content_digest(record):
+        return (f"its content does not match its digest (digest.content_sha256 "
+                f"{found[:12]}...): the file was changed after 'ragscore baseline save' "
+                "wrote it; save it again from the runs, or see what changed with "
+                "'ragscore baseline verify FILE DIR'")
+    return None
+
+
+def read_baseline_record(path):
+    """The JSON record of a baseline file, checked against the schema (not its digest)."""
     from .schemas import schema_errors
 
     try:
@@ -217,10 +279,7 @@ def load_baseline(path):
     if errors:
         field, message = errors[0]
         raise DatasetFileError(f"{where(path)}: {field}: {message}")
-    _refuse_failed_recording(record.get("manifest"), path)
-    questions = {case: _counts(value, f"{where(path)}: questions[{show(case)}]")
-                 for case, value in record["questions"].items()}
-    return record["system"], record["fingerprint"], record.get("manifest"), questions
+    return record
 
 
 def _refuse_failed_recording(manifest, path):

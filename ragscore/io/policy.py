@@ -22,7 +22,10 @@ Every number is checked as data before anything is judged: finite (TOML can writ
 and ``inf``), a ``min_mean``/``min_each`` threshold from 0 to 1, a ``max_count`` threshold
 whole and at least 0, a tolerance at least 0, ``k`` from 1 to what ``report`` accepts for the
 test set's IDs. ``missing = "fail"`` (the default) or ``"error"``, at the top or in a rule,
-says what a question in scope without a run does. Errors name the file, the line and the
+says what a question in scope without a run does. ``max_na = N`` (or ``max_na_share =
+0.1``), at the top or in a rule, allows the candidate N more n/a questions in a rule's scope
+than the baseline has (without a baseline: than the test set's labels force); by default a
+candidate n/a where the baseline is not fails the rule. Errors name the file, the line and the
 field.
 """
 import math
@@ -207,7 +210,17 @@ def _rule_of(item, policy):
                 threshold=item.get("threshold"), tolerance=item.get("tolerance", 0.0),
                 slice=item.get("slice"), cases=item.get("cases"), k=k,
                 severity=item.get("severity", "major"),
-                missing=item.get("missing", policy.get("missing", "fail")))
+                missing=item.get("missing", policy.get("missing", "fail")),
+                **_na_allowance(item, policy))
+
+
+def _na_allowance(item, policy):
+    """A rule's ``max_na`` or ``max_na_share``: its own, else the policy's (a rule that
+    gives one of them gives its whole allowance)."""
+    own = {key: item[key] for key in ("max_na", "max_na_share") if key in item}
+    chosen = own or {key: policy[key] for key in ("max_na", "max_na_share") if key in policy}
+    return {"max_na": _whole(chosen.get("max_na")),
+            "max_na_share": chosen.get("max_na_share")}
 
 
 def _measure(metric, k):

@@ -98,3 +98,27 @@ def judgement_lines(records, *, stale):
                      f"{'s' * (row.pairs != 1)} ({100 * row.agreed / row.pairs:.0f}%, as TREC "
                      "RAG reports its assessors against an LLM)")
     return lines
+
+
+def audit_text(result, display):
+    """The writer of a :class:`ragscore.usecases.audit.Audit` for people: the findings, then
+    what the judgements amount to, then the agreement between reviewers."""
+    from .formats import render_frame
+
+    dataset = result.dataset
+    written = render_audit(result.findings, name=dataset.name)
+    if dataset.judgements:
+        written += "\n" + "\n".join(judgement_lines(dataset.judgements,
+                                                    stale=result.stale)) + "\n"
+    if dataset.judgements or any(case.get("reviews") for case in dataset.cases.values()):
+        from ..tables.reviews import agreement_table
+
+        written += ("\nAgreement between reviewers (relevant/supported read as positive; "
+                    "kappa = (po - pe) / (1 - pe)):\n")
+        written += render_frame(agreement_table(dataset), fmt="text")
+    return written
+
+
+def audit_data(result, display):
+    """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON."""
+    return audit_json(result.findings, name=result.dataset.name)

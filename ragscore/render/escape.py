@@ -96,3 +96,36 @@ def html(value):
     '&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
     """
     return _html.escape(str(value), quote=True)
+
+
+_PRINTABLE_ASCII = bytes(range(32, 127)) + b"\n"  # in ASCII, what str.isprintable passes, and \n
+
+
+def terminal_safe(text):
+    """``text`` with every unprintable character but the line break escaped (``\\x1b``,
+    ``\\u202e``), so what a data file holds cannot move the cursor or forge a line.
+
+    >>> terminal_safe("ok\\n\\x1b[2J")
+    'ok\\n\\\\x1b[2J'
+    """
+    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
+        return text  # the common case, checked at C speed
+    lines = text.split("\n")
+    if all(map(str.isprintable, lines)):
+        return text
+    return "\n".join(line if line.isprintable() else
+                     "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+                     for line in lines)
+
+
+class Escaping:
+    """A text stream that writes through :func:`terminal_safe`."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write(terminal_safe(text))
+
+    def flush(self):
+        self.stream.flush()

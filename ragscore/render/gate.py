@@ -57,3 +57,46 @@ def gate_text(verdict, *, header, show, warnings=(), notes=(), digits=2):
                 lines.append(f"        ... and {len(listed) - show} more")
     lines.append(verdict_line(verdict))
     return lines
+
+
+def verdict_text(result, display):
+    """The writer of a :class:`ragscore.usecases.gate.Verdict` for people: warnings, the
+    header, notes, each rule grouped by severity, the verdict line last."""
+    return "\n".join(gate_text(result, header=result.header, show=result.show,
+                               warnings=result.warnings, notes=result.notes,
+                               digits=result.digits)) + "\n"
+
+
+def _plain(value):
+    return float(value) if isinstance(value, bool) else value
+
+
+def verdict_json(result, display):
+    """The writer of a :class:`ragscore.usecases.gate.Verdict` as JSON: the verdict, and per
+    rule its outcome, value, questions used and left out, n/a on each side, and the
+    questions that broke it (n/a as ``null``)."""
+    import json
+
+    rules = []
+    for outcome in result.outcomes:
+        rule, na = outcome.rule, outcome.na
+        rules.append({
+            "name": rule.name, "metric": rule.metric, "check": rule.check,
+            "severity": rule.severity, "passed": outcome.passed,
+            "value": _plain(outcome.value), "used": outcome.used,
+            "left_out": outcome.left_out, "detail": outcome.detail,
+            "na": None if na is None else {
+                "candidate": na.candidate, "baseline": na.baseline, "forced": na.forced,
+                "unforced": na.unforced, "baseline_unforced": na.baseline_unforced,
+                "allowed": na.allowed, "failed": na.failed,
+                "reasons": [{"reason": reason, "questions": count}
+                            for reason, count in na.reasons]},
+            "failures": [{"case": case, "candidate": _plain(value), "baseline": _plain(before)}
+                         for case, value, before in outcome.failures],
+            "no_run": [{"case": case, "side": side} for case, side in outcome.no_run]})
+    return json.dumps({"verdict": "PASS" if result.passed else "FAIL",
+                       "passed": result.passed, "policy": result.policy,
+                       "candidate": result.candidate, "baseline": result.baseline,
+                       "k": result.k, "warnings": list(result.warnings),
+                       "notes": list(result.notes), "rules": rules},
+                      indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -17,13 +17,11 @@ import io
 import json
 from math import fsum
 
+from ..core.metrics import REGISTRY
 from ..core.rules import InvalidInputError
 from .escape import csv_cell, markdown_cell
 from .text import aligned_lines, format_value
 
-#: trec_eval's order of the measures it prints (its measure table, measures.c), by its
-#: names without the cutoff: ``map_cut`` is a measure of its own, after ``ndcg_cut``.
-TREC_ORDER = ("map", "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success")
 
 
 def _number(value, digits):
@@ -117,9 +115,10 @@ def trec_order(measures):
         raise InvalidInputError(f"--trec-eval: {', '.join(missing)} has no trec_eval name "
                                 "(trec_eval knows P@k, R@k, nDCG, nDCG@k, AP, AP@k, RR and "
                                 "Success@k)")
+    # trec_eval's own order (its measure table, measures.c), which each metric states as
+    # ``trec_order`` (at a cutoff, uncut): map_cut is a measure of its own, after ndcg_cut
     return sorted(measures, key=lambda m: (
-        TREC_ORDER.index(m.trec_name if m.k is None else m.trec_name.rsplit("_", 1)[0]),
-        m.k or 0))
+        REGISTRY[m.metric].trec_order[0 if m.k is not None else 1], m.k or 0))
 
 
 def _trec_table(scored):
@@ -201,3 +200,13 @@ def compared_json(found):
     """``compare --measures`` as JSON: ``{"baseline", "candidate", "measures",
     "confidence", "resamples", "summary", "rows"}``, n/a as ``null``."""
     return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def trec_eval_safe_text(scored, *, rows=True):
+    """:func:`trec_eval_text` with every tab-separated field made safe for a terminal
+    (:func:`~ragscore.render.escape.terminal_safe`): trec_eval's tabs kept, a question's
+    name never moving the cursor."""
+    from .escape import terminal_safe
+
+    return "".join("\t".join(map(terminal_safe, line.split("\t"))) + "\n"
+                   for line in trec_eval_text(scored, rows=rows).splitlines())

@@ -24,7 +24,7 @@ AGREEMENT_COLUMNS = ["first", "second", "items", "agreed", "disagreed", "po", "p
                      "reason"]
 
 
-def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE):
+def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE, counted=None):
     """Each system's declared aggregates over all its questions, over its questions without
     a disputed review, and over the disputed ones.
 
@@ -34,9 +34,10 @@ def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE):
     answerable questions of the set where defined, pooled values, counts), computed by
     :func:`ragscore.core.aggregate.aggregates` on the set's questions. A set with no
     questions gives n/a values over 0 questions, never 0. ``dataset`` must be a Dataset
-    (the reviews live in its cases).
+    (the reviews live in its cases); ``counted``, when given, its counted runs (the rows to
+    report: a split's or a system's).
     """
-    counted = count_dataset(dataset, engine=engine)
+    counted = count_dataset(dataset, engine=engine) if counted is None else counted
     check_k(k, rules=counted.rules)
     chosen = select(default_metrics(counted) if metrics is None else metrics)
     held = frozenset(disputed(dataset.cases, dataset.judgements).cases)

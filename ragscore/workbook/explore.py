@@ -8,7 +8,7 @@ import html
 
 import numpy as np
 
-from ..core.counts import explain_claim
+from ..core.explain import explain_claim
 from ..core.metrics import CONTRACT, REGISTRY, YES_NO
 from ..core.rules import InvalidInputError, check_k, fail
 from ..core.scoring import evaluate

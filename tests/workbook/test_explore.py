@@ -3,7 +3,7 @@ import pytest
 
 import ragscore
 from ragscore import InvalidInputError
-from ragscore.core.counts import explain_claim
+from ragscore.core.explain import explain_claim
 from ragscore.workbook.explore import claim_report, claim_report_html, claim_rows, \
     format_claims, parse_claims, parse_ranking, question_rows, question_table_html, \
     ranking_report_html, rows_html, sweep_rows

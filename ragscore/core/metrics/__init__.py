@@ -5,31 +5,33 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R', 'answered']
 """
+import importlib
+import pkgutil
 import re
 
 from ..rules import fail
-from . import abstention, alce_precision, alce_recall, ap, citation_precision, citation_recall, \
-    context_differs, coverage, disclosures, exact_match, hit, judged, ndcg, nugget_all, \
-    nugget_strict_all, nugget_strict_vital, nugget_vital, nugget_weighted, precision, recall, \
-    returned_precision, rr, stale_support, support, token_f1, unsupported
 from ..trials import first_trial, value_of
 from ..counts import At
 from .base import COUNT, RATE, YES_NO, Metric, Pooled
 
+
+def _registered():
+    """Every metric module of this package (each holds one ``METRIC``), in report order
+    (each metric's ``order``): a new metric is a new module here, nothing else to list."""
+    found = [importlib.import_module(f"{__name__}.{info.name}").METRIC
+             for info in pkgutil.iter_modules(__path__) if info.name != "base"]
+    return {metric.name: metric for metric in sorted(found, key=lambda metric: metric.order)}
+
+
 #: Every registered metric by name, in report order.
-REGISTRY = {module.METRIC.name: module.METRIC
-            for module in (precision, recall, rr, support, coverage, abstention, ndcg, ap, hit,
-                           returned_precision, stale_support, unsupported, disclosures,
-                           context_differs, exact_match, token_f1, judged, nugget_strict_vital,
-                           nugget_strict_all, nugget_vital, nugget_all, nugget_weighted,
-                           citation_precision, citation_recall, alce_precision, alce_recall)}
+REGISTRY = _registered()
 #: The nugget scores (TREC RAG's, and W), in report order.
-NUGGET_METRICS = ("nugget_strict_vital", "nugget_strict_all", "nugget_vital", "nugget_all",
-                  "nugget_weighted")
+NUGGET_METRICS = tuple(name for name, metric in REGISTRY.items() if metric.group == "nugget")
 #: The measures of graded citation support (TREC RAG's and ALCE's), in report order.
-CITATION_METRICS = ("citation_precision", "citation_recall", "alce_precision", "alce_recall")
+CITATION_METRICS = tuple(name for name, metric in REGISTRY.items()
+                         if metric.group == "citation")
 
 #: The six metrics of the course contract, in the order :func:`ragscore.evaluate` returns them.
 CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_correct")

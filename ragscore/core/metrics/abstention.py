@@ -22,4 +22,5 @@ METRIC = Metric(name="abstention_correct", label="abstention", kind=YES_NO, stag
                 formula=abstention_correct,
                 defined=lambda at: (at.n_expected == 0) & at.labelled & at.assessed,
                 undefined="the question is answerable", slice="unanswerable",
-                yes_means="answered with no claims (correct abstention)", needs_labels=True)
+                yes_means="answered with no claims (correct abstention)", needs_labels=True,
+                order=60, shown_when="contract", na_by_labels=True)

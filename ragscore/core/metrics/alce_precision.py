@@ -30,4 +30,5 @@ METRIC = Metric(name="alce_precision", label="ALCE P", kind=RATE, stage="referen
                 & (at.redundancy_open == 0),
                 undefined="the answer cites nothing, or the labels do not say which of its "
                           "citations are needed",
-                slice="all")
+                slice="all",
+                order=250, group="citation", shown_when="citations")

@@ -25,4 +25,5 @@ def alce_recall(at, k):
 METRIC = Metric(name="alce_recall", label="ALCE R", kind=RATE, stage="reference",
                 formula=alce_recall, defined=lambda at: (at.sentences > 0) & (at.joint_open == 0),
                 undefined="the labels do not say whether every sentence's citations support it",
-                slice="all")
+                slice="all",
+                order=260, group="citation", shown_when="citations")

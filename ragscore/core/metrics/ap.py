@@ -20,4 +20,6 @@ def average_precision(at, k):
 
 METRIC = Metric(name="ap", label="AP@{k}", kind=RATE, stage="retrieval",
                 formula=average_precision, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant", needs_labels=True)
+                undefined="nothing is labelled relevant", needs_labels=True,
+                order=80, na_by_labels=True, ir_name="AP", uncut=True,
+                trec_name="map_cut_{k}", trec_uncut="map", trec_order=(70, 10))

@@ -28,8 +28,10 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
 
 class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
                                   "yes_means lower_is_better needs_labels neutral waiting "
-                                  "waiting_reason zero_by",
+                                  "waiting_reason zero_by order group shown_when na_by_labels "
+                                  "ir_name uncut trec_name trec_uncut trec_order",
                         defaults=("answerable", None, "", False, False, False, None, "",
+                                  None, 1000, None, None, False, None, False, None, None,
                                   None))):
     """One metric, defined once.
 
@@ -50,6 +52,18 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
     reason then being ``waiting_reason``. ``zero_by`` names the tool whose convention
     ``--na-as-zero`` follows for the metric (``nuggetizer``: n/a counts 0.0); retrieval
     rates follow trec_eval's without saying.
+
+    Where it stands and how others name it: ``order`` (its place in report order; the
+    registry is sorted by it), ``group`` (``nugget``, ``citation`` or ``None``: the
+    metrics reported together), ``shown_when`` (``contract``: a column of every report;
+    else the feature of the data, such as ``nuggets``, that makes it a default column;
+    ``None``: only when asked for), ``na_by_labels`` (n/a as ``undefined`` says only where
+    the test set's labels make it so, whatever a system returns: the gate does not hold
+    that n/a against a candidate), ``ir_name`` (ir_measures' name, ``P``; ``None`` where it
+    has none), ``uncut`` (it has ir_measures' uncut form, ``AP``: the whole ranking),
+    ``trec_name`` (trec_eval's name at a cutoff, ``P_{k}``), ``trec_uncut`` (trec_eval's
+    name uncut, ``map``) and ``trec_order`` (where trec_eval prints it among its measures,
+    ``(at a cutoff, uncut)``: ``map`` comes first, ``map_cut`` after ``ndcg_cut``).
 
     ``stage``: what the metric reads: ``retrieval`` (the ranking), ``answer`` (the answer's
     claims under the strict citation rule: n/a while the answer is not assessed) or

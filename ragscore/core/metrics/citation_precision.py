@@ -26,4 +26,5 @@ METRIC = Metric(name="citation_precision", label="cite P", kind=RATE, stage="ref
                 defined=lambda at: (at.citations > 0) & (at.graded_citations == at.citations),
                 undefined="the answer cites nothing, or its citations carry no grades",
                 slice="all", waiting=lambda at: at.graded_citations < at.citations,
-                waiting_reason=NOT_GRADED)
+                waiting_reason=NOT_GRADED,
+                order=230, group="citation", shown_when="citations")

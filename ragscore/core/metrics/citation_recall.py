@@ -26,4 +26,5 @@ METRIC = Metric(name="citation_recall", label="cite R", kind=RATE, stage="refere
                 formula=citation_recall,
                 defined=lambda at: (at.sentences > 0) & (at.open_sentences == 0),
                 undefined="the answer's citations carry no grades", slice="all",
-                waiting=lambda at: at.open_sentences > 0, waiting_reason=NOT_GRADED)
+                waiting=lambda at: at.open_sentences > 0, waiting_reason=NOT_GRADED,
+                order=240, group="citation", shown_when="citations")

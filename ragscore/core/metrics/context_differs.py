@@ -22,4 +22,5 @@ METRIC = Metric(name="context_differs", label="ctx differs@{k}", kind=YES_NO, st
                 formula=context_differs, defined=lambda at: at.context_recorded,
                 undefined="no delivered context was recorded", slice="all",
                 yes_means="were given a context other than their top k", lower_is_better=True,
-                neutral=True)
+                neutral=True,
+                order=140, shown_when="delivered")

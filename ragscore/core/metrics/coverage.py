@@ -22,4 +22,5 @@ def coverage(at, k):
 
 METRIC = Metric(name="coverage", label="coverage", kind=RATE, stage="answer", formula=coverage,
                 defined=lambda at: (at.n_expected > 0) & at.assessed,
-                undefined="no claims are expected", needs_labels=True)
+                undefined="no claims are expected", needs_labels=True,
+                order=50, shown_when="contract", na_by_labels=True)

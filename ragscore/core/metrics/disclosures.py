@@ -20,4 +20,5 @@ def disclosures(at, k):
 
 METRIC = Metric(name="disclosures", label="disclosures", kind=COUNT, stage="retrieval",
                 formula=disclosures, defined=None, undefined="never undefined", slice="all",
-                lower_is_better=True)
+                lower_is_better=True,
+                order=130, shown_when="groups")

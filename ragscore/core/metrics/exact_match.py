@@ -23,4 +23,5 @@ def exact_match(at, k):
 
 METRIC = Metric(name="exact_match", label="EM", kind=RATE, stage="reference",
                 formula=exact_match, defined=lambda at: at.referenced,
-                undefined="no answer text or no reference answer", slice="all")
+                undefined="no answer text or no reference answer", slice="all",
+                order=150, shown_when="references")

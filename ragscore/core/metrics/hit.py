@@ -19,4 +19,6 @@ def hit(at, k):
 
 METRIC = Metric(name="hit", label="Hit@{k}", kind=RATE, stage="retrieval", formula=hit,
                 defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant",
-                needs_labels=True)
+                needs_labels=True,
+                order=90, na_by_labels=True, ir_name="Success", trec_name="success_{k}",
+                trec_order=(80, None))

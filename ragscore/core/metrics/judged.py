@@ -28,4 +28,5 @@ METRIC = Metric(name="judged", label="Judged@{k}", kind=RATE, stage="retrieval",
                 pooled=Pooled(numerator=lambda at, k: at.judged,
                               denominator=lambda at, k: at.returned,
                               numerator_name="judged passages",
-                              denominator_name="passages returned"))
+                              denominator_name="passages returned"),
+                order=170, shown_when="judgements", ir_name="Judged")

@@ -22,4 +22,6 @@ def ndcg(at, k):
 
 METRIC = Metric(name="ndcg", label="nDCG@{k}", kind=RATE, stage="retrieval", formula=ndcg,
                 defined=lambda at: at.ideal_dcg > 0, undefined="nothing is graded above 0",
-                needs_labels=True)
+                needs_labels=True,
+                order=70, na_by_labels=True, ir_name="nDCG", uncut=True,
+                trec_name="ndcg_cut_{k}", trec_uncut="ndcg", trec_order=(60, 50))

@@ -28,4 +28,5 @@ def nugget_all(at, k):
 METRIC = Metric(name="nugget_all", label="A", kind=RATE, stage="reference",
                 formula=nugget_all, defined=all_defined,
                 undefined="the question has no nugget", needs_labels=True,
-                waiting=all_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")
+                waiting=all_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer",
+                order=210, group="nugget", shown_when="nuggets", na_by_labels=True)

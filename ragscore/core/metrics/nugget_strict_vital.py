@@ -26,4 +26,5 @@ def nugget_strict_vital(at, k):
 METRIC = Metric(name="nugget_strict_vital", label="V strict", kind=RATE, stage="reference",
                 formula=nugget_strict_vital, defined=vital_defined,
                 undefined="the question has no vital nugget", needs_labels=True,
-                waiting=vital_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")
+                waiting=vital_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer",
+                order=180, group="nugget", shown_when="nuggets", na_by_labels=True)

@@ -26,4 +26,5 @@ def nugget_vital(at, k):
 METRIC = Metric(name="nugget_vital", label="V", kind=RATE, stage="reference",
                 formula=nugget_vital, defined=vital_defined,
                 undefined="the question has no vital nugget", needs_labels=True,
-                waiting=vital_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")
+                waiting=vital_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer",
+                order=200, group="nugget", shown_when="nuggets", na_by_labels=True)

@@ -29,4 +29,5 @@ def nugget_weighted(at, k):
 METRIC = Metric(name="nugget_weighted", label="W", kind=RATE, stage="reference",
                 formula=nugget_weighted, defined=all_defined,
                 undefined="the question has no nugget", needs_labels=True,
-                waiting=all_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer")
+                waiting=all_waiting, waiting_reason=NOT_ASSIGNED, zero_by="nuggetizer",
+                order=220, group="nugget", shown_when="nuggets", na_by_labels=True)

@@ -17,4 +17,6 @@ def precision(at, k):
 
 METRIC = Metric(name="precision", label="P@{k}", kind=RATE, stage="retrieval",
                 formula=precision, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant", needs_labels=True)
+                undefined="nothing is labelled relevant", needs_labels=True,
+                order=10, shown_when="contract", na_by_labels=True, ir_name="P",
+                trec_name="P_{k}", trec_order=(30, None))

@@ -20,4 +20,6 @@ METRIC = Metric(name="recall", label="R@{k}", kind=RATE, stage="retrieval", form
                 pooled=Pooled(numerator=lambda at, k: at.hits,
                               denominator=lambda at, k: at.n_relevant,
                               numerator_name="hits", denominator_name="relevant documents"),
-                needs_labels=True)
+                needs_labels=True,
+                order=20, shown_when="contract", na_by_labels=True, ir_name="R",
+                trec_name="recall_{k}", trec_order=(40, None))

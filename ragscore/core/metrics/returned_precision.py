@@ -21,4 +21,5 @@ METRIC = Metric(name="returned_precision", label="P/ret@{k}", kind=RATE, stage="
                 formula=returned_precision,
                 defined=lambda at: (at.n_relevant > 0) & (at.n_retrieved > 0),
                 undefined="nothing is labelled relevant, or nothing was returned",
-                needs_labels=True)
+                needs_labels=True,
+                order=100)

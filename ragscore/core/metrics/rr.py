@@ -21,4 +21,6 @@ def reciprocal_rank(at, k):
 
 METRIC = Metric(name="rr", label="RR@{k}", kind=RATE, stage="retrieval",
                 formula=reciprocal_rank, defined=lambda at: at.n_relevant > 0,
-                undefined="nothing is labelled relevant", needs_labels=True)
+                undefined="nothing is labelled relevant", needs_labels=True,
+                order=30, shown_when="contract", na_by_labels=True, ir_name="RR",
+                uncut=True, trec_uncut="recip_rank", trec_order=(None, 20))

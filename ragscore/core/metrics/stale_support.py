@@ -24,4 +24,5 @@ METRIC = Metric(name="stale_support", label="stale", kind=RATE, stage="answer",
                 pooled=Pooled(numerator=lambda at, k: at.stale,
                               denominator=lambda at, k: at.n_claims,
                               numerator_name="stale-supported", denominator_name="claims"),
-                lower_is_better=True)
+                lower_is_better=True,
+                order=110, shown_when="superseded")

@@ -24,4 +24,5 @@ METRIC = Metric(name="support", label="support", kind=RATE, stage="answer", form
                 undefined="the answer makes no claims",
                 pooled=Pooled(numerator=lambda at, k: at.supported,
                               denominator=lambda at, k: at.n_claims,
-                              numerator_name="supported", denominator_name="claims"))
+                              numerator_name="supported", denominator_name="claims"),
+                order=40, shown_when="contract")

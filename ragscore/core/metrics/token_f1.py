@@ -25,4 +25,5 @@ def token_f1(at, k):
 
 METRIC = Metric(name="token_f1", label="F1", kind=RATE, stage="reference", formula=token_f1,
                 defined=lambda at: at.referenced,
-                undefined="no answer text or no reference answer", slice="all")
+                undefined="no answer text or no reference answer", slice="all",
+                order=160, shown_when="references")

@@ -19,4 +19,5 @@ def unsupported(at, k):
 
 METRIC = Metric(name="unsupported", label="unsupported", kind=COUNT, stage="answer",
                 formula=unsupported, defined=lambda at: at.assessed,
-                undefined="the answer was not assessed", slice="all", lower_is_better=True)
+                undefined="the answer was not assessed", slice="all", lower_is_better=True,
+                order=120)

@@ -384,6 +384,7 @@ _PRIMITIVES = {
         c.pooled, _count_within(c.judged_row, c.judged_rank, k, c.rows),
         np.minimum(c.n_retrieved, k)),
     "any_judged": lambda c, k: ~c.pooled | (c.n_judged > 0),
+    "answerable": lambda c, k: c.answerability != 0,
     **{name: (lambda vital, state: lambda c, k: nugget_primitive(c, k, vital, state))(vital,
                                                                                      state)
        for name, (vital, state, _) in NUGGET_PRIMITIVES.items()},
