@@ -152,7 +152,8 @@ def _nuggets(options):
     return import_nuggets(options["nuggets"], assignments=options["assignments"],
                           answers=options["answers"], qrels=options["qrels"],
                           origin=options["origin"], reviewer=options["reviewer"],
-                          date=options["date"], name=options["name"])
+                          date=options["date"], failed_as=options["failed_as"],
+                          name=options["name"])
 
 
 def _alce(options):
@@ -314,9 +315,9 @@ IMPORTERS = {importer.name: importer for importer in (
         description="Nuggets as castorini/nuggetizer writes them (query, qid, nuggets with "
                     "text and importance), its assignments (answer_text, run_id and each "
                     "nugget's support, partial_support or not_support) as judgements with "
-                    "their provenance, TREC RAG answers (run_id, topic_id, references, "
-                    "answer sentences citing references by index) as runs, and qrels. See "
-                    "docs/nuggets.md.",
+                    "their provenance, TREC RAG 2024 or 2025 answers (run_id, topic_id or "
+                    "metadata.narrative_id, references, answer sentences citing references "
+                    "by index) as runs, and qrels. See docs/nuggets.md.",
         options=(Option(("--nuggets",), {"required": True,
                                          "help": "nuggets, one question a line (JSON Lines)"},
                         reads=True),
@@ -339,7 +340,14 @@ IMPORTERS = {importer.name: importer for importer in (
                                           "help": "who judged (default judge:nuggetizer for "
                                                   "llm-draft; required otherwise)"}),
                  Option(("--date",), {"default": None, "metavar": "YYYY-MM-DD",
-                                      "help": "when they were judged (default today)"})),
+                                      "help": "when they were judged (default today)"}),
+                 Option(("--failed-as",), {
+                     "choices": ("not_assessed", "not_support"), "default": "not_assessed",
+                     "help": "how to read an assignment or importance nuggetizer wrote as "
+                             "\"failed\" (its LLM's reply could not be parsed): not "
+                             "assessed (the default: that answer's nugget scores are n/a) "
+                             "or as nuggetizer scores it (not_support; a failed importance "
+                             "not vital)"})),
         read=_nuggets),
     Importer(
         name="alce", summary="an ALCE result file (princeton-nlp/ALCE run.py output)",
