@@ -7,7 +7,8 @@ Three layouts, told apart by their fields (``layout="auto"``) or named:
 layout          one chunk
 ==============  ========================================================================
 ``ragscore``    ``{"id": str, "doc": str, "start": int, "end": int}``, optionally
-                ``"text"`` (checked against the document)
+                ``"text"`` (checked against the document); or ``"text"`` without
+                ``start`` and ``end``, placed where it occurs once in the document
 ``llamaindex``  a LlamaIndex node as ``node.to_dict()`` / ``model_dump()`` writes it:
                 ``id_``, ``text``, ``start_char_idx``, ``end_char_idx`` and the document
                 in ``relationships["1"]["node_id"]`` (the SOURCE relationship; else
@@ -105,14 +106,20 @@ def _id(value, field, at):
 
 def _ragscore(record, at, _):
     object_with(record, RAGSCORE_KEYS, "a chunk", at)
-    for field in ("id", "doc", "start", "end"):
+    placed = "start" in record or "end" in record or "text" not in record
+    for field in ("id", "doc") + (("start", "end") if placed else ()):
         if field not in record:
-            raise DatasetFileError(f"{at}: field {field!r} is missing")
+            raise DatasetFileError(f"{at}: field {field!r} is missing" + (
+                " (a chunk gives 'start' and 'end', or only its 'text' to be placed where "
+                "it occurs once)" if field == "start" else ""))
     text = record.get("text")
-    if text is not None and type(text) is not str:
-        raise DatasetFileError(f"{at}: field 'text' must be a string; got {show(text)}")
+    if text is not None and (type(text) is not str or not text) or \
+            "text" in record and text is None:
+        raise DatasetFileError(f"{at}: field 'text' must be a non-empty string; got "
+                               f"{show(text)}")
     return (_id(record["id"], "id", at), _id(record["doc"], "doc", at),
-            _whole(record["start"], "start", at), _whole(record["end"], "end", at), text,
+            _whole(record["start"], "start", at) if placed else None,
+            _whole(record["end"], "end", at) if placed else None, text,
             ("doc", "start", "end", "text"))
 
 

@@ -9,7 +9,9 @@ file               one line
 ``QUESTIONS``      ``{"id": str, "question": str, "answerable": bool, "relevant": [{"doc": str,
                    "start": int, "end": int, "grade": int}], "evidence": [{"claim": str,
                    "doc": str, "start": int, "end": int}]}``; ``answerable``, ``relevant`` and
-                   ``evidence`` optional, as are ``tags`` and ``split``
+                   ``evidence`` optional, as are ``tags`` and ``split``. A span may carry
+                   its ``text``: checked against the document at its offsets, or, without
+                   ``start`` and ``end``, placed where it occurs once
 ``CHUNKS``         a chunk (:mod:`ragscore.importers.chunkings`: ragscore's layout, a
                    LlamaIndex node dump or LangChain documents)
 ``RUNS``           a run record as ``import log`` reads it (``id`` or ``question``,
@@ -30,7 +32,7 @@ import hashlib
 from ..core.labels import ORIGINS, question_key
 from ..core.rules import OPEN, InvalidInputError, show
 from ..core.spans import check_offsets
-from ..io.documents import check_chunking, read_documents
+from ..io.documents import check_chunking, check_text_at, read_documents, text_place
 from ..io.format import SPLITS, Dataset
 from ..io.jsonl import DatasetFileError, Line, object_with, records, where
 from ..io.spans import span_judgement
@@ -42,8 +44,10 @@ __all__ = ["import_spans", "read_source_documents"]
 QUESTION_KEYS = frozenset({"id", "question", "answerable", "relevant", "evidence", "tags",
                            "split"})
 PROVENANCE_KEYS = frozenset({"reviewer", "date", "origin", "note"})
-SPAN_KEYS = {"relevant": frozenset({"doc", "start", "end", "grade"}) | PROVENANCE_KEYS,
-             "evidence": frozenset({"claim", "doc", "start", "end"}) | PROVENANCE_KEYS}
+SPAN_KEYS = {"relevant": frozenset({"doc", "start", "end", "text", "grade"}) | PROVENANCE_KEYS,
+             "evidence": frozenset({"claim", "doc", "start", "end", "text"}) | PROVENANCE_KEYS}
+#: A span's text given as nothing (``"text": null`` is not a text).
+_NO_TEXT = object()
 
 
 def read_source_documents(path, max_bytes):
@@ -86,7 +90,7 @@ def _spans(record, field, case, documents, provenance, at):
     for position, item in enumerate(items):
         here = f"{at}: {field}[{position}]"
         object_with(item, SPAN_KEYS[field], "a span", here)
-        missing = [key for key in ("claim", "doc", "start", "end", "grade")
+        missing = [key for key in ("claim", "doc", "grade")
                    if key in SPAN_KEYS[field] and key not in item]
         if missing:
             raise DatasetFileError(f"{here}: field {missing[0]!r} is missing")
@@ -95,11 +99,7 @@ def _spans(record, field, case, documents, provenance, at):
             raise DatasetFileError(f"{here}: field 'doc' must name a document of the "
                                    f"documents file; got {show(doc)}")
         version, text = documents[doc]
-        try:
-            check_offsets(item["start"], item["end"], len(text), here)
-        except InvalidInputError as error:
-            raise DatasetFileError(str(error)) from None
-        place = (doc, version, item["start"], item["end"])
+        place = (doc, version, *_place(item, doc, text, here))
         given = _provenance(item, provenance, here)
         if field == "relevant":
             grade = item["grade"]
@@ -108,16 +108,43 @@ def _spans(record, field, case, documents, provenance, at):
                                        f"relevant, 1 relevant, 2 highly relevant); got "
                                        f"{show(grade)}")
             found.append(span_judgement("span-relevance", case, place,
-                                        text[item["start"]:item["end"]], grade, given))
+                                        text[place[2]:place[3]], grade, given))
         else:
             claim = item["claim"]
             if not OPEN.is_id(claim):
                 raise DatasetFileError(f"{here}: field 'claim' must be {OPEN.expected_claim}; "
                                        f"got {show(claim)}")
             found.append(span_judgement("evidence", case, place,
-                                        text[item["start"]:item["end"]], "evidence", given,
+                                        text[place[2]:place[3]], "evidence", given,
                                         claim=claim))
     return found
+
+
+def _place(item, doc, document, here):
+    """``(start, end)`` of a span in ``document`` (the text of document ``doc``): its
+    offsets, checked against its ``text`` when it gives one; or, given only its ``text``,
+    where that occurs once (:func:`~ragscore.io.documents.text_place`)."""
+    given = item.get("text", _NO_TEXT)
+    if given is not _NO_TEXT and (type(given) is not str or not given
+                                  or unicode_problem(given)):
+        raise DatasetFileError(f"{here}: field 'text' must be non-empty text (the span's "
+                               f"text, as the document holds it); got {show(given)}")
+    if "start" not in item and "end" not in item:
+        if given is _NO_TEXT:
+            raise DatasetFileError(f"{here}: field 'start' is missing (a span gives 'start' "
+                                   "and 'end', or its 'text' to be placed where it occurs "
+                                   "once)")
+        return text_place(given, doc, document, here)
+    for key in ("start", "end"):
+        if key not in item:
+            raise DatasetFileError(f"{here}: field {key!r} is missing")
+    try:
+        check_offsets(item["start"], item["end"], len(document), here)
+    except InvalidInputError as error:
+        raise DatasetFileError(str(error)) from None
+    if given is not _NO_TEXT:
+        check_text_at(given, doc, document, item["start"], item["end"], here)
+    return item["start"], item["end"]
 
 
 def _question(record, at, documents, provenance):
