@@ -173,7 +173,8 @@ def _rechunk(args, out):
     documents = (None if args.documents is None
                  else read_source_documents(args.documents, MAX_FILE_BYTES))
     placed, layout = read_chunks(args.chunks, layout=args.chunks_format,
-                                 doc_field=args.doc_field, max_bytes=MAX_FILE_BYTES)
+                                 doc_field=args.doc_field, stable=args.stable_ids,
+                                 max_bytes=MAX_FILE_BYTES)
     changed, left = rechunk(dataset, placed, documents=documents,
                             min_overlap=args.min_overlap, allow_overlap=args.allow_overlap,
                             layout=layout)

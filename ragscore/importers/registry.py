@@ -168,7 +168,8 @@ def _spans(options):
                         layout=options["chunks_format"], doc_field=options["doc_field"],
                         reviewer=options["reviewer"], date=options["date"],
                         origin=options["origin"], min_overlap=options["min_overlap"],
-                        allow_overlap=options["allow_overlap"], name=options["name"],
+                        allow_overlap=options["allow_overlap"],
+                        stable=options["stable_ids"], name=options["name"],
                         max_bytes=MAX_BYTES)
 
 
@@ -196,7 +197,12 @@ CHUNKING_OPTIONS = (
     Option(("--allow-overlap",), {
         "action": "store_true",
         "help": "accept chunks that share characters (a chunker with a window overlap); "
-                "refused by default"}))
+                "refused by default"}),
+    Option(("--stable-ids",), {
+        "action": "store_true",
+        "help": "name each LlamaIndex or LangChain chunk by its place, DOC@START-END, not by "
+                "the ID its pipeline drew (LlamaIndex's are random, so no run would survive "
+                "a rechunk); runs naming the pipeline's IDs are renamed with them"}))
 
 
 def _field_option(field, meaning):

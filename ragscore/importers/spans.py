@@ -37,7 +37,7 @@ from ..io.format import SPLITS, Dataset
 from ..io.jsonl import DatasetFileError, Line, object_with, records, where
 from ..io.spans import span_judgement
 from ._common import open_input, stem, unicode_problem
-from .chunkings import read_chunks
+from .chunkings import read_chunks, stable_ids
 
 __all__ = ["import_spans", "read_source_documents"]
 
@@ -208,12 +208,30 @@ def read_questions(path, documents, provenance, max_bytes):
     return cases, judgements
 
 
-def _runs(path, cases, corpus, system, max_bytes):
+def _renamed(run, renamed):
+    """A run whose chunk IDs (ranked, delivered, cited) are read through ``renamed``."""
+    def ids(found):
+        return None if found is None else tuple(renamed.get(doc, doc) for doc in found)
+
+    changed = dict(run, retrieved=ids(run["retrieved"]))
+    if run.get("delivered") is not None:
+        changed["delivered"] = ids(run["delivered"])
+    if run.get("claims") is not None:
+        changed["claims"] = tuple((claim, ids(cited)) for claim, cited in run["claims"])
+    return changed
+
+
+def _runs(path, cases, corpus, system, max_bytes, renamed=None):
     """The runs of a run log (:func:`~ragscore.importers.log.import_log`), each checked
-    against the questions and the chunking; the reference answers they carry."""
+    against the questions and the chunking; the reference answers they carry. ``renamed``:
+    ``{ID the pipeline gave: stable ID}`` (``--stable-ids``), applied to the runs' IDs."""
     from .log import import_log
 
     logged, _ = import_log(path, system=system, max_bytes=max_bytes)
+    if renamed:
+        logged = logged._replace(runs={
+            case: {who: _renamed(run, renamed) for who, run in per_case.items()}
+            for case, per_case in logged.runs.items()})
     references = {}
     for case, found in logged.cases.items():
         at = f"{where(path)} (question {show(case)})"
@@ -244,8 +262,10 @@ def _runs(path, cases, corpus, system, max_bytes):
 
 def import_spans(documents, questions, chunks, *, runs=None, system=None, layout="auto",
                  doc_field="source", reviewer, date, origin="human", min_overlap=1,
-                 allow_overlap=False, name=None, max_bytes):
-    """Import a span test set (see the module docstring); return ``(dataset, notes)``."""
+                 allow_overlap=False, stable=False, name=None, max_bytes):
+    """Import a span test set (see the module docstring); return ``(dataset, notes)``.
+    ``stable``: name LlamaIndex and LangChain chunks ``DOC@START-END``
+    (:func:`~ragscore.importers.chunkings.stable_ids`), the runs' IDs renamed with them."""
     from ..core.labels import check_record
 
     given = {"reviewer": reviewer, "date": date, "origin": origin,
@@ -259,11 +279,14 @@ def import_spans(documents, questions, chunks, *, runs=None, system=None, layout
     cases, judgements = read_questions(questions, sources, given, max_bytes)
     placed, read_as = read_chunks(chunks, layout=layout, doc_field=doc_field,
                                   max_bytes=max_bytes)
+    renamed = None
+    if stable:
+        placed, renamed = stable_ids(placed, read_as)
     positions = check_chunking(placed, sources, overlapping=allow_overlap)
     corpus = {chunk: sources[doc][1][start:end] for chunk, (doc, start, end) in
               positions.items()}
     found_runs, references = ({}, {}) if runs is None else _runs(runs, cases, corpus, system,
-                                                                 max_bytes)
+                                                                 max_bytes, renamed)
     for case, reference in references.items():
         cases[case] = dict(cases[case], reference=reference)
     for position, record in enumerate(judgements):
@@ -279,7 +302,8 @@ def import_spans(documents, questions, chunks, *, runs=None, system=None, layout
     for record in judgements:
         kinds[record["kind"]] = kinds.get(record["kind"], 0) + 1
     notes = {"chunking": f"{len(positions):,} chunks of {len(sources):,} documents read as "
-                         f"{read_as}",
+                         f"{read_as}" + (", each named by its place, DOC@START-END "
+                                         "(--stable-ids)" if stable else ""),
              "labels": ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
              or "none"}
     return dataset, notes
