@@ -368,7 +368,9 @@ IMPORTERS = {importer.name: importer for importer in (
         name="spans", summary="a span test set: documents, questions labelled with spans, "
                               "a chunking",
         description="Source documents, questions whose relevant passages and claim evidence "
-                    "are spans of them (offsets in code points, end exclusive), one "
+                    "are spans of them (offsets in code points, end exclusive, checked "
+                    "against a span's text when it gives one; or its text alone, placed "
+                    "where it occurs once), one "
                     "chunking (ragscore, LlamaIndex or LangChain layout) and optionally runs "
                     "naming its chunks. The chunk labels are derived on every reading, so "
                     "the same test set judges any chunking (ragscore rechunk). See "
