@@ -202,6 +202,7 @@ class _Reading:
         self.cases, self.runs, self.corpus = {}, {}, {}
         self.failed_as, self.answers, self.untitled, self.given = failed_as, None, set(), {}
         self.wrote = {}  # {case: [(text, importance)]} as the nuggets file wrote them
+        self.titled = set()  # cases whose text an answer or assignment gave
         self.notes = dict.fromkeys((NOTE_DEFAULTED, NOTE_SOURCES, NOTE_DROPPED, NOTE_NUMBERS,
                                     NOTE_TYPES, NOTE_FAILED_IMPORTANCE[failed_as],
                                     NOTE_FAILED[failed_as], NOTE_UNKEPT, *NOTE_ANSWERS.values(),
@@ -227,10 +228,13 @@ class _Reading:
         if case_name in self.untitled:
             case["question"] = text
             self.untitled.discard(case_name)
+            self.titled.add(case_name)
         elif text != case["question"]:
+            given = ("an earlier answer or assignment gives it" if case_name in self.titled
+                     else "the nuggets give it")
             raise DatasetFileError(f"{place}: field {field!r} must be question "
-                                   f"{show(case_name)} as the nuggets give it "
-                                   f"({show(case['question'])}); got {show(text)}")
+                                   f"{show(case_name)} as {given} ({show(case['question'])}); "
+                                   f"got {show(text)}")
 
     def unknown(self, case_name, field, place):
         """Refuse an answer to a question the nuggets file and the qrels do not hold."""
@@ -284,7 +288,7 @@ def _read_answers(path, reading, max_bytes):
     reading.answers = path
     for answer in answers:
         place = where(path, answer.line)
-        system_field, id_field, text_field = answer.fields
+        _, id_field, text_field = answer.fields
         if answer.case not in reading.cases:
             reading.unknown(answer.case, id_field, place)
         given = reading.given.setdefault(answer.case, answer.numbered)

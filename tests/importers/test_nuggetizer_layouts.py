@@ -162,6 +162,19 @@ def test_trec_rag_25_human_nuggets_and_answers(tmp_path):
     assert set(counted.values(REGISTRY["nugget_all"], 2)) == {None}
 
 
+def test_answers_to_a_question_without_query_must_agree_on_its_text(tmp_path):
+    lines = (RAG25 / "answers.jsonl").read_text().splitlines()
+    record = json.loads(lines[2])  # team-b's answer to 101
+    record["metadata"]["narrative"] = "Another question?"
+    path = tmp_path / "answers.jsonl"
+    path.write_text("\n".join([*lines[:2], json.dumps(record)]) + "\n")
+    with pytest.raises(DatasetFileError, match=re.escape(
+            f"{path}, line 3: field 'metadata.narrative' must be question '101' as an earlier "
+            "answer or assignment gives it (a str of 97 characters, cut: \"I'm planning a "
+            "release")):
+        import_nuggets(RAG25 / "nuggets.jsonl", answers=path)
+
+
 def test_a_2025_answer_needs_its_run_and_narrative_id(tmp_path):
     path = tmp_path / "r.jsonl"
     record = json.loads((RAG25 / "answers.jsonl").read_text().splitlines()[0])
