@@ -27,7 +27,8 @@ def _rechunk(args):
     return rechunk_folder(args.dataset, chunks=args.chunks, out=args.out, report=args.report,
                           chunks_format=args.chunks_format, doc_field=args.doc_field,
                           documents=args.documents, min_overlap=args.min_overlap,
-                          allow_overlap=args.allow_overlap, overwrite=args.overwrite)
+                          allow_overlap=args.allow_overlap, overwrite=args.overwrite,
+                          stable_ids=args.stable_ids)
 
 
 def add_labels(commands):

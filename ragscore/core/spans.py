@@ -24,7 +24,8 @@ The rule, for one question (:func:`derive_case`):
   :func:`ragscore.core.counts.claim_cutoff` over the full chunks, exactly.
 
 A new chunking or a new version of a document moves each span by its text
-(:func:`anchor`): **kept**, **moved**, **orphaned** or **ambiguous**, never guessed.
+(:func:`anchor`): **kept**, **moved**, **orphaned** or **ambiguous**, never guessed. A span
+or chunk given by its text alone is placed by the same search (:func:`occurrences`).
 
 Standard library only.
 """
@@ -36,7 +37,7 @@ from .rules import InvalidInputError, show
 
 __all__ = ["ANCHOR_STATUSES", "Anchored", "ClaimChunks", "Chunking", "DerivedCase",
            "Evidence", "MIN_OVERLAP", "anchor", "check_offsets", "chunk_level",
-           "derive_case", "document_version", "support_level"]
+           "derive_case", "document_version", "occurrences", "support_level"]
 
 #: The overlap a chunk needs to take a relevant span's grade, by default: one character.
 MIN_OVERLAP = 1
@@ -345,10 +346,29 @@ def anchor(text, start, version, document):
     now_version, now_text = document
     if version is not None and now_version == version:
         return Anchored("kept", start, start + len(text))
-    first = now_text.find(text)
-    if first < 0:
+    found = occurrences(text, now_text, limit=2)
+    if not found:
         return Anchored("orphaned", None, None)
-    if now_text.find(text, first + 1) >= 0:
+    if len(found) > 1:
         return Anchored("ambiguous", None, None)
+    first = found[0]
     return Anchored("kept" if start is None or first == start else "moved", first,
                     first + len(text))
+
+
+def occurrences(text, document, *, limit=None):
+    """Every offset at which non-empty ``text`` starts in ``document``, overlapping ones
+    included, in order (the first ``limit`` when given). The one rule that places a span
+    or a chunk by its text: found once, it is there; more than once, ambiguous (never
+    guessed); not found, nowhere.
+
+    >>> occurrences("on", "one on Monday")
+    [0, 4, 8]
+    >>> occurrences("aa", "aaa"), occurrences("x", "aaa"), occurrences("a", "aaa", limit=2)
+    ([0, 1], [], [0, 1])
+    """
+    found, at = [], document.find(text)
+    while at >= 0 and (limit is None or len(found) < limit):
+        found.append(at)
+        at = document.find(text, at + 1)
+    return found

@@ -7,7 +7,8 @@ Three layouts, told apart by their fields (``layout="auto"``) or named:
 layout          one chunk
 ==============  ========================================================================
 ``ragscore``    ``{"id": str, "doc": str, "start": int, "end": int}``, optionally
-                ``"text"`` (checked against the document)
+                ``"text"`` (checked against the document); or ``"text"`` without
+                ``start`` and ``end``, placed where it occurs once in the document
 ``llamaindex``  a LlamaIndex node as ``node.to_dict()`` / ``model_dump()`` writes it:
                 ``id_``, ``text``, ``start_char_idx``, ``end_char_idx`` and the document
                 in ``relationships["1"]["node_id"]`` (the SOURCE relationship; else
@@ -22,18 +23,22 @@ layout          one chunk
                 ``DOC@START``.
 ==============  ========================================================================
 
+With ``stable=True`` a LlamaIndex or LangChain chunk is named by its place,
+``DOC@START-END`` (:func:`stable_ids`), so the same chunks keep their IDs from one run of
+the chunker to the next.
+
 A file ending in ``.json`` holds one JSON value (a docstore or an array); any other is JSON
 Lines, one chunk a line. Every problem is refused naming the file, the line (a docstore:
 the node) and the field.
 """
 from pathlib import Path
 
-from ..core.rules import OPEN, show
+from ..core.rules import OPEN, InvalidInputError, show
 from ..io.documents import Placed
 from ..io.jsonl import DatasetFileError, object_with, parse, read_value, records, where
 from ._common import open_input
 
-__all__ = ["LAYOUTS", "read_chunks"]
+__all__ = ["LAYOUTS", "read_chunks", "stable_ids"]
 
 LAYOUTS = ("auto", "ragscore", "llamaindex", "langchain")
 RAGSCORE_KEYS = frozenset({"id", "doc", "start", "end", "text"})
@@ -105,14 +110,20 @@ def _id(value, field, at):
 
 def _ragscore(record, at, _):
     object_with(record, RAGSCORE_KEYS, "a chunk", at)
-    for field in ("id", "doc", "start", "end"):
+    placed = "start" in record or "end" in record or "text" not in record
+    for field in ("id", "doc") + (("start", "end") if placed else ()):
         if field not in record:
-            raise DatasetFileError(f"{at}: field {field!r} is missing")
+            raise DatasetFileError(f"{at}: field {field!r} is missing" + (
+                " (a chunk gives 'start' and 'end', or only its 'text' to be placed where "
+                "it occurs once)" if field == "start" else ""))
     text = record.get("text")
-    if text is not None and type(text) is not str:
-        raise DatasetFileError(f"{at}: field 'text' must be a string; got {show(text)}")
+    if text is not None and (type(text) is not str or not text) or \
+            "text" in record and text is None:
+        raise DatasetFileError(f"{at}: field 'text' must be a non-empty string; got "
+                               f"{show(text)}")
     return (_id(record["id"], "id", at), _id(record["doc"], "doc", at),
-            _whole(record["start"], "start", at), _whole(record["end"], "end", at), text,
+            _whole(record["start"], "start", at) if placed else None,
+            _whole(record["end"], "end", at) if placed else None, text,
             ("doc", "start", "end", "text"))
 
 
@@ -172,10 +183,40 @@ def _langchain(record, at, doc_field):
 _READERS = {"ragscore": _ragscore, "llamaindex": _llamaindex, "langchain": _langchain}
 
 
-def read_chunks(path, *, layout="auto", doc_field="source", max_bytes):
+def stable_ids(placed, layout):
+    """``({stable ID: Placed}, {ID read: stable ID})``: the chunks of a LlamaIndex or
+    LangChain chunking (``layout``) named by their place, ``DOC@START-END``, instead of the
+    IDs their pipeline gave them. LlamaIndex draws a random UUID for every node, so the same
+    chunker run twice names the same chunks differently and no recorded run would survive a
+    rechunk; a place is the same whenever the chunk is. A ragscore-layout chunking names its
+    own chunks and is refused; so are two chunks at one place (each names the other).
+
+    >>> from ragscore.io.documents import Placed
+    >>> stable_ids({"9f2c": Placed("notes", 0, 46, None, None, "line 1")}, "llamaindex")[1]
+    {'9f2c': 'notes@0-46'}
+    """
+    if layout not in ("llamaindex", "langchain"):
+        raise InvalidInputError("--stable-ids names LlamaIndex and LangChain chunks by their "
+                                f"place; a {layout} chunking names its own chunks (their "
+                                "'id'), so leave the flag out")
+    found, renamed = {}, {}
+    for chunk, place in placed.items():
+        stable = f"{place.doc}@{place.start}-{place.end}"
+        if not OPEN.is_id(stable):
+            raise DatasetFileError(f"{place.where} (chunk {show(chunk)}): its stable ID "
+                                   f"{show(stable)} is not {OPEN.expected}")
+        if stable in found:
+            raise DatasetFileError(f"{place.where} (chunk {show(chunk)}): it lies at the "
+                                   f"place of {found[stable].where} ({show(stable)}): two "
+                                   "chunks at one place cannot have stable IDs")
+        found[stable], renamed[chunk] = place, stable
+    return found, renamed
+
+
+def read_chunks(path, *, layout="auto", doc_field="source", stable=False, max_bytes):
     """``({chunk: Placed}, layout)``: the chunks of the file at ``path``, in file order, and
     the layout they were read in (see the module docstring); a chunk ID met twice is refused
-    with both places."""
+    with both places. ``stable``: each chunk named by its place (:func:`stable_ids`)."""
     if layout not in LAYOUTS:
         raise DatasetFileError(f"layout must be one of {', '.join(LAYOUTS)}; got {show(layout)}")
     placed, chosen = {}, None if layout == "auto" else layout
@@ -202,4 +243,4 @@ def read_chunks(path, *, layout="auto", doc_field="source", max_bytes):
         placed[chunk] = Placed(doc, start, end, None, text, at, fields)
     if not placed:
         raise DatasetFileError(f"{where(path)}: holds no chunks")
-    return placed, chosen
+    return (stable_ids(placed, chosen)[0] if stable else placed), chosen

@@ -35,7 +35,7 @@ def _trec(dataset, options):
 
 def _nuggets(dataset, options):
     from ..io.outputs import check_output_file
-    from .nuggetizer import export_nuggets
+    from .nuggetizer_export import export_nuggets
 
     targets = {flag: check_output_file(value, flag=f"--{flag}", inputs=(options["dataset"],))
                for flag, value in (("nuggets", options["nuggets"]),

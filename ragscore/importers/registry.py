@@ -152,7 +152,8 @@ def _nuggets(options):
     return import_nuggets(options["nuggets"], assignments=options["assignments"],
                           answers=options["answers"], qrels=options["qrels"],
                           origin=options["origin"], reviewer=options["reviewer"],
-                          date=options["date"], name=options["name"])
+                          date=options["date"], failed_as=options["failed_as"],
+                          name=options["name"])
 
 
 def _alce(options):
@@ -167,7 +168,8 @@ def _spans(options):
                         layout=options["chunks_format"], doc_field=options["doc_field"],
                         reviewer=options["reviewer"], date=options["date"],
                         origin=options["origin"], min_overlap=options["min_overlap"],
-                        allow_overlap=options["allow_overlap"], name=options["name"],
+                        allow_overlap=options["allow_overlap"],
+                        stable=options["stable_ids"], name=options["name"],
                         max_bytes=MAX_BYTES)
 
 
@@ -195,7 +197,12 @@ CHUNKING_OPTIONS = (
     Option(("--allow-overlap",), {
         "action": "store_true",
         "help": "accept chunks that share characters (a chunker with a window overlap); "
-                "refused by default"}))
+                "refused by default"}),
+    Option(("--stable-ids",), {
+        "action": "store_true",
+        "help": "name each LlamaIndex or LangChain chunk by its place, DOC@START-END, not by "
+                "the ID its pipeline drew (LlamaIndex's are random, so no run would survive "
+                "a rechunk); runs naming the pipeline's IDs are renamed with them"}))
 
 
 def _field_option(field, meaning):
@@ -314,9 +321,9 @@ IMPORTERS = {importer.name: importer for importer in (
         description="Nuggets as castorini/nuggetizer writes them (query, qid, nuggets with "
                     "text and importance), its assignments (answer_text, run_id and each "
                     "nugget's support, partial_support or not_support) as judgements with "
-                    "their provenance, TREC RAG answers (run_id, topic_id, references, "
-                    "answer sentences citing references by index) as runs, and qrels. See "
-                    "docs/nuggets.md.",
+                    "their provenance, TREC RAG 2024 or 2025 answers (run_id, topic_id or "
+                    "metadata.narrative_id, references, answer sentences citing references "
+                    "by index) as runs, and qrels. See docs/nuggets.md.",
         options=(Option(("--nuggets",), {"required": True,
                                          "help": "nuggets, one question a line (JSON Lines)"},
                         reads=True),
@@ -339,7 +346,14 @@ IMPORTERS = {importer.name: importer for importer in (
                                           "help": "who judged (default judge:nuggetizer for "
                                                   "llm-draft; required otherwise)"}),
                  Option(("--date",), {"default": None, "metavar": "YYYY-MM-DD",
-                                      "help": "when they were judged (default today)"})),
+                                      "help": "when they were judged (default today)"}),
+                 Option(("--failed-as",), {
+                     "choices": ("not_assessed", "not_support"), "default": "not_assessed",
+                     "help": "how to read an assignment or importance nuggetizer wrote as "
+                             "\"failed\" (its LLM's reply could not be parsed): not "
+                             "assessed (the default: that answer's nugget scores are n/a) "
+                             "or as nuggetizer scores it (not_support; a failed importance "
+                             "not vital)"})),
         read=_nuggets),
     Importer(
         name="alce", summary="an ALCE result file (princeton-nlp/ALCE run.py output)",
@@ -354,7 +368,9 @@ IMPORTERS = {importer.name: importer for importer in (
         name="spans", summary="a span test set: documents, questions labelled with spans, "
                               "a chunking",
         description="Source documents, questions whose relevant passages and claim evidence "
-                    "are spans of them (offsets in code points, end exclusive), one "
+                    "are spans of them (offsets in code points, end exclusive, checked "
+                    "against a span's text when it gives one; or its text alone, placed "
+                    "where it occurs once), one "
                     "chunking (ragscore, LlamaIndex or LangChain layout) and optionally runs "
                     "naming its chunks. The chunk labels are derived on every reading, so "
                     "the same test set judges any chunking (ragscore rechunk). See "

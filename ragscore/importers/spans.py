@@ -9,7 +9,9 @@ file               one line
 ``QUESTIONS``      ``{"id": str, "question": str, "answerable": bool, "relevant": [{"doc": str,
                    "start": int, "end": int, "grade": int}], "evidence": [{"claim": str,
                    "doc": str, "start": int, "end": int}]}``; ``answerable``, ``relevant`` and
-                   ``evidence`` optional, as are ``tags`` and ``split``
+                   ``evidence`` optional, as are ``tags`` and ``split``. A span may carry
+                   its ``text``: checked against the document at its offsets, or, without
+                   ``start`` and ``end``, placed where it occurs once
 ``CHUNKS``         a chunk (:mod:`ragscore.importers.chunkings`: ragscore's layout, a
                    LlamaIndex node dump or LangChain documents)
 ``RUNS``           a run record as ``import log`` reads it (``id`` or ``question``,
@@ -30,20 +32,22 @@ import hashlib
 from ..core.labels import ORIGINS, question_key
 from ..core.rules import OPEN, InvalidInputError, show
 from ..core.spans import check_offsets
-from ..io.documents import check_chunking, read_documents
+from ..io.documents import check_chunking, check_text_at, read_documents, text_place
 from ..io.format import SPLITS, Dataset
 from ..io.jsonl import DatasetFileError, Line, object_with, records, where
 from ..io.spans import span_judgement
 from ._common import open_input, stem, unicode_problem
-from .chunkings import read_chunks
+from .chunkings import read_chunks, stable_ids
 
 __all__ = ["import_spans", "read_source_documents"]
 
 QUESTION_KEYS = frozenset({"id", "question", "answerable", "relevant", "evidence", "tags",
                            "split"})
 PROVENANCE_KEYS = frozenset({"reviewer", "date", "origin", "note"})
-SPAN_KEYS = {"relevant": frozenset({"doc", "start", "end", "grade"}) | PROVENANCE_KEYS,
-             "evidence": frozenset({"claim", "doc", "start", "end"}) | PROVENANCE_KEYS}
+SPAN_KEYS = {"relevant": frozenset({"doc", "start", "end", "text", "grade"}) | PROVENANCE_KEYS,
+             "evidence": frozenset({"claim", "doc", "start", "end", "text"}) | PROVENANCE_KEYS}
+#: A span's text given as nothing (``"text": null`` is not a text).
+_NO_TEXT = object()
 
 
 def read_source_documents(path, max_bytes):
@@ -86,7 +90,7 @@ def _spans(record, field, case, documents, provenance, at):
     for position, item in enumerate(items):
         here = f"{at}: {field}[{position}]"
         object_with(item, SPAN_KEYS[field], "a span", here)
-        missing = [key for key in ("claim", "doc", "start", "end", "grade")
+        missing = [key for key in ("claim", "doc", "grade")
                    if key in SPAN_KEYS[field] and key not in item]
         if missing:
             raise DatasetFileError(f"{here}: field {missing[0]!r} is missing")
@@ -95,11 +99,7 @@ def _spans(record, field, case, documents, provenance, at):
             raise DatasetFileError(f"{here}: field 'doc' must name a document of the "
                                    f"documents file; got {show(doc)}")
         version, text = documents[doc]
-        try:
-            check_offsets(item["start"], item["end"], len(text), here)
-        except InvalidInputError as error:
-            raise DatasetFileError(str(error)) from None
-        place = (doc, version, item["start"], item["end"])
+        place = (doc, version, *_place(item, doc, text, here))
         given = _provenance(item, provenance, here)
         if field == "relevant":
             grade = item["grade"]
@@ -108,16 +108,43 @@ def _spans(record, field, case, documents, provenance, at):
                                        f"relevant, 1 relevant, 2 highly relevant); got "
                                        f"{show(grade)}")
             found.append(span_judgement("span-relevance", case, place,
-                                        text[item["start"]:item["end"]], grade, given))
+                                        text[place[2]:place[3]], grade, given))
         else:
             claim = item["claim"]
             if not OPEN.is_id(claim):
                 raise DatasetFileError(f"{here}: field 'claim' must be {OPEN.expected_claim}; "
                                        f"got {show(claim)}")
             found.append(span_judgement("evidence", case, place,
-                                        text[item["start"]:item["end"]], "evidence", given,
+                                        text[place[2]:place[3]], "evidence", given,
                                         claim=claim))
     return found
+
+
+def _place(item, doc, document, here):
+    """``(start, end)`` of a span in ``document`` (the text of document ``doc``): its
+    offsets, checked against its ``text`` when it gives one; or, given only its ``text``,
+    where that occurs once (:func:`~ragscore.io.documents.text_place`)."""
+    given = item.get("text", _NO_TEXT)
+    if given is not _NO_TEXT and (type(given) is not str or not given
+                                  or unicode_problem(given)):
+        raise DatasetFileError(f"{here}: field 'text' must be non-empty text (the span's "
+                               f"text, as the document holds it); got {show(given)}")
+    if "start" not in item and "end" not in item:
+        if given is _NO_TEXT:
+            raise DatasetFileError(f"{here}: field 'start' is missing (a span gives 'start' "
+                                   "and 'end', or its 'text' to be placed where it occurs "
+                                   "once)")
+        return text_place(given, doc, document, here)
+    for key in ("start", "end"):
+        if key not in item:
+            raise DatasetFileError(f"{here}: field {key!r} is missing")
+    try:
+        check_offsets(item["start"], item["end"], len(document), here)
+    except InvalidInputError as error:
+        raise DatasetFileError(str(error)) from None
+    if given is not _NO_TEXT:
+        check_text_at(given, doc, document, item["start"], item["end"], here)
+    return item["start"], item["end"]
 
 
 def _question(record, at, documents, provenance):
@@ -181,12 +208,30 @@ def read_questions(path, documents, provenance, max_bytes):
     return cases, judgements
 
 
-def _runs(path, cases, corpus, system, max_bytes):
+def _renamed(run, renamed):
+    """A run whose chunk IDs (ranked, delivered, cited) are read through ``renamed``."""
+    def ids(found):
+        return None if found is None else tuple(renamed.get(doc, doc) for doc in found)
+
+    changed = dict(run, retrieved=ids(run["retrieved"]))
+    if run.get("delivered") is not None:
+        changed["delivered"] = ids(run["delivered"])
+    if run.get("claims") is not None:
+        changed["claims"] = tuple((claim, ids(cited)) for claim, cited in run["claims"])
+    return changed
+
+
+def _runs(path, cases, corpus, system, max_bytes, renamed=None):
     """The runs of a run log (:func:`~ragscore.importers.log.import_log`), each checked
-    against the questions and the chunking; the reference answers they carry."""
+    against the questions and the chunking; the reference answers they carry. ``renamed``:
+    ``{ID the pipeline gave: stable ID}`` (``--stable-ids``), applied to the runs' IDs."""
     from .log import import_log
 
     logged, _ = import_log(path, system=system, max_bytes=max_bytes)
+    if renamed:
+        logged = logged._replace(runs={
+            case: {who: _renamed(run, renamed) for who, run in per_case.items()}
+            for case, per_case in logged.runs.items()})
     references = {}
     for case, found in logged.cases.items():
         at = f"{where(path)} (question {show(case)})"
@@ -217,8 +262,10 @@ def _runs(path, cases, corpus, system, max_bytes):
 
 def import_spans(documents, questions, chunks, *, runs=None, system=None, layout="auto",
                  doc_field="source", reviewer, date, origin="human", min_overlap=1,
-                 allow_overlap=False, name=None, max_bytes):
-    """Import a span test set (see the module docstring); return ``(dataset, notes)``."""
+                 allow_overlap=False, stable=False, name=None, max_bytes):
+    """Import a span test set (see the module docstring); return ``(dataset, notes)``.
+    ``stable``: name LlamaIndex and LangChain chunks ``DOC@START-END``
+    (:func:`~ragscore.importers.chunkings.stable_ids`), the runs' IDs renamed with them."""
     from ..core.labels import check_record
 
     given = {"reviewer": reviewer, "date": date, "origin": origin,
@@ -232,11 +279,14 @@ def import_spans(documents, questions, chunks, *, runs=None, system=None, layout
     cases, judgements = read_questions(questions, sources, given, max_bytes)
     placed, read_as = read_chunks(chunks, layout=layout, doc_field=doc_field,
                                   max_bytes=max_bytes)
+    renamed = None
+    if stable:
+        placed, renamed = stable_ids(placed, read_as)
     positions = check_chunking(placed, sources, overlapping=allow_overlap)
     corpus = {chunk: sources[doc][1][start:end] for chunk, (doc, start, end) in
               positions.items()}
     found_runs, references = ({}, {}) if runs is None else _runs(runs, cases, corpus, system,
-                                                                 max_bytes)
+                                                                 max_bytes, renamed)
     for case, reference in references.items():
         cases[case] = dict(cases[case], reference=reference)
     for position, record in enumerate(judgements):
@@ -252,7 +302,8 @@ def import_spans(documents, questions, chunks, *, runs=None, system=None, layout
     for record in judgements:
         kinds[record["kind"]] = kinds.get(record["kind"], 0) + 1
     notes = {"chunking": f"{len(positions):,} chunks of {len(sources):,} documents read as "
-                         f"{read_as}",
+                         f"{read_as}" + (", each named by its place, DOC@START-END "
+                                         "(--stable-ids)" if stable else ""),
              "labels": ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
              or "none"}
     return dataset, notes

@@ -17,10 +17,14 @@ place, and (unless the index allows them) two chunks sharing a character.
 from collections import namedtuple
 
 from ..core.rules import InvalidInputError, show
-from ..core.spans import Chunking, check_offsets, document_version
+from ..core.spans import Chunking, check_offsets, document_version, occurrences
 from .jsonl import DatasetFileError, Line, object_with, records, where
 
-__all__ = ["DOCUMENT_KEYS", "Placed", "check_chunking", "read_chunking", "read_documents"]
+__all__ = ["DOCUMENT_KEYS", "Placed", "check_chunking", "check_text_at", "read_chunking",
+           "read_documents", "text_place"]
+
+#: How many places of a text found more than once a message lists.
+LISTED = 5
 
 #: The keys of a line of the documents file (``version`` is written by every save).
 DOCUMENT_KEYS = frozenset({"id", "text", "version"})
@@ -53,6 +57,81 @@ def read_documents(path, handle, *, rules, max_bytes, versioned=True):
     if not found:
         raise DatasetFileError(f"{where(path)}: holds no documents")
     return found
+
+
+def _places(found, length, total):
+    """``'14-30, 52-68'``: the first places of a text ``length`` long found ``total`` times
+    at the offsets ``found``."""
+    listed = ", ".join(f"{start}-{start + length}" for start in found[:LISTED])
+    return listed + (f" and {total - LISTED:,} more" if total > LISTED else "")
+
+
+def _nearest(text, document):
+    """``; its longest part found there: ...``: a hint for a text found nowhere, when some
+    run of at least half of it (and 4 characters) is in ``document``."""
+    from difflib import SequenceMatcher
+
+    match = SequenceMatcher(None, document, text, autojunk=False).find_longest_match(
+        0, len(document), 0, len(text))
+    if match.size < max(4, len(text) // 2):
+        return ""
+    part = document[match.a:match.a + match.size]
+    return f"; its longest part found there: {show(part)} at {match.a}-{match.a + match.size}"
+
+
+def text_place(text, doc, document, at, *, field="text", names=("start", "end")):
+    """``(start, end)`` of ``text`` in ``document`` (the text of document ``doc``) where it
+    occurs exactly once (:func:`~ragscore.core.spans.occurrences`); found nowhere or more
+    than once (ambiguous: never guessed), a :class:`~ragscore.io.jsonl.DatasetFileError`
+    naming ``at``, the field and the places.
+
+    >>> text_place("Two", "d", "One. Two.", "line 1")
+    (5, 8)
+    >>> text_place("e", "d", "One. Three.", "line 2")
+    Traceback (most recent call last):
+    ...
+    ragscore.io.jsonl.DatasetFileError: line 2: field 'text' 'e' occurs 3 times in document 'd' (at 2-3, 8-9, 9-10): ambiguous, never guessed; give 'start' and 'end'
+    """
+    found = occurrences(text, document)
+    if len(found) == 1:
+        return found[0], found[0] + len(text)
+    start, end = names
+    if not found:
+        raise DatasetFileError(f"{at}: field {field!r} {show(text)} occurs nowhere in "
+                               f"document {show(doc)}{_nearest(text, document)}")
+    raise DatasetFileError(f"{at}: field {field!r} {show(text)} occurs {len(found):,} times in "
+                           f"document {show(doc)} (at {_places(found, len(text), len(found))})"
+                           f": ambiguous, never guessed; give {start!r} and {end!r}")
+
+
+def check_text_at(text, doc, document, start, end, at, *, field="text",
+                  names=("start", "end")):
+    """Raise :class:`~ragscore.io.jsonl.DatasetFileError` naming ``at``, the field, the
+    document's text at ``start:end`` and ``text`` unless they are the same; the message says
+    where ``text`` does occur.
+
+    >>> check_text_at("Two", "d", "One. Two.", 5, 8, "line 1")
+    >>> check_text_at("Two", "d", "One. Two.", 0, 3, "line 2")
+    Traceback (most recent call last):
+    ...
+    ragscore.io.jsonl.DatasetFileError: line 2: field 'text' must be the document's text from 'start' to 'end' ('One'); got 'Two' (it occurs once in document 'd', at 5-8: give 'start' 5 and 'end' 8, or leave them out to place it by its text)
+    """
+    if document[start:end] == text:
+        return
+    start_name, end_name = names
+    found = occurrences(text, document) if text else []
+    if len(found) == 1:
+        hint = (f"it occurs once in document {show(doc)}, at {found[0]}-{found[0] + len(text)}"
+                f": give {start_name!r} {found[0]} and {end_name!r} {found[0] + len(text)}, "
+                "or leave them out to place it by its text")
+    elif found:
+        hint = (f"it occurs {len(found):,} times in document {show(doc)}, at "
+                f"{_places(found, len(text), len(found))}")
+    else:
+        hint = f"it occurs nowhere in document {show(doc)}{_nearest(text, document)}"
+    raise DatasetFileError(f"{at}: field {field!r} must be the document's text from "
+                           f"{start_name!r} to {end_name!r} ({show(document[start:end])}); "
+                           f"got {show(text)} ({hint})")
 
 
 #: The fields of a corpus line that hold a chunk's document, start, end and text.
@@ -88,6 +167,9 @@ def check_chunking(placed, documents, *, overlapping=False):
     for chunk, place in placed.items():
         doc, start, end, version, text = place[:5]
         found = documents.get(doc)  # the checks first, a message only when one fails
+        if start is None and end is None and text is not None and found is not None:
+            start, end = text_place(text, doc, found[1], f"{place.where} (chunk {show(chunk)})",
+                                    field=place.fields[3], names=place.fields[1:3])
         if found is None or version is not None and version != found[0] or \
                 type(start) is not int or type(end) is not int or \
                 not 0 <= start < end <= len(found[1]) or \
@@ -126,9 +208,8 @@ def _refuse(chunk, place, found):
         check_offsets(start, end, len(document), at, names=(start_field, end_field))
     except InvalidInputError as error:
         raise DatasetFileError(str(error)) from None
-    raise DatasetFileError(f"{at}: field {text_field!r} must be the document's text from "
-                           f"{start_field!r} to {end_field!r} ({show(document[start:end])}); "
-                           f"got {show(text)}")
+    check_text_at(text, doc, document, start, end, at, field=text_field,
+                  names=(start_field, end_field))
 
 
 def _line_of(path, chunk, max_bytes):

@@ -23,7 +23,8 @@ Version 5 (what a save writes; the issues' "version 3" of the test set in text a
 in Parquet) keeps the corpus and the cases in JSON Lines and the runs in one Parquet file,
 each ranking coded by the documents' positions in the corpus file (see
 :mod:`ragscore.engine.parquet`): the records say what version 4's say, under the
-same keys and rules, and may add a case's ``nuggets`` and a run's answer as cited
+same keys and rules, and may add a case's ``nuggets`` (and ``numeric_id``) and a run's
+answer as cited
 ``sentences`` with its ``response_length`` (:mod:`ragscore.io.nugget_fields`). It adds a
 fourth file, ``judgements.<hash>.jsonl`` (written when there are some): reviewers'
 judgements about the test set, keyed by what was judged (:mod:`ragscore.core.labels`,
@@ -67,10 +68,11 @@ KEYS = {
                            "answer", "latency_ms", "tokens", "cost", "retries", "failed"})},
 }
 KEYS[4] = KEYS[3]
-#: Version 5 adds a case's ``nuggets`` and a run's answer as ``sentences`` with its
-#: ``response_length`` (:mod:`ragscore.io.nugget_fields`), and a chunk's place in its
-#: document (``start``, ``end``; span test sets).
-CASE_V5 = ("nuggets",)
+#: Version 5 adds a case's ``nuggets`` (and ``numeric_id``: its ID was written as a number
+#: where it came from) and a run's answer as ``sentences`` with its ``response_length``
+#: (:mod:`ragscore.io.nugget_fields`), and a chunk's place in its document (``start``,
+#: ``end``; span test sets).
+CASE_V5 = ("nuggets", "numeric_id")
 RUN_V5 = ("sentences", "response_length")
 KEYS[5] = {"corpus": KEYS[3]["corpus"] | {"start", "end"},
            "cases": KEYS[3]["cases"] | frozenset(CASE_V5),
@@ -343,6 +345,8 @@ def dataset_records(dataset):
                                    value if type(value) is str else list(value))
             if "nuggets" in case:
                 record["nuggets"] = [dict(item) for item in case["nuggets"]]
+            if case.get("numeric_id"):
+                record["numeric_id"] = True
             yield record
 
     def runs():

@@ -5,6 +5,9 @@ A case may list its ``nuggets`` (:mod:`ragscore.core.nuggets`)::
     "nuggets": [{"id": "smoke", "importance": "okay"},
                 {"id": "n3", "text": "The window closes on Friday.", "importance": "vital"}]
 
+A case whose ID its source (a nuggetizer or TREC RAG file) wrote as a JSON number says so,
+so that the exports write it back as one: ``"numeric_id": true``.
+
 A run may record its answer as ``sentences``, each with the IDs it cites (TREC RAG's
 answers, their citations resolved from indexes into the references list to IDs), instead
 of ``answer`` text, and the ``response_length`` its system declared::
@@ -17,26 +20,59 @@ citations)`` pairs. Every rule on their values is core's
 (:func:`ragscore.core.nuggets.check_nuggets`, :func:`ragscore.core.answers.check_sentences`);
 here they are only taken from, and put back into, their JSON shapes.
 """
+import re
+
 from ..core.nuggets import check_nuggets
 from ..core.rules import InvalidInputError, show
 from .jsonl import DatasetFileError
 
-__all__ = ["case_nuggets_of", "run_answer_fields", "written_sentences"]
+__all__ = ["case_nuggets_of", "numeric_id", "run_answer_fields", "written_sentences"]
 
+#: An integer as JSON writes one: no leading zero, no plus sign.
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
 #: The keys of one sentence object.
 SENTENCE_KEYS = ("text", "citations")
 
 
 def case_nuggets_of(record, place, rules):
-    """``{"nuggets": the checked nuggets of a case line}`` (a tuple of dicts), or ``{}`` when
-    it lists none; a problem raises :class:`~ragscore.io.jsonl.DatasetFileError` naming
-    ``place`` and the field."""
+    """``{"nuggets": the checked nuggets of a case line}`` (a tuple of dicts), and
+    ``numeric_id``, or ``{}`` when it has neither; a problem raises
+    :class:`~ragscore.io.jsonl.DatasetFileError` naming ``place`` and the field.
+
+    >>> from ragscore.core.rules import OPEN
+    >>> case_nuggets_of({"id": "23287", "numeric_id": True}, "line 1", OPEN)
+    {'numeric_id': True}
+    >>> case_nuggets_of({"id": "t1", "numeric_id": True}, "line 2", OPEN)
+    Traceback (most recent call last):
+    ...
+    ragscore.io.jsonl.DatasetFileError: line 2: key 'numeric_id' is true, but the case ID 't1' is not a whole number as JSON writes one
+    """
+    found = {}
+    if "numeric_id" in record:
+        found["numeric_id"] = numeric_id(record, place)
+        if not found["numeric_id"]:
+            del found["numeric_id"]
     if "nuggets" not in record:
-        return {}
+        return found
     try:
-        return {"nuggets": check_nuggets(record["nuggets"], rules=rules, field="nuggets")}
+        return {"nuggets": check_nuggets(record["nuggets"], rules=rules, field="nuggets"),
+                **found}
     except InvalidInputError as error:
         raise DatasetFileError(f"{place}: {error}") from None
+
+
+def numeric_id(record, place):
+    """A case line's ``numeric_id`` (true: the source, a nuggetizer or TREC RAG file, wrote
+    its ID as a number, and the exports write it back as one), checked: a boolean, true only
+    for an ID that is an integer as JSON writes one (``"23287"``, not ``"0023"``)."""
+    value, name = record["numeric_id"], record.get("id")
+    if type(value) is not bool:
+        raise DatasetFileError(f"{place}: key 'numeric_id' must be true or false; got "
+                               f"{show(value)}")
+    if value and not (type(name) is str and _INTEGER.fullmatch(name)):
+        raise DatasetFileError(f"{place}: key 'numeric_id' is true, but the case ID "
+                               f"{show(name)} is not a whole number as JSON writes one")
+    return value
 
 
 def run_answer_fields(record, run, place):

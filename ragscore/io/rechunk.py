@@ -12,7 +12,7 @@ counted (they need recording again).
 """
 from ..core.labels import question_key
 from ..core.rules import InvalidInputError, show
-from ..core.spans import anchor
+from ..core.spans import anchor, occurrences
 from ..core.trials import trial_runs
 from .answers import labelled
 from .documents import check_chunking
@@ -118,16 +118,19 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
     evidence spans (any one supports it, as before), a case labelled unanswerable an
     answerability judgement; ``provenance`` (``reviewer``, ``date``, ``origin``,
     ``batch``) is written on each. Chunks that cannot be placed are left out with their
-    labels, and so are the runs that name them; the report lists both."""
+    labels, and so are the runs that name them; the report lists both, and where each
+    ambiguous chunk's text occurs (``ambiguous places``)."""
     from .spans import span_judgement
 
-    placed, statuses = {}, {}
+    placed, statuses, ambiguous = {}, {}, {}
     for chunk, text in dataset.corpus.items():
         status, place = _anchor_chunk(chunk, text, (dataset.sources or {}).get(chunk),
                                       documents)
         statuses[chunk] = status
         if place is not None:
             placed[chunk] = place
+        if status == "ambiguous":
+            ambiguous[chunk] = _places(text, (dataset.sources or {}).get(chunk), documents)
     positions = check_chunking(placed, documents, overlapping=allow_overlap)
     judgements, labels = [], []
     for case_name, case in dataset.cases.items():
@@ -163,6 +166,7 @@ def anchor_chunks(dataset, documents, *, provenance, allow_overlap=False):
               "lost": counts["orphaned"] + counts["ambiguous"],
               "chunks": {status: sum(1 for found in statuses.values() if found == status)
                          for status in ("kept", "moved", "orphaned", "ambiguous")},
+              "ambiguous places": ambiguous,
               "runs left out": {"count": sum(map(len, left.values())), "by system": left}}
     return changed, report
 
@@ -176,6 +180,17 @@ def _case_labels(case, min_relevance):
     return ([("span-relevance", None, chunk, grade) for chunk, grade in grades.items()]
             + [("evidence", claim, chunk, "evidence")
                for claim, sources in (case.get("support") or {}).items() for chunk in sources])
+
+
+def _places(text, source, documents, limit=5):
+    """``[[doc, start, end], ...]``: where an ambiguous chunk's text occurs (the first
+    ``limit`` places in each document searched: its ``source`` when that holds the text
+    more than once, else every document), as :func:`~ragscore.core.spans.occurrences`
+    finds it."""
+    searched = [source] if source in documents and len(
+        occurrences(text, documents[source][1], limit=2)) > 1 else list(documents)
+    return [[doc, start, start + len(text)] for doc in searched
+            for start in occurrences(text, documents[doc][1], limit=limit)]
 
 
 def _anchor_chunk(chunk, text, source, documents):

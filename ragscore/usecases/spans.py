@@ -145,7 +145,8 @@ def anchor_labels(dataset, *, documents, out, reviewer, date, origin="human", re
 
 
 def rechunk_folder(dataset, *, chunks, out, report, chunks_format=None, doc_field=None,
-                   documents=None, min_overlap=None, allow_overlap=False, overwrite=False):
+                   documents=None, min_overlap=None, allow_overlap=False, overwrite=False,
+                   stable_ids=False):
     """The span test set ``dataset`` on the chunking ``chunks`` (and, with ``documents``, on
     new versions of its documents), saved at ``out``; every label carried and moved by its
     text (kept, moved, orphaned or ambiguous), written to ``report``."""
@@ -159,7 +160,7 @@ def rechunk_folder(dataset, *, chunks, out, report, chunks_format=None, doc_fiel
     source = load_dataset(dataset)
     docs = None if documents is None else read_source_documents(documents, MAX_FILE_BYTES)
     placed, layout = read_chunks(chunks, layout=chunks_format, doc_field=doc_field,
-                                 max_bytes=MAX_FILE_BYTES)
+                                 stable=stable_ids, max_bytes=MAX_FILE_BYTES)
     changed, left = rechunk(source, placed, documents=docs, min_overlap=min_overlap,
                             allow_overlap=allow_overlap, layout=layout)
     found = span_report(changed, left=left)

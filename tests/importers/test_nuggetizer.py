@@ -115,8 +115,9 @@ def test_numeric_topic_ids_are_read_as_text(tmp_path):
     assert list(dataset.cases) == ["23287"]
     assert dataset.cases["23287"]["nuggets"] == ({"id": "n1", "text": "a fact",
                                                  "importance": "vital"},)
+    # issue 44: a number is written back as a number, no longer as text
     assert notes == {"nuggets given no importance (vital, as nuggetizer reads them)": 1,
-                     "question IDs given as numbers (written back as text)": 1}
+                     "question IDs given as numbers (written back as numbers)": 1}
 
 
 def _line(path, number, text):

@@ -45,8 +45,9 @@ def test_reasoning_and_traces_are_counted_and_not_kept(tmp_path):
      "field 'answer'[0]['citations'] must be indexes into 'references' (0 to 2); got [3]"),
     ({"answer": [{"text": "x", "citations": [0, 0]}]},
      "field 'answer'[0]['citations'] cites one reference twice"),
-    ({"answer": [{"text": "x"}]}, "field 'answer'[0] must be an object with exactly 'text' "
-                                  "and 'citations'"),
+    # issue 44: a sentence may leave 'citations' out (nuggetizer's answers input)
+    ({"answer": [{"text": "x", "cites": []}]}, "field 'answer'[0] must be an object with "
+                                               "'text' and optionally 'citations'"),
     ({"references": ["a", "a"]}, "field 'references' lists 'a' twice"),
     ({"response_length": "11"}, "field 'response_length' must be a whole number"),
     ({"topic_id": 2.5}, "field 'topic_id' must be an ID"),
@@ -61,9 +62,10 @@ def test_a_malformed_answer_is_refused_naming_line_and_field(tmp_path, change, m
 
 
 def test_a_missing_field_is_named(tmp_path):
+    # issue 44: 'references' may be left out (nuggetizer's answers input); 'topic_id' may not
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps({key: value for key, value in RECORD.items()
-                                if key != "references"}) + "\n")
+                                if key != "topic_id"}) + "\n")
     with pytest.raises(DatasetFileError, match=re.escape(f"{path}, line 1: field "
-                                                         "'references' is missing")):
+                                                         "'topic_id' is missing")):
         read_answers(path, max_bytes=1 << 20)
