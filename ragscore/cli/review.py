@@ -2,7 +2,8 @@
 review queue out to a file and back (see ``docs/answers.md``); parsing only, the use cases
 are :mod:`ragscore.usecases.review`'s."""
 from ..io.review_queue import POOL_DEPTH
-from ..usecases.review import Claims, Queue, claims, import_decisions, review_queue
+from ..usecases.review import Claims, QUEUE_KINDS, Queue, claims, import_decisions, \
+    review_page, review_queue
 from .options import dataset_argument, format_option
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
@@ -12,10 +13,23 @@ def _claims(args):
     return claims(args.dataset, system=args.system, split=args.split, pattern=args.pattern)
 
 
+def _queue_options(args):
+    return {"system": args.system, "split": args.split, "pattern": args.pattern,
+            "pool_depth": args.pool_depth, "reviewer": args.reviewer,
+            "citations": args.citations, "kinds": args.kinds}
+
+
 def _export(args):
-    return review_queue(args.dataset, out=args.out, fmt=args.format, system=args.system,
-                        split=args.split, pattern=args.pattern, pool_depth=args.pool_depth,
-                        reviewer=args.reviewer, citations=args.citations)
+    return review_queue(args.dataset, out=args.out, fmt=args.format, **_queue_options(args))
+
+
+def _page(args):
+    return review_page(args.dataset, out=args.out, date=args.date, **_queue_options(args))
+
+
+def _kinds(text):
+    """``--kinds``: queue kinds separated by commas (checked by the use case)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def _import(args):
@@ -56,8 +70,26 @@ def add_claims(commands):
     parser.set_defaults(handler=_claims)
 
 
+def _queue_arguments(parser):
+    """The options that choose a queue's items (review export and review page)."""
+    parser.add_argument("--system", default=None, help="only this system's answers")
+    parser.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
+                        help="offer the union of every system's top N passages per question "
+                             f"for relevance, as TREC pools (default {POOL_DEPTH}; 0: none)")
+    parser.add_argument("--reviewer", default=None,
+                        help="leave out only what this reviewer judged (a second reviewer "
+                             "judges items others did: agreement is then measured)")
+    parser.add_argument("--citations", action="store_true",
+                        help="offer each claim's support by each passage it cites too (full, "
+                             "partial, none: TREC RAG's graded citation support)")
+    parser.add_argument("--kinds", type=_kinds, default=None, metavar="KINDS",
+                        help="only these kinds, separated by commas "
+                             f"({', '.join(QUEUE_KINDS)}; citation implies --citations)")
+    _common(parser)
+
+
 def add_review(commands):
-    """Add ``review export|import``."""
+    """Add ``review export|page|import``."""
     review = commands.add_parser(
         "review", help="export what awaits review (pool, questions, claims, nuggets), or "
                        "import decisions",
@@ -67,23 +99,29 @@ def add_review(commands):
                     "--citations each cited passage's support of its claim (see "
                     "docs/answers.md, docs/labels.md and docs/nuggets.md).")
     verbs = review.add_subparsers(dest="verb", required=True, metavar="VERB")
-    export = verbs.add_parser("export", help="write what awaits review (JSONL or CSV)")
+    export = verbs.add_parser("export", help="write what awaits review (JSONL, CSV or the "
+                                             "review page)")
     dataset_argument(export)
-    export.add_argument("--system", default=None, help="only this system's answers")
     export.add_argument("--out", default=None, help="the file to write (default: stdout)")
     format_option(export, Queue.writers, default=None,
-                  help="default: csv for an --out ending in .csv, else jsonl")
-    export.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
-                        help="offer the union of every system's top N passages per question "
-                             f"for relevance, as TREC pools (default {POOL_DEPTH}; 0: none)")
-    export.add_argument("--reviewer", default=None,
-                        help="leave out only what this reviewer judged (a second reviewer "
-                             "judges items others did: agreement is then measured)")
-    export.add_argument("--citations", action="store_true",
-                        help="offer each claim's support by each passage it cites too (full, "
-                             "partial, none: TREC RAG's graded citation support)")
-    _common(export)
+                  help="default: csv for an --out ending in .csv, html (the review page) "
+                       "for .html, else jsonl")
+    _queue_arguments(export)
     export.set_defaults(handler=_export)
+    page = verbs.add_parser(
+        "page", help="write the review page: one self-contained HTML file, no server",
+        description="Write the review queue as one HTML file that opens from disk with no "
+                    "server, network or Jupyter: one item a screen, decision buttons with "
+                    "keyboard shortcuts, a note, progress, the decisions kept in the browser "
+                    "across reloads; its Export button writes a file 'ragscore review import' "
+                    "reads (see docs/labels.md).")
+    dataset_argument(page)
+    page.add_argument("--out", required=True, help="the HTML file to write")
+    page.add_argument("--date", default=None,
+                      help="the date its decisions carry, YYYY-MM-DD (default: the "
+                           "reviewer's today, in the browser)")
+    _queue_arguments(page)
+    page.set_defaults(handler=_page)
     importing = verbs.add_parser("import", help="read decisions back into the dataset")
     dataset_argument(importing)
     importing.add_argument("file", help="a filled-in queue file (.jsonl or .csv)")

@@ -4,8 +4,10 @@
 byte order mark) and checks every row that holds a decision against the queue of the
 dataset as it is now: its ``kind``, ``case`` and ``key`` must name an item the queue offers
 (judged or not), its ``doc`` or ``citations`` must be that item's, one item may be decided
-once per file, and a file is imported once. The first problem stops the import with its line
-and field, and nothing is stored.
+once per file, and a file is imported once. A review page's export
+(:mod:`ragscore.io.page_export`) is checked as such first: the folder it was made from, each
+line as the page wrote it, the export its lines make. The first problem stops the import
+with its line and field, and nothing is stored.
 """
 import csv
 import hashlib
@@ -16,9 +18,10 @@ from collections import namedtuple
 
 from ..core.labels import KINDS, content_key, current, decision_of
 from ..core.rules import InvalidInputError, show
+from .page_export import is_page_export, page_rows
 from .review_queue import COLUMNS, review_queue
 
-__all__ = ["Decisions", "READ_BACK", "add_judgements", "read_decisions"]
+__all__ = ["Decisions", "READ_BACK", "add_judgements", "check_date", "read_decisions"]
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: Cells a CSV queue writes so that they read back as they were (:mod:`ragscore.render.queue`).
@@ -131,6 +134,17 @@ def _record(row, item, at, *, reviewer, date, batch, expected):
     return record
 
 
+def check_date(date, at):
+    """``date`` if it is a date written YYYY-MM-DD, else a clear error naming ``at``.
+
+    >>> check_date("2026-12-04", "--date")
+    '2026-12-04'
+    """
+    if type(date) is not str or not _DATE.fullmatch(date):
+        raise InvalidInputError(f"{at} must be a date YYYY-MM-DD; got {show(date)}")
+    return date
+
+
 def _items(dataset, split, pattern):
     """``{(kind, case, key): what the queue shows of it}`` over every item the queue can
     offer, judged or not, at any pool depth."""
@@ -170,7 +184,10 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
         raise InvalidInputError("line 1: this file was already imported (the same bytes, batch "
                                 f"{batch}); nothing stored")
     text = text[1:] if text.startswith("\ufeff") else text
-    rows = _csv_rows(text) if kind == "csv" else _jsonl_rows(text)
+    if kind == "jsonl" and is_page_export(text):  # a review page's export: checked first
+        rows = page_rows(text, dataset)
+    else:
+        rows = _csv_rows(text) if kind == "csv" else _jsonl_rows(text)
     items, mine = None, current(dataset.judgements).items
     records, seen, replaced, unchanged, still_open = [], {}, 0, 0, 0
     for number, row in rows:

@@ -3,8 +3,8 @@ person's review written out as a queue, and the decisions read back (docs/answer
 
 - :func:`claims`: every claim derived from the runs' answer text: a :class:`Claims`;
 - :func:`review_queue`: the items that await review (pooled passages, questions, claims,
-  nuggets, citations): a :class:`Queue`, written as JSON Lines or CSV (to a file or to
-  standard output);
+  nuggets, citations): a :class:`Queue`, written as JSON Lines, CSV or the review page (to
+  a file or to standard output); :func:`review_page` is the page;
 - :func:`import_decisions`: a filled-in queue read into the folder under its lock: a
   :class:`DecisionsImported`.
 """
@@ -17,8 +17,9 @@ from ..render import queue as written
 from ..render.writers import Writer, data_writer, writer_table
 from .result import Result
 
-__all__ = ["Claims", "DecisionsImported", "Queue", "claims", "import_decisions",
-           "queue_summary", "review_queue", "write_queue_file"]
+__all__ = ["Claims", "DecisionsImported", "QUEUE_KINDS", "Queue", "claims",
+           "import_decisions", "queue_summary", "review_page", "review_queue",
+           "write_queue_file"]
 
 
 class Claims(Result, namedtuple("Claims", "rows")):
@@ -72,29 +73,64 @@ def queue_summary(rows):
     return f"{len(rows)} {noun} review ({', '.join(parts)})"
 
 
-class Queue(Result, namedtuple("Queue", "rows out")):
-    """What awaits review: ``rows`` (one dict per item, :mod:`ragscore.io.review_queue`) and
-    the file it was written to (``out``; ``None``: it is written on standard output)."""
+class Queue(Result, namedtuple("Queue", "rows out identity order date",
+                               defaults=(None, None, None))):
+    """What awaits review: ``rows`` (one dict per item, :mod:`ragscore.io.review_queue`), the
+    file it was written to (``out``; ``None``: it is written on standard output), and for
+    the review page its ``identity`` (:class:`~ragscore.io.page_export.PageIdentity`), the
+    ``order`` the rows are in (``None``: the test set's) and the ``date`` its decisions
+    default to (``None``: the reviewer's today)."""
 
     __slots__ = ()
     job = "a review queue"
 
+    def text(self, kind):
+        """The queue as ``kind`` (``jsonl``, ``csv`` or ``html``, the review page)."""
+        if kind == "html":
+            from ..render.review_page import write_page
+
+            return write_page(self)
+        return written.write_queue(self.rows, kind=kind)
+
     def _written(self, display, kind):
         if self.out is None:
-            return written.write_queue(self.rows, kind=kind)
+            return self.text(kind)
         return f"wrote {self.out}: {queue_summary(self.rows)}\n"
 
     writers = writer_table(
         data_writer("jsonl", lambda result, display: result._written(display, "jsonl")),
-        data_writer("csv", lambda result, display: result._written(display, "csv")))
+        data_writer("csv", lambda result, display: result._written(display, "csv")),
+        data_writer("html", lambda result, display: result._written(display, "html")))
+
+
+#: The kinds a queue offers, in queue order (``--kinds`` chooses among them).
+QUEUE_KINDS = ("relevance", "answerability", "support", "nugget", "citation")
 
 
 def queue_format(out, fmt):
-    """The format a queue is written in: ``fmt``, else CSV for an ``out`` ending in
-    ``.csv``, else JSON Lines."""
+    """The format a queue is written in: ``fmt``, else by ``out``'s suffix (``.csv``: CSV,
+    ``.html``: the review page), else JSON Lines.
+
+    >>> queue_format("review.HTML", None), queue_format(None, None)
+    ('html', 'jsonl')
+    """
     if fmt is not None:
         return fmt
-    return "csv" if out is not None and str(out).lower().endswith(".csv") else "jsonl"
+    suffix = "" if out is None else str(out).lower().rpartition(".")[2]
+    return {"csv": "csv", "html": "html", "htm": "html"}.get(suffix, "jsonl")
+
+
+def check_kinds(kinds):
+    """``kinds`` (names, or ``None``: every kind) checked against :data:`QUEUE_KINDS`."""
+    if kinds is None:
+        return None
+    kinds = tuple(kinds)
+    unknown = [kind for kind in kinds if kind not in QUEUE_KINDS]
+    if unknown or not kinds:
+        raise InvalidInputError(f"--kinds must name kinds of the review queue "
+                                f"({', '.join(QUEUE_KINDS)}), separated by commas; got "
+                                f"{show(unknown[0] if unknown else ','.join(kinds))}")
+    return kinds
 
 
 def write_queue_file(dataset, path, *, kind=None, **options):
@@ -102,27 +138,56 @@ def write_queue_file(dataset, path, *, kind=None, **options):
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
 
-    rows = queued(dataset, **options)
-    write_file_atomically(Path(path), [written.write_queue(rows,
-                                                           kind=queue_format(path, kind))])
+    kind = queue_format(path, kind)
+    rows = queued(dataset, answers=kind == "html", **options)
+    identity = None
+    if kind == "html":  # a review page: --review-out queue.html
+        from ..io.page_export import page_identity
+
+        identity = page_identity(dataset, rows, options.get("reviewer"))
+    write_file_atomically(Path(path), [Queue(rows, path, identity).text(kind)])
     return f"wrote {path}: {queue_summary(rows)}"
 
 
-def review_queue(dataset, *, out=None, fmt=None, **options):
+def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, **options):
     """The review queue of ``dataset`` (``options``: those of
-    :func:`~ragscore.io.review_queue.review_queue`); with ``out``, written there atomically
-    in ``fmt`` (default: by its suffix) before the result is returned."""
+    :func:`~ragscore.io.review_queue.review_queue`), only the ``kinds`` named when given;
+    with ``out``, written there atomically in ``fmt`` (default: by its suffix) before the
+    result is returned. As a review page (``html``) it carries its identity, and its
+    decisions default to ``date``."""
     from ..io.outputs import check_output_file
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
     from .reading import loaded, paths
 
+    kinds = check_kinds(kinds)
+    kind = queue_format(out, fmt)
+    if date is not None:
+        from ..io.queue_file import check_date
+
+        check_date(date, "--date")
     target = None if out is None else check_output_file(out, flag="--out", inputs=paths(dataset))
-    rows = queued(loaded(dataset), **options)
+    source = loaded(dataset)
+    if kinds is not None and "citation" in kinds:
+        options["citations"] = True
+    rows = queued(source, answers=kind == "html", **options)
+    if kinds is not None:
+        rows = [row for row in rows if row["kind"] in kinds]
+    identity = None
+    if kind == "html":
+        from ..io.page_export import page_identity
+
+        identity = page_identity(source, rows, options.get("reviewer"))
+    queue = Queue(rows, out, identity, None, date)
     if target is not None:
-        write_file_atomically(target, [written.write_queue(rows,
-                                                           kind=queue_format(out, fmt))])
-    return Queue(rows, out)
+        write_file_atomically(target, [queue.text(kind)])
+    return queue
+
+
+def review_page(dataset, *, out=None, **options):
+    """The review page of ``dataset``'s queue (:func:`review_queue` as ``html``): one
+    self-contained HTML file, written at ``out`` when given."""
+    return review_queue(dataset, out=out, fmt="html", **options)
 
 
 class DecisionsImported(Result, namedtuple("DecisionsImported", "folder decisions")):
