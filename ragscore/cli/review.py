@@ -4,6 +4,7 @@ are :mod:`ragscore.usecases.review`'s."""
 from ..io.review_queue import POOL_DEPTH
 from ..usecases.review import Claims, QUEUE_KINDS, Queue, claims, import_decisions, \
     review_page, review_queue
+from ..usecases.review_status import ReviewStatus, review_status
 from .options import dataset_argument, format_option
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
@@ -16,7 +17,52 @@ def _claims(args):
 def _queue_options(args):
     return {"system": args.system, "split": args.split, "pattern": args.pattern,
             "pool_depth": args.pool_depth, "reviewer": args.reviewer,
-            "citations": args.citations, "kinds": args.kinds}
+            "citations": args.citations, "kinds": args.kinds, "order": args.order,
+            "policy": args.policy, "candidate": args.candidate, "baseline": args.baseline,
+            "metric": args.metric, "k": args.k, "audit_share": args.audit_share,
+            "seed": args.seed, "only_deciding": args.only_deciding or None}
+
+
+def _status(args):
+    return review_status(args.dataset, candidate=args.candidate, policy=args.policy,
+                         baseline=args.baseline, metric=args.metric, k=args.k,
+                         pool_depth=args.pool_depth, citations=args.citations,
+                         split=args.split, pattern=args.pattern)
+
+
+def _share(text):
+    """``--audit-share``: a number (checked by the use case)."""
+    import argparse
+
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--audit-share must be a number from 0 to 1; got "
+                                         f"{text!r}") from None
+
+
+def _seed(text):
+    import argparse
+
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"--seed must be a whole number 0 or above; got "
+                                         f"{text!r}")
+    return int(text)
+
+
+def _deciding(parser, *, status=False):
+    """The options that say what decides: a policy and its systems, or a comparison."""
+    parser.add_argument("--policy", default=None,
+                        help="the gate's policy (TOML): what decides is its verdict")
+    parser.add_argument("--candidate", default=None, required=status,
+                        help="the system the policy judges (or the comparison's candidate)")
+    parser.add_argument("--baseline", default=None,
+                        help="the baseline system (no_regression rules; a comparison)")
+    parser.add_argument("--metric", default=None,
+                        help="without --policy: what decides is the sign of the mean paired "
+                             "delta of this metric (registry name) between the systems")
+    parser.add_argument("--k", type=int, default=None,
+                        help="the comparison's cutoff (default 2; a policy says its own)")
 
 
 def _export(args):
@@ -85,11 +131,25 @@ def _queue_arguments(parser):
     parser.add_argument("--kinds", type=_kinds, default=None, metavar="KINDS",
                         help="only these kinds, separated by commas "
                              f"({', '.join(QUEUE_KINDS)}; citation implies --citations)")
+    parser.add_argument("--order", choices=("decision",), default=None,
+                        help="decision: first the seeded audit slice, then the items that can "
+                             "still change a rule's verdict (or the comparison's sign), then "
+                             "the rest (needs --candidate and --policy, or --metric and "
+                             "--baseline)")
+    _deciding(parser)
+    parser.add_argument("--only-deciding", action="store_true",
+                        help="with --order decision: leave out the items that cannot change "
+                             "anything (never the audit slice)")
+    parser.add_argument("--audit-share", type=_share, default=None, metavar="SHARE",
+                        help="with --order decision: each question is in the audit slice "
+                             "with this probability, seeded (default 0.1)")
+    parser.add_argument("--seed", type=_seed, default=None,
+                        help="with --order decision: the audit slice's seed (default 0)")
     _common(parser)
 
 
 def add_review(commands):
-    """Add ``review export|page|import``."""
+    """Add ``review export|page|status|import``."""
     review = commands.add_parser(
         "review", help="export what awaits review (pool, questions, claims, nuggets), or "
                        "import decisions",
@@ -122,6 +182,22 @@ def add_review(commands):
                            "reviewer's today, in the browser)")
     _queue_arguments(page)
     page.set_defaults(handler=_page)
+    status = verbs.add_parser(
+        "status", help="is the verdict settled whatever the pending items say?",
+        description="Work out, with the gate itself, whether the policy's verdict (or the "
+                    "sign of a paired comparison) is settled whatever the items awaiting "
+                    "review say, and otherwise how many of them can still move each rule "
+                    "(docs/labels.md).")
+    dataset_argument(status)
+    _deciding(status, status=True)
+    status.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
+                        help=f"the pool that awaits review, as review export (default "
+                             f"{POOL_DEPTH})")
+    status.add_argument("--citations", action="store_true",
+                        help="count each cited passage's support of its claim as pending too")
+    format_option(status, ReviewStatus.writers)
+    _common(status)
+    status.set_defaults(handler=_status)
     importing = verbs.add_parser("import", help="read decisions back into the dataset")
     dataset_argument(importing)
     importing.add_argument("file", help="a filled-in queue file (.jsonl or .csv)")

@@ -149,12 +149,18 @@ def write_queue_file(dataset, path, *, kind=None, **options):
     return f"wrote {path}: {queue_summary(rows)}"
 
 
+#: The options that order a queue by what decides (:func:`~.review_status.ordered_queue`).
+ORDERING = ("order", "policy", "candidate", "baseline", "metric", "k", "audit_share", "seed",
+            "only_deciding")
+
+
 def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, **options):
     """The review queue of ``dataset`` (``options``: those of
-    :func:`~ragscore.io.review_queue.review_queue`), only the ``kinds`` named when given;
-    with ``out``, written there atomically in ``fmt`` (default: by its suffix) before the
-    result is returned. As a review page (``html``) it carries its identity, and its
-    decisions default to ``date``."""
+    :func:`~ragscore.io.review_queue.review_queue`, and those of
+    :func:`~ragscore.usecases.review_status.ordered_queue` that order it by what decides),
+    only the ``kinds`` named when given; with ``out``, written there atomically in ``fmt``
+    (default: by its suffix) before the result is returned. As a review page (``html``) it
+    carries its identity, and its decisions default to ``date``."""
     from ..io.outputs import check_output_file
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
@@ -170,15 +176,23 @@ def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, **option
     source = loaded(dataset)
     if kinds is not None and "citation" in kinds:
         options["citations"] = True
+    ordering = {name: options.pop(name) for name in ORDERING if name in options}
     rows = queued(source, answers=kind == "html", **options)
     if kinds is not None:
         rows = [row for row in rows if row["kind"] in kinds]
+    if ordering:
+        from .review_status import ordered_queue
+
+        rows = ordered_queue(source, rows, pool_depth=options.get("pool_depth"),
+                             citations=options.get("citations", False),
+                             split=options.get("split", "sentence"),
+                             pattern=options.get("pattern"), **ordering)
     identity = None
     if kind == "html":
         from ..io.page_export import page_identity
 
         identity = page_identity(source, rows, options.get("reviewer"))
-    queue = Queue(rows, out, identity, None, date)
+    queue = Queue(rows, out, identity, ordering.get("order"), date)
     if target is not None:
         write_file_atomically(target, [queue.text(kind)])
     return queue
