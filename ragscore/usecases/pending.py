@@ -296,11 +296,12 @@ def decider(dataset, *, candidate, policy=None, baseline=None, metric=None, k=No
     if type(cap) is not int or cap < 1:
         raise InvalidInputError(f"cap must be a whole number 1 or above; got {show(cap)}")
     source = loaded(dataset)
-    inputs = gate_inputs(source, policy=policy, has_baseline=baseline is not None) \
+    inputs = gate_inputs(source, policy=policy, has_baseline=baseline is not None,
+                         engine=engine) \
         if policy is not None else None
     from ..engine import count_dataset
 
-    counted = inputs.counted if inputs is not None else count_dataset(source)
+    counted = inputs.counted if inputs is not None else count_dataset(source, engine=engine)
     systems = counted.by_system()
     from .gate import named_system
 

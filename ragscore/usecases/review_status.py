@@ -5,9 +5,10 @@ in a verdict, from :func:`ragscore.usecases.pending.decider` (docs/labels.md).
 - :func:`review_status`: whether the verdict is settled whatever the pending items say, else
   how many can still move it, rule by rule: a :class:`ReviewStatus`;
 - :func:`decision_order`: queue rows marked (``audit``: the question is in the seeded audit
-  slice; ``moves``: the rules the item can still move) and ordered: the audit slice first,
-  then the items that can move a rule (those moving more rules first), then the rest, each
-  group in queue order; ``only_deciding`` leaves the rest out (never the audit slice).
+  slice; ``moves``: the rules the item can still move) and ordered: the items that can move
+  a rule (those moving more rules first, then in queue order) with the audit slice spread
+  evenly among them (:func:`spread`), then the rest in queue order; ``only_deciding`` leaves
+  the rest out (never the audit slice).
 """
 from collections import namedtuple
 
@@ -17,7 +18,7 @@ from ..render.writers import Writer, data_writer, writer_table
 from .pending import AUDIT_SHARE, CAP, audit_cases, decider
 from .result import Result
 
-__all__ = ["ReviewStatus", "decision_order", "ordered_queue", "review_status"]
+__all__ = ["ReviewStatus", "decision_order", "ordered_queue", "review_status", "spread"]
 
 
 class ReviewStatus(Result, namedtuple("ReviewStatus", "decider policy dataset")):
@@ -65,12 +66,29 @@ def decision_order(rows, found, *, audit=(), only_deciding=False):
     for position, row in enumerate(rows):
         moves = found.movers.get((row["kind"], row["case"], row["key"]), [])
         marked.append((position, dict(row, audit=row["case"] in audit, moves=list(moves))))
-    first = [row for _, row in marked if row["audit"]]
+    sample = [row for _, row in marked if row["audit"]]
     deciding = sorted(((position, row) for position, row in marked
                        if not row["audit"] and row["moves"]),
                       key=lambda pair: (-len(pair[1]["moves"]), pair[0]))
     rest = [row for _, row in marked if not row["audit"] and not row["moves"]]
-    return first + [row for _, row in deciding] + ([] if only_deciding else rest)
+    return spread(sample, [row for _, row in deciding]) + ([] if only_deciding else rest)
+
+
+def spread(sample, rows):
+    """``rows`` with the ``sample`` spread evenly among them (the m-th of A sample rows at
+    place floor((m + 1/2) (A + D) / A) of the A + D), so a reviewer who stops early has
+    judged the same share of each.
+
+    >>> spread(["a1", "a2"], ["d1", "d2", "d3"])
+    ['d1', 'a1', 'd2', 'a2', 'd3']
+    >>> spread(["a1"], [])
+    ['a1']
+    """
+    total = len(sample) + len(rows)
+    places = {int((m + 0.5) * total / len(sample)) for m in range(len(sample))} \
+        if sample else set()
+    chosen, others = iter(sample), iter(rows)
+    return [next(chosen) if place in places else next(others) for place in range(total)]
 
 
 def ordered_queue(source, rows, *, order=None, policy=None, candidate=None, baseline=None,
