@@ -193,17 +193,20 @@ def demo(dataset, *, k=2):
 
 
 def report_job(dataset, *, failures=False, by=None, measures=None, trec_eval=False,
-               **options):
+               estimate=None, **options):
     """The result ``ragscore report`` prints for these options: :func:`failures_report`
     with ``failures``, :func:`sliced_report` with ``by``, the named measures
     (:func:`~ragscore.usecases.measured.measured`) with ``measures`` or ``trec_eval``,
     else :func:`report`. Options that cannot combine are refused, naming both."""
-    chosen = [name for name, asked in (("--failures", failures), ("--by", by is not None),
+    chosen = [name for name, asked in (("--estimate", estimate is not None),
+                                       ("--failures", failures), ("--by", by is not None),
                                        ("--measures", measures is not None),
                                        ("--trec-eval", trec_eval)) if asked]
     if len(chosen) > 1 and chosen[-2:] != ["--measures", "--trec-eval"]:
         raise InvalidInputError(f"{chosen[0]} and {chosen[1]} ask for different reports; "
                                 "give one of them")
+    if estimate is not None:
+        return _estimated(dataset, estimate, options)
     if failures:
         for option, value in (("--metrics", options.pop("metrics", None)),
                               ("--na-as-zero", options.pop("na_as_zero", False) or None)):
@@ -222,3 +225,20 @@ def report_job(dataset, *, failures=False, by=None, measures=None, trec_eval=Fal
         options.pop("metrics", None)
         return measured(dataset, measures=measures, trec_eval=trec_eval, **options)
     return report(dataset, **options)
+
+
+def _estimated(dataset, estimate, options):
+    """``report --estimate ppi``: refused beside options it does not read, naming them."""
+    from .estimate import estimate_report
+
+    for option, given in (("--na-as-zero", options.get("na_as_zero")),
+                          ("--drafts", options.get("drafts")),
+                          ("--split", options.get("split")),
+                          ("--unit", options.get("unit", "chunk") != "chunk"),
+                          ("--dedupe", options.get("dedupe"))):
+        if given:
+            raise InvalidInputError(f"--estimate ppi reads people's judgements and the drafts "
+                                    f"as they are; it does not combine with {option}")
+    return estimate_report(dataset, k=options.get("k", 2), metrics=options.get("metrics"),
+                           audit_share=estimate["audit_share"], seed=estimate["seed"],
+                           confidence=estimate["confidence"], system=options.get("system"))
