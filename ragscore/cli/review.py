@@ -66,7 +66,8 @@ def _deciding(parser, *, status=False):
 
 
 def _export(args):
-    return review_queue(args.dataset, out=args.out, fmt=args.format, **_queue_options(args))
+    return review_queue(args.dataset, out=args.out, fmt=args.format, disputed=args.disputed,
+                        **_queue_options(args))
 
 
 def _page(args):
@@ -80,7 +81,7 @@ def _kinds(text):
 
 def _import(args):
     return import_decisions(args.dataset, args.file, reviewer=args.reviewer, date=args.date,
-                            split=args.split, pattern=args.pattern)
+                            split=args.split, pattern=args.pattern, role=args.role)
 
 
 def _depth(text):
@@ -167,6 +168,10 @@ def add_review(commands):
                   help="default: csv for an --out ending in .csv, html (the review page) "
                        "for .html, else jsonl")
     _queue_arguments(export)
+    export.add_argument("--disputed", action="store_true",
+                        help="only the items people decided differently and no adjudicator "
+                             "has settled, each with every reviewer's decision (import the "
+                             "adjudicator's decisions with --role adjudicator)")
     export.set_defaults(handler=_export)
     page = verbs.add_parser(
         "page", help="write the review page: one self-contained HTML file, no server",
@@ -205,6 +210,9 @@ def add_review(commands):
                            help="the reviewer's name for rows that leave it empty")
     importing.add_argument("--date", default=None,
                            help="YYYY-MM-DD for rows that leave it empty (default: today, UTC)")
+    importing.add_argument("--role", choices=("adjudicator",), default=None,
+                           help="adjudicator: each decision settles its item's dispute and is "
+                                "the one scored (the others' stay beside it)")
     _common(importing)
     importing.set_defaults(handler=_import)
 

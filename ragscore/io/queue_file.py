@@ -96,7 +96,7 @@ def _grade(cell, at):
                             f"got {show(cell)}")
 
 
-def _record(row, item, at, *, reviewer, date, batch, expected):
+def _record(row, item, at, *, reviewer, date, batch, expected, role=None):
     """The judgement record one checked row makes."""
     kind = row["kind"]
     decision = row.get("decision")
@@ -125,6 +125,8 @@ def _record(row, item, at, *, reviewer, date, batch, expected):
         record["states"] = states
     if row.get("note"):
         record["note"] = str(row["note"])
+    if role is not None:
+        record["role"] = role
     if type(record["reviewer"]) is not str or not record["reviewer"].strip():
         raise InvalidInputError(f"{at}: field 'reviewer' is empty (fill it in or pass "
                                 f"--reviewer)")
@@ -175,10 +177,11 @@ def _matches(row, item, at):
 
 
 def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sentence",
-                   pattern=None):
+                   pattern=None, role=None):
     """The :class:`Decisions` of a filled-in queue file's ``text`` (``kind`` ``jsonl`` or
-    ``csv``) for ``dataset`` as it is now; rows with an empty decision are still to review.
-    Every refusal names the line and the field."""
+    ``csv``) for ``dataset`` as it is now; rows with an empty decision are still to review;
+    ``role`` ``"adjudicator"``: every decision settles its item's dispute. Every refusal
+    names the line and the field."""
     batch = content_key("queue file", hashlib.sha256(text.encode("utf-8")).hexdigest())
     if any(record["batch"] == batch for record in dataset.judgements):
         raise InvalidInputError("line 1: this file was already imported (the same bytes, batch "
@@ -209,7 +212,7 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
                 f"edited key, or a test set changed since the export)")
         _matches(row, items[item], at)
         record = _record(row, items[item], at, reviewer=reviewer, date=date, batch=batch,
-                         expected=dataset.cases[item[1]].get("support"))
+                         expected=dataset.cases[item[1]].get("support"), role=role)
         if item in seen:
             first, decided = seen[item]
             what = ("the same decision again" if decided == decision_of(record) else
@@ -219,7 +222,8 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
                                     "item and file")
         seen[item] = (number, decision_of(record))
         earlier = mine.get(item, {}).get(record["reviewer"])
-        if earlier is not None and decision_of(earlier) == decision_of(record):
+        if earlier is not None and decision_of(earlier) == decision_of(record) \
+                and earlier.get("role") == record.get("role"):
             unchanged += 1
             continue
         replaced += earlier is not None

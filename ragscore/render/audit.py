@@ -2,6 +2,7 @@
 import json
 
 from ..tables.audit import KINDS
+from .adjudication import dispute_data, dispute_lines
 from .escape import text
 
 #: A heading per kind of finding.
@@ -110,15 +111,32 @@ def audit_text(result, display):
     if dataset.judgements:
         written += "\n" + "\n".join(judgement_lines(dataset.judgements,
                                                     stale=result.stale)) + "\n"
+        listed = dispute_lines(dataset)  # disputes, open and settled
+        if listed:
+            written += "\n" + "\n".join(listed) + "\n"
     if dataset.judgements or any(case.get("reviews") for case in dataset.cases.values()):
         from ..tables.reviews import agreement_table
 
         written += ("\nAgreement between reviewers (relevant/supported read as positive; "
                     "kappa = (po - pe) / (1 - pe)):\n")
-        written += render_frame(agreement_table(dataset), fmt="text")
+        before = before_adjudication(dataset)
+        if len(before.judgements) != len(dataset.judgements):
+            written += "(before adjudication: the adjudicators' decisions are left out)\n"
+        written += render_frame(agreement_table(before), fmt="text")
     return written
 
 
 def audit_data(result, display):
-    """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON."""
-    return audit_json(result.findings, name=result.dataset.name)
+    """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON (with ``disputes``,
+    open and settled: :func:`ragscore.render.adjudication.dispute_data`)."""
+    data = json.loads(audit_json(result.findings, name=result.dataset.name))
+    data["disputes"] = dispute_data(result.dataset)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def before_adjudication(dataset):
+    """``dataset`` without its adjudicators' decisions: what agreement is measured on."""
+    from ..core.adjudication import before_adjudication as kept
+
+    return dataset._replace(judgements=tuple(kept(dataset.judgements,
+                                                  tuple(dataset.adjudicators or ()))))

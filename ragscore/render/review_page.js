@@ -177,6 +177,12 @@
     panel.appendChild(head);
     panel.appendChild(el("p", item.question, "question"));
     panel.appendChild(body(item));
+    if (item.decisions) {
+      panel.appendChild(el("p", "Reviewers decided differently:", "ask"));
+      var said = el("ul");
+      item.decisions.forEach(function (pair) { said.appendChild(el("li", pair[0] + ": " + pair[1])); });
+      panel.appendChild(said);
+    }
     item.choices.forEach(function (choice, index) {
       var button = el("button");
       button.type = "button";

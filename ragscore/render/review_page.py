@@ -72,6 +72,8 @@ def page_items(rows):
                     audit=bool(row.get("audit")))
         if "moves" in row:
             item["moves"] = list(row["moves"])
+        if "decisions" in row:
+            item["decisions"] = [[name, str(said)] for name, said in row["decisions"].items()]
         shown.append(item)
     return shown
 

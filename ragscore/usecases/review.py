@@ -154,13 +154,43 @@ ORDERING = ("order", "policy", "candidate", "baseline", "metric", "k", "audit_sh
             "only_deciding")
 
 
-def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, **options):
+def _said(decision):
+    """A decision as a reviewer reads it (a support decision with what it states)."""
+    if type(decision) is tuple:
+        return decision[0] + (f", states {decision[1]}" if decision[1] else "")
+    return decision
+
+
+def disputed_rows(source, *, adjudicators=None, **options):
+    """The queue rows of the items people decided differently and no adjudicator has
+    settled (:func:`ragscore.core.adjudication.disputes`), each with ``decisions``
+    (``{reviewer: decision}``), in queue order."""
+    from ..core.adjudication import disputes
+    from ..io.review_queue import review_queue as queued
+
+    named = tuple(source.adjudicators if adjudicators is None else adjudicators)
+    found = {dispute.item: dispute for dispute in disputes(source.judgements, named)
+             if dispute.open}
+    options.update(everything=True, citations=True, pool_depth=None)
+    options.pop("reviewer", None)
+    rows = []
+    for row in queued(source, **options):
+        dispute = found.get((row["kind"], row["case"], row["key"]))
+        if dispute is not None:
+            rows.append(dict(row, decisions={name: _said(decision) for name, decision
+                                             in dispute.decisions.items()}))
+    return rows
+
+
+def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, disputed=False,
+                 **options):
     """The review queue of ``dataset`` (``options``: those of
     :func:`~ragscore.io.review_queue.review_queue`, and those of
     :func:`~ragscore.usecases.review_status.ordered_queue` that order it by what decides),
     only the ``kinds`` named when given; with ``out``, written there atomically in ``fmt``
     (default: by its suffix) before the result is returned. As a review page (``html``) it
-    carries its identity, and its decisions default to ``date``."""
+    carries its identity, and its decisions default to ``date``. ``disputed``: the items
+    people decided differently and nobody has adjudicated (:func:`disputed_rows`)."""
     from ..io.outputs import check_output_file
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
@@ -177,7 +207,13 @@ def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, **option
     if kinds is not None and "citation" in kinds:
         options["citations"] = True
     ordering = {name: options.pop(name) for name in ORDERING if name in options}
-    rows = queued(source, answers=kind == "html", **options)
+    if disputed and any(value not in (None, False) for value in ordering.values()):
+        raise InvalidInputError("--disputed lists the items people decided differently; it "
+                                "does not combine with --order and its options")
+    if disputed:
+        rows = disputed_rows(source, answers=kind == "html", **options)
+    else:
+        rows = queued(source, answers=kind == "html", **options)
     if kinds is not None:
         rows = [row for row in rows if row["kind"] in kinds]
     if ordering:
@@ -228,10 +264,11 @@ def _decisions_text(result):
 
 
 def import_decisions(folder, file, *, reviewer=None, date=None, split="sentence",
-                     pattern=None):
+                     pattern=None, role=None):
     """Read the filled-in queue ``file`` (CSV or JSON Lines, by its suffix) into the dataset
     ``folder``, under the folder's lock and against the folder as it is then; rows that
-    leave them empty take ``reviewer`` and ``date`` (default today, UTC)."""
+    leave them empty take ``reviewer`` and ``date`` (default today, UTC); ``role``
+    ``"adjudicator"``: the decisions settle their items' disputes."""
     import datetime
 
     from ..folders import update_dataset
@@ -247,7 +284,7 @@ def import_decisions(folder, file, *, reviewer=None, date=None, split="sentence"
     def add(dataset):  # under the folder's lock, against the folder as it is now
         try:
             decisions = read_decisions(text, dataset, kind=kind, reviewer=reviewer,
-                                       date=date, split=split, pattern=pattern)
+                                       date=date, split=split, pattern=pattern, role=role)
         except InvalidInputError as error:
             raise InvalidInputError(f"{path}, {error}") from None
         found["decisions"] = decisions
