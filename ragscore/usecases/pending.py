@@ -3,7 +3,9 @@
 
 The **pending** items are those of the review queue nobody has judged (every system's pool
 at the depth asked, the questions, the claims, the nuggets and, with ``citations``, the
-cited passages). For each question with pending items, every combination of their
+cited passages); a claim, nugget assignment or citation that only other systems' answers
+make cannot change the two systems' counts, and moves nothing. For each question with
+pending items, every combination of their
 decisions (each item's scale: a passage 0 or 1, and 2 too when a rule reads graded gains or
 ``min_relevance`` is above 1; a claim each of its buttons; ...) is one **option**: the
 question's runs of the candidate and the baseline are counted with those decisions added as
@@ -323,16 +325,26 @@ def decider(dataset, *, candidate, policy=None, baseline=None, metric=None, k=No
                 found_policy.rules, systems[candidate], k=found_policy.k, tags=tags,
                 baseline=systems.get(baseline), cases=cases, max_k=counted.rules.max_k)):
             outcomes[target.name] = outcome
-    rows = review_queue(source, pool_depth=POOL_DEPTH if pool_depth is None else pool_depth,
-                        citations=citations, split=split, pattern=pattern)
+    depth = POOL_DEPTH if pool_depth is None else pool_depth
+    rows = review_queue(source, pool_depth=depth, citations=citations, split=split,
+                        pattern=pattern)
     graded = any(target.metric.name in GRADED for target in targets)
     grades = (0, 1, 2) if graded or source.min_relevance != 1 else (0, 1)
-    by_case, pending = {}, {}
+    chosen = [name for name in (candidate, baseline) if name is not None]
+    # an answer's items (claims, nugget assignments, citations) of other systems cannot
+    # change these two systems' counts: they are pending, and move nothing
+    read = {(row["kind"], row["case"], row["key"]) for name in chosen
+            for row in review_queue(source, system=name, pool_depth=0, citations=citations,
+                                    split=split, pattern=pattern)}
+    by_case, pending, idle = {}, {}, []
     for record in source.judgements:
         by_case.setdefault(record["case"], []).append(record)
     for row in rows:
-        pending.setdefault(row["case"], []).append(row)
-    chosen = [name for name in (candidate, baseline) if name is not None]
+        item = (row["kind"], row["case"], row["key"])
+        if row["kind"] in ("relevance", "answerability") or item in read:
+            pending.setdefault(row["case"], []).append(row)
+        else:
+            idle.append(item)
     options, decisions, open_cases = {}, {}, []
     for case in cases:
         listed, decisions[case] = _case_options(
@@ -352,7 +364,7 @@ def decider(dataset, *, candidate, policy=None, baseline=None, metric=None, k=No
     gate_args = (candidate, baseline, tags, cases, counted.rules.max_k)
     statuses = _confirmed(source, targets, status, options, source.judgements, gate_args,
                           engine)
-    moving, asked = {}, {}
+    moving, asked = {item: [] for item in idle}, {}
     for case, listed in pending.items():
         for position, row in enumerate(listed):
             item = (row["kind"], row["case"], row["key"])
