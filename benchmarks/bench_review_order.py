@@ -163,6 +163,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--orders", default="decision,deciding,queue,random")
+    parser.add_argument("--shapes", default="practice,generated")
     args = parser.parse_args(argv)
     orders = args.orders.split(",")
     with tempfile.TemporaryDirectory() as folder:
@@ -189,6 +190,8 @@ def main(argv=None):
               + " | settled verdict | whole pool's verdict |")
         print("|---|---|---|" + "---|" * len(orders) + "---|---|")
         for shape, (dataset, truth), what, options in shapes:
+            if shape not in args.shapes.split(","):
+                continue
             whole = full_verdict(dataset, truth, options)
             cells, settled = [], set()
             for order in orders:

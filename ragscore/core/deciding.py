@@ -193,18 +193,20 @@ def _sign_status(space):
 
 class _Summary:
     """One condition over every question, reduced so that what the others can do is known
-    for any one question in constant time."""
+    for any one question in constant time; ``values[question][option]`` is the condition's
+    c (a sum) or whether it holds (all, any) under that option."""
 
     def __init__(self, shape, f, bound, options):
-        self.shape, self.f, self.bound = shape, f, bound
+        self.shape, self.bound = shape, bound
+        wanted = f if shape != "any" else (lambda c: not f(c))
+        self.values = {question: [f(c) for c in listed] for question, listed in options.items()}
         if shape == "sum":
-            self.ends = {question: (min(map(f, listed)), max(map(f, listed)))
-                         for question, listed in options.items()}
+            self.ends = {question: (min(values), max(values))
+                         for question, values in self.values.items()}
             self.least = sum(end[0] for end in self.ends.values())
             self.most = sum(end[1] for end in self.ends.values())
         else:  # all: can each question be ok; any: can each question lack it
-            wanted = (lambda c: bool(f(c))) if shape == "all" else (lambda c: not f(c))
-            self.can = {question: any(wanted(c) for c in listed)
+            self.can = {question: any(bool(wanted(c)) for c in listed)
                         for question, listed in options.items()}
             self.cannot = sum(1 for can in self.can.values() if not can)
 
@@ -215,14 +217,14 @@ class _Summary:
         return self.cannot - (0 if self.can[question] else 1) == 0
 
     def moves(self, question, first, second):
-        a, b = self.f(first), self.f(second)
-        others = self.others(question)
+        values = self.values[question]
+        a, b = values[first], values[second]
         if self.shape != "sum":
-            return a != b and others
+            return bool(a) != bool(b) and self.others(question)
         low, high = min(a, b), max(a, b)
         if high - low <= MARGIN / 2:
             return False
-        least, most = others  # some sum S of the others with S + low < bound <= S + high
+        least, most = self.others(question)  # some S of the others: S + low < bound <= S + high
         return least < self.bound - low + MARGIN and most >= self.bound - high - MARGIN
 
 
@@ -254,8 +256,7 @@ def movers(space, items):
                      for shape, f, bound, _ in conditions(space)]
     found = set()
     for name, (question, pairs) in items.items():
-        listed = space.options[question]
-        if any(summary.moves(question, listed[first], listed[second])
+        if any(summary.moves(question, first, second)
                for summary in summaries for first, second in pairs):
             found.add(name)
     return found

@@ -199,13 +199,14 @@ def _case_options(dataset, case, rows, by_case, grades, targets, systems, engine
     if total > cap:
         return None, decisions
     found = []
-    for chosen in product(*decisions):
-        records = [scenario_record(row, decision, states)
-                   for row, (decision, states) in zip(rows, chosen)]
-        memo = (case, tuple((row["kind"], row["key"]) for row in rows), chosen,
-                tuple((record["kind"], record["key"], record["reviewer"],
-                       str(record["decision"]), record.get("states"))
-                      for record in by_case.get(case, [])))
+    made = [[scenario_record(row, decision, states) for decision, states in listed]
+            for row, listed in zip(rows, decisions)]
+    items = tuple((row["kind"], row["key"]) for row in rows)
+    judged = tuple((record["kind"], record["key"], record["reviewer"], str(record["decision"]),
+                    record.get("states")) for record in by_case.get(case, []))
+    for chosen in product(*[range(len(listed)) for listed in decisions]):
+        records = [made[place][choice] for place, choice in enumerate(chosen)]
+        memo = (case, items, chosen, judged)
         if cache is not None and memo in cache:
             found.append((records, cache[memo]))
             continue
