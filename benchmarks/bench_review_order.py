@@ -45,7 +45,8 @@ from ragscore.core.deciding import FAIL, PASS  # noqa: E402
 from ragscore.folders import load_dataset  # noqa: E402
 from ragscore.io.dataset import Dataset  # noqa: E402
 from ragscore.io.review_queue import review_queue  # noqa: E402
-from ragscore.usecases.pending import audit_cases, decider, scenario_record  # noqa: E402
+from ragscore.core.audit_slice import audit_cases  # noqa: E402
+from ragscore.usecases.pending import decider, scenario_record  # noqa: E402
 from ragscore.usecases.review_status import decision_order  # noqa: E402
 
 RETRIEVAL_POLICY = """k = 3

@@ -18,7 +18,18 @@ from collections import namedtuple
 
 from .labels import current, decision_of, is_adjudicator, is_machine
 
-__all__ = ["Dispute", "before_adjudication", "disputes"]
+__all__ = ["Dispute", "before_adjudication", "disputes", "said"]
+
+
+def said(decision):
+    """A decision as a reviewer reads it (a support decision with what it states).
+
+    >>> said(("supported", "monday")), said(("unsupported", None)), said(2)
+    ('supported, states monday', 'unsupported', '2')
+    """
+    if type(decision) is tuple:
+        return decision[0] + (f", states {decision[1]}" if decision[1] else "")
+    return str(decision)
 
 
 class Dispute(namedtuple("Dispute", "item decisions settled_by decision")):

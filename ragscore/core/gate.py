@@ -193,9 +193,11 @@ def check_rule(rule, *, has_baseline, max_k=MAX_K):
                         f"{' or '.join(others)})", field="metric")
     check_numbers(rule, max_k=max_k)
     if rule.estimate is not None or rule.audit_share is not None or rule.audit_seed is not None:
-        from .ppi import check_estimate
+        from .ppi import estimate_problem
 
-        check_estimate(rule, metric, where)
+        problem = estimate_problem(rule, metric)
+        if problem is not None:
+            raise RuleError(f"{where}: {problem[0]}", field=problem[1])
     if metric.kind != COUNT and rule.tolerance is not None and rule.tolerance > 1:
         raise RuleError(f"{where}: {rule.metric} is a {metric.kind} from 0 to 1, so a "
                         f"tolerance above 1 allows every change; got {show(rule.tolerance)}",

@@ -34,8 +34,7 @@ from collections import namedtuple
 from math import fsum, sqrt
 from statistics import NormalDist
 
-__all__ = ["ESTIMATED_STAGES", "Estimate", "check_estimate", "ppi_mean", "ppi_outcome",
-           "sample_mean"]
+__all__ = ["ESTIMATED_STAGES", "Estimate", "estimate_problem", "ppi_mean", "sample_mean"]
 
 
 class Estimate(namedtuple("Estimate", "mean low high sample rest method reason")):
@@ -122,47 +121,25 @@ def ppi_mean(rest, sample_judge, sample_people, *, confidence=0.95, conservative
 ESTIMATED_STAGES = ("answer", "reference")
 
 
-def check_estimate(rule, metric, where):
-    """Refuse a rule's estimate that cannot be made: not ``ppi``, on a check other than
-    ``min_mean``, on a metric that does not read an answer's labels, or with an audit
-    share outside (0, 1] or a seed that is not a whole number 0 or above."""
-    from .gate import RuleError
-
+def estimate_problem(rule, metric):
+    """Why a rule's estimate cannot be made, as ``(message, field)``, or ``None``: not
+    ``ppi``, on a check other than ``min_mean``, on a metric that does not read an answer's
+    labels, or with an audit share outside (0, 1] or a seed that is not a whole number 0 or
+    above (:func:`ragscore.core.gate.check_rule` raises it)."""
     if rule.estimate != "ppi":
-        raise RuleError(f"{where}: estimate must be \"ppi\" (or left out: people's judgements "
-                        f"alone); got {rule.estimate!r}", field="estimate")
+        return (f"estimate must be \"ppi\" (or left out: people's judgements alone); got "
+                f"{rule.estimate!r}", "estimate")
     if rule.check != "min_mean":
-        raise RuleError(f"{where}: estimate = \"ppi\" estimates a mean, so it needs check "
-                        f"min_mean; got {rule.check}", field="estimate")
+        return (f"estimate = \"ppi\" estimates a mean, so it needs check min_mean; got "
+                f"{rule.check}", "estimate")
     if metric.stage not in ESTIMATED_STAGES:
-        raise RuleError(f"{where}: estimate = \"ppi\" reads answers judged by a machine and "
-                        f"by people; {metric.name} is a {metric.stage} metric",
-                        field="estimate")
+        return (f"estimate = \"ppi\" reads answers judged by a machine and by people; "
+                f"{metric.name} is a {metric.stage} metric", "estimate")
     share = rule.audit_share
     if share is not None and (type(share) not in (int, float) or not 0 < share <= 1):
-        raise RuleError(f"{where}: audit_share must be a number above 0, at most 1; got "
-                        f"{share!r}", field="audit_share")
+        return f"audit_share must be a number above 0, at most 1; got {share!r}", "audit_share"
     if rule.audit_seed is not None and (type(rule.audit_seed) is not int
                                         or rule.audit_seed < 0):
-        raise RuleError(f"{where}: audit_seed must be a whole number 0 or above; got "
-                        f"{rule.audit_seed!r}", field="audit_seed")
-
-
-def ppi_outcome(rule, estimate, label, where, *, digits=2):
-    """The :class:`~ragscore.core.gate.Outcome` of a ``min_mean`` rule judged by an
-    estimate: it passes only when the interval's lower end reaches the threshold (an
-    undefined estimate fails: nothing shows it passes)."""
-    from .gate import Outcome
-
-    if estimate.mean is None:
-        return Outcome(rule, False, None, 0, 0, [],
-                       f"estimate (prediction-powered) of the mean {label} in the {where}: "
-                       f"n/a ({estimate.reason}): nothing shows it passes.")
-    passed = estimate.low >= rule.threshold
-    return Outcome(rule, passed, estimate.mean, estimate.sample + estimate.rest, 0, [],
-                   f"estimate (prediction-powered, not a measurement) of the mean {label} "
-                   f"{estimate.mean:.{digits}f}, 95% interval [{estimate.low:.{digits}f}, "
-                   f"{estimate.high:.{digits}f}], from {estimate.rest} answers a judge "
-                   f"drafted and {estimate.sample} people judged in the audit sample, in the "
-                   f"{where}; threshold {rule.threshold:g}, which the interval's lower end "
-                   f"{'reaches' if passed else 'does not reach'}.")
+        return (f"audit_seed must be a whole number 0 or above; got {rule.audit_seed!r}",
+                "audit_seed")
+    return None

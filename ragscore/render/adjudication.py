@@ -1,14 +1,8 @@
 """Disputes open and settled, for ``ragscore audit`` (:mod:`ragscore.core.adjudication`)."""
-from ..core.adjudication import disputes
+from ..core.adjudication import disputes, said as _said
 from .escape import text
 
 __all__ = ["dispute_data", "dispute_lines"]
-
-
-def _said(decision):
-    if type(decision) is tuple:  # a support decision and what it states
-        return decision[0] + (f", states {decision[1]}" if decision[1] else "")
-    return str(decision)
 
 
 def dispute_lines(dataset):

@@ -137,7 +137,7 @@ def estimate_report(dataset, *, k=2, metrics=None, audit_share=0.1, seed=0,
                     confidence=0.95, system=None, engine="reference"):
     """The :class:`Estimated` of ``dataset`` (a folder's path or a Dataset)."""
     from ..core.metrics import select
-    from .pending import audit_cases
+    from ..core.audit_slice import audit_cases
     from .reading import cutoff, loaded
 
     source = loaded(dataset)

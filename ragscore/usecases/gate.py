@@ -15,6 +15,7 @@ match its digest or the test set changed), or a chunking's folder (``DIR:SYSTEM`
 """
 from collections import namedtuple
 
+from ..core.gate import Outcome
 from ..core.rules import InvalidInputError, show
 from ..engine import DEFAULT_ENGINE
 from ..render import gate as written
@@ -204,15 +205,32 @@ def _source(dataset, baseline, candidate, engine, allow_mismatch):
                                 allow_mismatch=allow_mismatch)
 
 
+def ppi_outcome(rule, estimate, label, where, *, digits=2):
+    """The :class:`~ragscore.core.gate.Outcome` of a ``min_mean`` rule judged by an
+    estimate: it passes only when the interval's lower end reaches the threshold (an
+    undefined estimate fails: nothing shows it passes)."""
+    if estimate.mean is None:
+        return Outcome(rule, False, None, 0, 0, [],
+                       f"estimate (prediction-powered) of the mean {label} in the {where}: "
+                       f"n/a ({estimate.reason}): nothing shows it passes.")
+    passed = estimate.low >= rule.threshold
+    return Outcome(rule, passed, estimate.mean, estimate.sample + estimate.rest, 0, [],
+                   f"estimate (prediction-powered, not a measurement) of the mean {label} "
+                   f"{estimate.mean:.{digits}f}, 95% interval [{estimate.low:.{digits}f}, "
+                   f"{estimate.high:.{digits}f}], from {estimate.rest} answers a judge "
+                   f"drafted and {estimate.sample} people judged in the audit sample, in the "
+                   f"{where}; threshold {rule.threshold:g}, which the interval's lower end "
+                   f"{'reaches' if passed else 'does not reach'}.")
+
+
 def _estimated(outcomes, inputs, candidate, *, k, digits):
     """``outcomes`` with each rule that says ``estimate = "ppi"`` judged by the
     prediction-powered estimate of its mean (:mod:`ragscore.usecases.estimate`) over its
     scope: a judge's drafts corrected by people's audit sample."""
     from ..core.gate import in_scope
     from ..core.metrics import get
-    from ..core.ppi import ppi_outcome
     from .estimate import estimates, judge_counted
-    from .pending import AUDIT_SHARE, audit_cases
+    from ..core.audit_slice import AUDIT_SHARE, audit_cases
 
     judge, found = None, []
     for outcome in outcomes:

@@ -21,54 +21,23 @@ scope holds it stays open, and each of its items counts as able to move them.
 Without a policy, a paired comparison: the sign of the mean delta of ``metric`` at ``k``
 (candidate - baseline over the questions defined on both sides).
 
-The **audit slice** is drawn per question: a question is in it when a draw seeded by
-``seed`` and its name (a content key read as a number in [0, 1)) is below ``share``, or,
-when none is, the question with the least draw. The draw depends on nothing a reviewer
-decides, so ``report --estimate ppi`` finds the same questions later from the seed alone.
+The **audit slice** (:mod:`ragscore.core.audit_slice`) is drawn per question from a seed
+alone, so ``report --estimate ppi`` finds the same questions later.
 """
 from collections import namedtuple
 from itertools import product
 
 from ..core.deciding import FAIL, OPEN, PASS, Contribution, Space, movers, rule_status
-from ..core.labels import content_key
 from ..core.rules import InvalidInputError, show
 
-__all__ = ["AUDIT_SHARE", "CAP", "Decider", "audit_cases", "audit_draw", "decider",
-           "scenario_record"]
+__all__ = ["CAP", "Decider", "decider", "scenario_record"]
 
-#: The share of the questions drawn for the audit slice unless told otherwise.
-AUDIT_SHARE = 0.1
 #: The most options a question is enumerated with.
 CAP = 1024
 #: Metrics that read a passage's grade beyond relevant or not (graded gains).
 GRADED = frozenset({"ndcg"})
 #: The reviewer a completion's judgements are recorded under (never stored).
 SCENARIO = "ragscore:scenario"
-
-
-def audit_draw(seed, case):
-    """A question's draw for the audit slice: a number in [0, 1) from ``seed`` and its name.
-
-    >>> 0 <= audit_draw(0, "launch") < 1, audit_draw(0, "launch") == audit_draw(1, "launch")
-    (True, False)
-    """
-    return int(content_key("audit slice", seed, case), 16) / 16 ** 16
-
-
-def audit_cases(cases, *, share=AUDIT_SHARE, seed=0):
-    """The questions of the audit slice among ``cases`` (in their order): a draw below
-    ``share``, else the one with the least draw (``share`` 0: none)."""
-    if type(share) not in (int, float) or not 0 <= share <= 1:
-        raise InvalidInputError(f"--audit-share must be a number from 0 to 1; got "
-                                f"{show(share)}")
-    if type(seed) is not int or seed < 0:
-        raise InvalidInputError(f"--seed must be a whole number 0 or above; got {show(seed)}")
-    cases = list(cases)
-    if not share or not cases:
-        return []
-    draws = {case: audit_draw(seed, case) for case in cases}
-    chosen = [case for case in cases if draws[case] < share]
-    return chosen or [min(cases, key=draws.__getitem__)]
 
 
 def scenario_record(row, decision, states=None):

@@ -154,18 +154,11 @@ ORDERING = ("order", "policy", "candidate", "baseline", "metric", "k", "audit_sh
             "only_deciding")
 
 
-def _said(decision):
-    """A decision as a reviewer reads it (a support decision with what it states)."""
-    if type(decision) is tuple:
-        return decision[0] + (f", states {decision[1]}" if decision[1] else "")
-    return decision
-
-
 def disputed_rows(source, *, adjudicators=None, **options):
     """The queue rows of the items people decided differently and no adjudicator has
     settled (:func:`ragscore.core.adjudication.disputes`), each with ``decisions``
     (``{reviewer: decision}``), in queue order."""
-    from ..core.adjudication import disputes
+    from ..core.adjudication import disputes, said
     from ..io.review_queue import review_queue as queued
 
     named = tuple(source.adjudicators if adjudicators is None else adjudicators)
@@ -177,7 +170,7 @@ def disputed_rows(source, *, adjudicators=None, **options):
     for row in queued(source, **options):
         dispute = found.get((row["kind"], row["case"], row["key"]))
         if dispute is not None:
-            rows.append(dict(row, decisions={name: _said(decision) for name, decision
+            rows.append(dict(row, decisions={name: said(decision) for name, decision
                                              in dispute.decisions.items()}))
     return rows
 

@@ -15,7 +15,8 @@ from collections import namedtuple
 from ..core.deciding import FAIL, PASS
 from ..render import pending as written
 from ..render.writers import Writer, data_writer, writer_table
-from .pending import AUDIT_SHARE, CAP, audit_cases, decider
+from ..core.audit_slice import AUDIT_SHARE, audit_cases
+from .pending import CAP, decider
 from .result import Result
 
 __all__ = ["ReviewStatus", "decision_order", "ordered_queue", "review_status", "spread"]

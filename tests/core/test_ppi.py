@@ -98,7 +98,8 @@ def _dataset(questions=40, seed=7, *, drafted=1.0):
     ``drafted`` of) the claims, people judge the audit sample's and know every truth."""
     from ragscore.io.dataset import Dataset
     from ragscore.io.review_queue import review_queue
-    from ragscore.usecases.pending import audit_cases, scenario_record
+    from ragscore.core.audit_slice import audit_cases
+    from ragscore.usecases.pending import scenario_record
 
     rng = random.Random(seed)
     corpus, cases, runs = {}, {}, {}
@@ -192,7 +193,7 @@ def test_a_gate_rule_reads_the_estimate_only_when_it_says_so(tmp_path):
     from ragscore.folders import save_dataset
     from ragscore.usecases.estimate import estimates
     from ragscore.usecases.gate import gate
-    from ragscore.usecases.pending import audit_cases
+    from ragscore.core.audit_slice import audit_cases
 
     dataset, _, _, _ = _dataset()
     folder = save_dataset(dataset, tmp_path / "d")

@@ -21,7 +21,8 @@ from ragscore.engine import count_dataset
 from ragscore.io.dataset import Dataset
 from ragscore.io.policy import load_policy
 from ragscore.io.review_queue import review_queue, row_choices
-from ragscore.usecases.pending import audit_cases, decider, scenario_record
+from ragscore.core.audit_slice import audit_cases
+from ragscore.usecases.pending import decider, scenario_record
 
 CORPUS = {"p1": "The window opens on Monday.", "p2": "Freeze starts Friday.",
           "p3": "Aurora owns the release.", "p4": "Rollback takes five minutes.",
