@@ -135,9 +135,6 @@ def evaluate_files(qrels, runs, *, measures=None, trec_eval=False, k=None,
                                  missing_run="zero" if complete else "skip",
                                  max_depth=max_depth)
         counted = count_dataset(dataset, engine="columnar")
-    if system is not None:
-        from .reading import only_system
-
-        counted = only_system(counted, system)
+    counted = counted.scoped(system=system)
     return _scored(counted, chosen, k=k if k is not None else 10, trec=trec_eval,
                    rows=rows, na_as_zero=na_as_zero)

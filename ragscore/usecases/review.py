@@ -36,7 +36,7 @@ def claims(dataset, *, system=None, split="sentence", pattern=None):
     """The claims of every answer-only run of ``dataset`` (of ``system`` only, when given),
     cut by ``split`` and read with the citation ``pattern``."""
     from ..io.answers import derived_claims
-    from .reading import loaded, paths
+    from .reading import loaded
 
     source = loaded(dataset)
     if system is not None and system not in source.systems:
