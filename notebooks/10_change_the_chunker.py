@@ -103,9 +103,11 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
 # ## Step 2: one chunking, the course's sentences
 # A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
 # five chunks, named as the course names its notes. No chunk label is stored anywhere: the
-# rule derives them. A chunk holding any character of a relevant span is relevant, and so
-# is a chunk holding any of a claim's evidence (evidence answers the question); for each
-# expected claim, a chunk is *full* when it contains one of its evidence spans whole,
+# rule derives them. A chunk holding a character of a relevant span is relevant, with the
+# span's grade (shown in brackets; every grade here is 1, as the course's labels are
+# yes-or-no); a setting, `min_overlap`, can ask for more than one character. A chunk
+# holding any of a claim's evidence is relevant too (evidence answers the question). For
+# each expected claim, a chunk is *full* when it contains one of its evidence spans whole,
 # *partial* when it only overlaps one:
 
 # %%
@@ -158,8 +160,8 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
 # at word boundaries, and names each chunk `DOCUMENT@START`. System B's runs are re-expressed
 # on each chunking: it ranks the chunks holding the text it ranked before, and each citation
 # becomes the one chunk holding most of the sentence it cited. (A teaching device: a real
-# chunker's runs are recorded again.) Move the slider and watch the full and partial columns,
-# then the scores:
+# chunker's runs are recorded again.) Move the slider and watch B's scores right under it,
+# then the full and partial columns below them:
 
 # %%
 explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")
@@ -171,9 +173,11 @@ show(quick_check("10"))
 # %% [markdown]
 # At 60 characters, rollback's two sentences are cut mid-way: both its claims are only
 # partially held by any one chunk, and B, citing one chunk for each, is supported on
-# neither. Below 50 every evidence span of the course is cut; at 100 and 110 every one is
-# whole again, at 120 the cut falls inside "run the smoke test" (try it), and from 130 up
-# all are whole. R@2 moves too: a relevant passage cut into three chunks needs three slots.
+# neither. At 50 the cuts happen to fall between the sentences (0-46, 47-97, 98-127), so
+# every evidence span is whole again and B's rollback support is back to 1.00. Below 50
+# every span is cut; at 100 and 110 every one is whole, at 120 the cut falls inside "run
+# the smoke test" (try it), and from 130 up all are whole. R@2 moves too: a relevant
+# passage cut into three chunks needs three slots.
 
 # %% [markdown]
 # ## Step 5: a note is edited
@@ -219,6 +223,8 @@ CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
 Table(score_rows(edited, k=K, system="A"))
 
 # %% [markdown]
+# The note counts every lost label by its cause: orphaned, ambiguous, or *in no chunk* (its
+# text is still in the document, but the chunking left that text out of every chunk).
 # A's scores do not move: `checklist` stays relevant for rollback, because it still holds
 # the evidence "run the smoke test" (moved, not lost), and evidence makes a chunk relevant.
 
@@ -226,8 +232,8 @@ Table(score_rows(edited, k=K, system="A"))
 # ## Recap
 # - A span labels text, not a chunk: one test set derives the labels of any chunking of
 #   its documents, so two chunkers are compared fairly, question by question.
-# - The rule: a chunk is relevant when it holds a relevant span (by `min_overlap`
-#   characters, 1 by default) or any of a claim's evidence; for each claim it is full when
+# - The rule: a chunk is relevant when it holds a character of a relevant span (or
+#   `min_overlap` characters) or any of a claim's evidence; for each claim it is full when
 #   it contains an evidence span, partial when it only overlaps one.
 # - A claim is supported when its cited chunks all overlap its evidence, are all visible,
 #   and together cover one evidence span; with chunks that hold their evidence whole this is
@@ -248,36 +254,37 @@ Table(score_rows(edited, k=K, system="A"))
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`. After your first try, right or wrong,
-# `solution("10.1")` (with the exercise's number) shows the worked solution. Work 1 and 2
-# out from the offsets they give before you set step 4's panel to 80: the panel would
-# show you the answers, and the point is to see why.
+# Replace `None` with your answer and run the cell. After your first try, right or wrong,
+# `solution("10.1")` (with the exercise's number) shows the worked solution.
 #
-# 1. With chunks of at most 80 characters, the release notes are cut into
-#    `release-notes@0` (characters 0 to 73) and `release-notes@74` (74 to 127). The
-#    evidence spans are `monday` 14-45, `switch` 47-90 and `smoke` 108-126. Which claim has
-#    no full chunk at that size? Type one of `"monday"`, `"switch"`, `"smoke"`,
-#    `"aurora"`. (a choice)
+# The exercises use a chunker the panel does not have: it cuts the release notes at
+# characters 62 and 112 and keeps the spaces, so its three chunks meet end to end:
+# `r@0` (characters 0-62: "The fictional ... Switch traffic "), `r@62` (62-112: "back to
+# the previous version. After rollback, run ") and `r@112` (112-127: "the smoke test.").
+# As in step 1, a start is counted in and an end is not. The evidence spans are in step 1's
+# table.
+#
+# 1. Over the release notes' three claims (`monday`, `switch`, `smoke`), how many (claim,
+#    chunk) pairs are partial on this chunking? (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("10.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. At that size, system B ranks `release-notes@0` and `release-notes@74` for rollback and
-#    cites, for each claim, the chunk holding most of the sentence it cited before: for
-#    `switch` (the sentence 47-91) and for `smoke` (the sentence 92-127). What is B's
-#    support on rollback at k = 2? (a rate)
+# 2. A system ranks `r@62`, `r@0`, `r@112` for the rollback question. At k = 3, how many of
+#    these five claims with their citations count as supported? (a) `switch` citing `r@0`;
+#    (b) `switch` citing `r@0` and `r@62`; (c) `switch` citing `r@0`, `r@62` and `r@112`;
+#    (d) `smoke` citing `r@62` and `r@112`; (e) `smoke` citing `r@112`. (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("10.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Suppose the edit of step 5 had renamed the team instead: "The fictional Aurora team
-#    owns the alert." becomes "The fictional Borealis team owns the alert." How many of the
-#    eight span labels would be lost? (a count)
+# 3. Suppose the edit of step 5 had been another: "Switch traffic back to the previous
+#    version." becomes "Switch traffic back to the last good version." How many of the eight
+#    span labels would be **moved**? (a count)
 
 # %% tags=["exercise"]
 answer = None

@@ -130,14 +130,19 @@ show(quick_check("11"))
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
 # once per answer: the same sentences citing the same passages in a later run reuse the
-# decision. Three buttons: **support**, **partial support**, *not support*. Here the
-# queue holds one item, terse's answer against `order`: choose a button and the panel
-# says the queue is judged; nothing is saved without a folder (`path=`).
+# decision. Three buttons: **support**, **partial support**, *not support*. The queue
+# holds three items, one per system's rollback answer against `order`:
 
 # %%
 queue = [row for row in review_queue(nuggety) if row["kind"] == "nugget"]
-Table([{"case": row["case"], "nugget": row["nugget"],
+system_of = {run["answer"]: system for system, run in nuggety.runs["rollback"].items()}
+Table([{"case": row["case"], "system": system_of[row["answer"]], "nugget": row["nugget"],
         "answer": row["answer"].replace("\n", " ⏎ ")} for row in queue])
+
+# %% [markdown]
+# The panel below is given `terse`'s runs only, so its queue holds one item: choose a
+# button, and the panel lists what it recorded. Nothing is saved without a folder
+# (`path=`).
 
 # %%
 editor = answer_queue_editor(nuggety, system="terse", reviewer="learner", date="2026-12-05",
@@ -153,7 +158,6 @@ show(editor)
 
 # %%
 ORDER = {"draft": "support", "careful": "support", "terse": "partial_support"}
-system_of = {run["answer"]: system for system, run in nuggety.runs["rollback"].items()}
 records = [judgement_of(row, ORDER[system_of[row["answer"]]], None, reviewer="ana",
                         date="2026-12-05") for row in queue]
 batch = content_key("chapter 11", [record["key"] for record in records])

@@ -90,8 +90,9 @@ def chunked(dataset, size):
 
 
 def derived_rows(dataset):
-    """One row per expected claim of each question: its full and partial chunks (with
-    their text) and the question's relevant chunks, as the rule derives them."""
+    """One row per expected claim of each question: its full and partial chunks and the
+    question's relevant chunks, each with the grade it takes in brackets, as the rule
+    derives them."""
     from ..io.answers import labelled
 
     view = labelled(dataset).spans
@@ -100,7 +101,7 @@ def derived_rows(dataset):
         relevant = ", ".join(f"{chunk} ({grade})" for chunk, grade in derived.relevant.items()
                              if grade > 0) or "none"
         for claim, chunks in (derived.support or {"(none)": None}).items():
-            rows.append({"case": case, "relevant": relevant, "claim": claim,
+            rows.append({"case": case, "relevant (grade)": relevant, "claim": claim,
                          "full": ", ".join(chunks.full) if chunks else "",
                          "partial": ", ".join(chunks.partial) if chunks else ""})
     return rows
@@ -142,8 +143,9 @@ def _rows_html(rows, kind):
 def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
     """A chunk-size slider over span test set ``dataset``: for each size, the labels the
     rule derives (each claim's full and partial chunks) and the scores of ``system`` at
-    ``k`` on its re-expressed runs. Attributes: ``size`` (IntSlider), ``labels`` and
-    ``scores`` (HTML); ``panel.rows()`` gives ``(label rows, score rows)``."""
+    ``k`` on its re-expressed runs, the scores right under the slider so that both fit one
+    projected screen. Attributes: ``size`` (IntSlider), ``labels`` and ``scores`` (HTML);
+    ``panel.rows()`` gives ``(label rows, score rows)``."""
     import ipywidgets as widgets
 
     from .explore import LIVE_STYLE
@@ -170,7 +172,7 @@ def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
         found, scored = rows()
         return (f'<p data-size="{slider.value}">chunks of at most {slider.value} '
                 f"characters, system {html.escape(system)}, k={k}</p>"
-                + _rows_html(found, "labels") + _rows_html(scored, "scores"))
+                + _rows_html(scored, "scores") + _rows_html(found, "labels"))
 
     def update(_=None):
         found, scored = rows()
@@ -179,7 +181,7 @@ def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
 
     slider.observe(update, names="value")
     update()
-    panel = _panel([slider, labels, scores],
+    panel = _panel([slider, scores, labels],
                    lambda p: f"chunk size explorer: {slider.value} characters, system "
                              f"{system}, k={k}", lambda p: body())
     panel.size, panel.labels, panel.scores, panel.rows = slider, labels, scores, rows
