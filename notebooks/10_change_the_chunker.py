@@ -291,7 +291,7 @@ answer = None
 check("10.3", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
 # **Next:** [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · the
 # README's "Start here" lists every chapter · [glossary](../docs/glossary.md)

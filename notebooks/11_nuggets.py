@@ -212,10 +212,11 @@ for system in ("careful", "terse"):
 
 # %% [markdown]
 # ## Step 6: the same scores from TREC RAG's files
-# The track ships nuggets and assignments in nuggetizer's layout, and answers in
-# ragnarok's. `ragscore import nuggets` reads them; an LLM's assignments come in as
-# *drafts* (origin `llm-draft`), kept with their provenance, and count only when asked
-# (`--drafts`): a score nobody reviewed is never passed off as reviewed.
+# The track ships nuggets and assignments in the layout of nuggetizer (its nugget tool),
+# and answers in that of ragnarok (its answer generator). `ragscore import nuggets` reads
+# them; an LLM's assignments come in as *drafts* (origin `llm-draft`), kept with their
+# provenance, and count only when asked (`--drafts`): a score nobody reviewed is never
+# passed off as reviewed.
 
 # %%
 FILES = "../fixtures/import/nuggets"
@@ -299,7 +300,7 @@ answer = None
 check("11.3", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb)
 # · this is the last chapter for now; the README's "Start here" lists every chapter ·
 # [glossary](../docs/glossary.md)
