@@ -178,7 +178,8 @@ check("02.3", answer)
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
 # Not needed for chapter 3: what this lab leaves out on purpose.
-#
+
+# %% [markdown] tags=["going-further"]
 # Every label here is binary: a note is relevant or it is not. Real collections often grade
 # relevance (partly, highly), and some claims need two passages together before they are
 # supported. This lab leaves both out, with document-length effects, so that every number

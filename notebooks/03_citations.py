@@ -190,7 +190,8 @@ check("03.3", answer)
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
 # Not needed for chapter 4: a claim made twice, and what this grader does not do.
-#
+
+# %% [markdown] tags=["going-further"]
 # ### Repeating a claim does not count twice
 # A claim ID may appear once per answer: repeating a correct claim would inflate the
 # numerator, so validation refuses it.

@@ -178,7 +178,10 @@ check("04.4", answer)
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
 # Not needed for chapter 5: mean support against the cutoff, per system, over the
-# answerable questions. A citation further down the list counts only once k reaches it.
+# answerable questions.
+
+# %% [markdown] tags=["going-further"]
+# A citation further down the list counts only once k reaches it.
 
 # %% tags=["going-further"]
 show_plot(plot_sweep(sweep(course, max_k=4), metric="support", mark_k=2))

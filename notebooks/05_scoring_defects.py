@@ -155,7 +155,8 @@ check("05.3", answer)
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
 # Not needed for chapter 6: the first defect's numbers, and an independent cross-check.
-#
+
+# %% [markdown] tags=["going-further"]
 # ### What the short-list defect would have shown
 # With it, `rollback` A's P@2 is hits / returned = 1/1 = 1.00 instead of hits / k = 1/2: a
 # short list looks perfect, while a list of k notes or more is not affected. System A's

@@ -255,7 +255,8 @@ check("06.3", answer)
 # ## Going further
 # Not needed for chapter 7: operation figures, the gate from A's side, a committed baseline,
 # and a running system recorded and gated.
-#
+
+# %% [markdown] tags=["going-further"]
 # ### Operation figures
 # Latency, tokens, cost and failures are reported beside quality when a record carries them.
 # This lab calls no model: these figures are written into the fixture to show the report

@@ -246,7 +246,8 @@ check("09.3", answer)
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
 # Not needed for chapter 10: how a later run reuses the review.
-#
+
+# %% [markdown] tags=["going-further"]
 # ### A changed answer queues only its new sentence
 # A claim's judgement is keyed by its case, its **normalised text** (markers removed, case
 # and spacing folded, surrounding punctuation stripped) and the passages it cites. So the

@@ -121,7 +121,7 @@ def score_rows(dataset, *, k, system):
             for position, (case, who) in enumerate(counted.keys) if who == system]
 
 
-def _rows_html(rows, kind):
+def _rows_html(rows, kind, caption=""):
     """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
     cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
     from ..core.metrics import REGISTRY
@@ -136,7 +136,9 @@ def _rows_html(rows, kind):
                         + (' class="na"' if value == "n/a" else "")
                         + f">{html.escape(str(value))}</td>" for key, value in row.items())
         body.append(f'<tr data-case="{html.escape(row["case"])}"{claim}>{cells}</tr>')
-    return (f'<table class="ragscore-table ragscore-chunk-{kind}"><tr>{head}</tr>'
+    caption = (f'<caption style="text-align:left;white-space:nowrap">'
+               f"{html.escape(caption)}</caption>" if caption else "")
+    return (f'<table class="ragscore-table ragscore-chunk-{kind}">{caption}<tr>{head}</tr>'
             + "".join(body) + "</table>")
 
 
@@ -176,8 +178,12 @@ def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
 
     def update(_=None):
         found, scored = rows()
-        labels.value = LIVE_STYLE + _rows_html(found, "labels")
-        scores.value = LIVE_STYLE + _rows_html(scored, "scores")
+        labels.value = LIVE_STYLE + _rows_html(
+            found, "labels", f"The labels the rule derives from the spans at "
+                             f"{slider.value} characters")
+        scores.value = LIVE_STYLE + _rows_html(
+            scored, "scores", f"System {system}'s scores at k = {k}, chunks of at most "
+                              f"{slider.value} characters")
 
     slider.observe(update, names="value")
     update()

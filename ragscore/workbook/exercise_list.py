@@ -39,9 +39,11 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "Take each run of step 4 claim by claim, and look up in step 3 which notes are "
               "labelled as support for that claim ID on that question. A claim the reviewer "
               "never expected has no supporting note at all.",
-              {"2": "Look again at launch B's second claim: did the reviewer expect a claim "
-                    "called bonus, with launch as its support?",
-               "1": "owner A is one such run; check the claims made on launch and on region too.",
+              {"2": "Go through all eight runs, every claim of each, including claims the "
+                    "reviewer never expected: a claim nobody expected has no note labelled "
+                    "for it.",
+               "1": "Go through all eight runs, every claim of each: for each claim, find in "
+                    "step 3 the notes labelled for that claim on that question.",
                "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
     _exercise("01.3", CHOICE, "5d2e71",
               "bfe787d4a529125f785b331208604d3beb8b789a582aabfc81534a9dde14c1e7",
@@ -81,7 +83,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "where it is defined.",
               {"0.50": "0.50 counts region as a 0. region's P@1 is n/a: it has nothing "
                        "relevant, so it is not one of the answerable questions (step 4).",
-               "1.00": "owner A's first note is archive, which is not relevant.",
+               "1.00": "Is every answerable question's first note relevant? Read each P@1 in "
+                       "the table.",
                "0.33": "Look again at each answerable question: whose first note is relevant?"}),
     _exercise("03.1", RATE, "400635",
               "0090e2be5813dc364fb049b1f28a831872149eebca79088bb03edac44ac27099",
@@ -220,7 +223,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "d778243c4687dbdb1bc9603334c4921bb73143934d511592f63f307d6a7c0c7f",
               "Add up the disclosures column of step 2's table for rerank.",
               {"9": "9 is baseline's total; the question asks about rerank.",
-               "6": "6 counts the questions with a disclosure; one of them has more than one.",
+               "6": "6 counts the questions with a disclosure; add up the disclosures column "
+                    "itself.",
                "0": "rerank-guarded has none; the question asks about rerank."}),
     _exercise("08.2", COUNT, "a9fd68",
               "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
