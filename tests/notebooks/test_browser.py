@@ -283,7 +283,7 @@ def _present_css():
         + "".join(rules) + "</style>"
 
 
-def test_the_wrap_check_fails_on_output_wrapped_twice(planted):
+def wrap_check_fails_on_output_wrapped_twice(planted):
     """Present mode's wrap check on pages made for it, 640 CSS pixels wide (200% zoom):
     command output laid out by the present template passes, with as many lines as the
     command printed; the same output with its stored 80-column breaks shown fails, as do
@@ -361,14 +361,16 @@ ROOM_WIDGETS = {
     "absent": ""}
 
 
-@pytest.fixture(scope="module")
-def planted(chromium, tmp_path_factory):
-    """One browser page for the checks tried on pages made for them."""
-    with _browser(chromium, tmp_path_factory.mktemp("planted"), height=720) as context:
-        yield context.new_page()
+def test_the_page_checks_fail_on_pages_made_for_them(chromium, tmp_path):
+    """The style check and the wrap check, each on pages made to pass and to fail it, in one
+    browser (a browser kept open across tests would hold Playwright's loop for the others)."""
+    with _browser(chromium, tmp_path, height=720) as context:
+        page = context.new_page()
+        room_style_check_fails_on_small_or_absent_widgets(page)
+        wrap_check_fails_on_output_wrapped_twice(page)
 
 
-def test_room_style_check_fails_on_small_or_absent_widgets(planted):
+def room_style_check_fails_on_small_or_absent_widgets(planted):
     """The present-mode test's style check on pages made for it: 18 px widgets pass; 13 px
     widgets fail, a widget past the page's right edge fails, and so does a live page whose
     widgets are hidden or were never drawn (the check once measured nothing there, found
