@@ -17,6 +17,8 @@
 # - how TREC RAG's five scores count a partial assignment and weigh an okay nugget;
 # - how to work the weighted score W by hand, and which change to an answer raises it.
 #
+# Its folded *Going further* part reads the same scores from TREC RAG's own files.
+#
 # The data: chapter 9's twelve answers by `draft`, `careful` and `terse` to the course's
 # four questions, with that chapter's frozen review decisions applied. We add nuggets to
 # the questions in step 1. We read everything at k = 2.
@@ -211,31 +213,6 @@ for system in ("careful", "terse"):
     print(f"{system}: W = {scores.values(W, K)[position]}")
 
 # %% [markdown]
-# ## Step 6: the same scores from TREC RAG's files
-# The track ships nuggets and assignments in the layout of nuggetizer (its nugget tool),
-# and answers in that of ragnarok (its answer generator). `ragscore import nuggets` reads
-# them; an LLM's assignments come in as *drafts* (origin `llm-draft`), kept with their
-# provenance, and count only when asked (`--drafts`): a score nobody reviewed is never
-# passed off as reviewed.
-
-# %%
-FILES = "../fixtures/import/nuggets"
-with tempfile.TemporaryDirectory() as scratch:
-    capture(["import", "nuggets", "--nuggets", f"{FILES}/nuggets.jsonl", "--answers",
-             f"{FILES}/answers.jsonl", "--assignments", f"{FILES}/assignments.jsonl",
-             "--qrels", f"{FILES}/qrels.txt", "--date", "2026-12-05", "--out",
-             f"{scratch}/trec-rag"])
-    code, out, err = capture(["report", f"{scratch}/trec-rag", "--metrics",
-                              "nugget_strict_vital,nugget_all,nugget_weighted", "--drafts"])
-CommandOutput(out.split("\n\nAggregates")[0])
-
-# %% [markdown]
-# Without `--drafts` these are n/a: "a nugget is not assigned yet", until a person reviews
-# the drafts (`ragscore review export`, or import them as `--origin post-edited` when
-# assessors already corrected them). `ragscore export nuggets` writes the files back as
-# nuggetizer writes them, byte for byte.
-
-# %% [markdown]
 # ## Recap
 # - A nugget is a fact a complete answer states, vital or okay; a question's expected
 #   claims are its nuggets, vital unless listed otherwise, and a case may list nuggets
@@ -246,8 +223,8 @@ CommandOutput(out.split("\n\nAggregates")[0])
 #   weighs an okay nugget half a vital one.
 # - With every nugget vital and assigned by the strict rule, each nugget score equals
 #   coverage; okay nuggets, reviewers and partial answers make them part.
-# - `ragscore import nuggets` reads TREC RAG's files; an LLM's assignments are drafts that
-#   count only with `--drafts` (docs/nuggets.md).
+# - `ragscore import nuggets` reads TREC RAG's files (Going further); an LLM's assignments
+#   are drafts that count only with `--drafts` (docs/nuggets.md).
 
 # %% [markdown]
 # ## Questionnaire
@@ -259,7 +236,6 @@ CommandOutput(out.split("\n\nAggregates")[0])
 # 3. Why is `terse`'s answer to rollback a partial answer for `order`? (step 3)
 # 4. On which questions do the nugget scores equal coverage, and why? (step 4)
 # 5. Why does missing an okay nugget cost less in W than missing a vital one? (step 5)
-# 6. When does an LLM's assignment count in a score? (step 6)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
@@ -298,6 +274,34 @@ check("11.2", answer)
 # %% tags=["exercise"]
 answer = None
 check("11.3", answer)
+
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for the exercises: the same scores from TREC RAG's own files.
+
+# %% [markdown] tags=["going-further"]
+# The track ships nuggets and assignments in the layout of nuggetizer (its nugget tool),
+# and answers in that of ragnarok (its answer generator). `ragscore import nuggets` reads
+# them; an LLM's assignments come in as *drafts* (origin `llm-draft`), kept with their
+# provenance, and count only when asked (`--drafts`): a score nobody reviewed is never
+# passed off as reviewed.
+
+# %% tags=["going-further"]
+FILES = "../fixtures/import/nuggets"
+with tempfile.TemporaryDirectory() as scratch:
+    capture(["import", "nuggets", "--nuggets", f"{FILES}/nuggets.jsonl", "--answers",
+             f"{FILES}/answers.jsonl", "--assignments", f"{FILES}/assignments.jsonl",
+             "--qrels", f"{FILES}/qrels.txt", "--date", "2026-12-05", "--out",
+             f"{scratch}/trec-rag"])
+    code, out, err = capture(["report", f"{scratch}/trec-rag", "--metrics",
+                              "nugget_strict_vital,nugget_all,nugget_weighted", "--drafts"])
+CommandOutput(out.split("\n\nAggregates")[0])
+
+# %% [markdown] tags=["going-further"]
+# Without `--drafts` these are n/a: "a nugget is not assigned yet", until a person reviews
+# the drafts (`ragscore review export`, or import them as `--origin post-edited` when
+# assessors already corrected them). `ragscore export nuggets` writes the files back as
+# nuggetizer writes them, byte for byte.
 
 # %% [markdown] tags=["lab-only"]
 # ## Where next

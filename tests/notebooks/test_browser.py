@@ -168,7 +168,7 @@ CHUNK_SUPPORT = ('.widget-html table.ragscore-chunk-scores tr[data-case="rollbac
 NOT_PRESENTED = ("Exercises", "Replace `None`", "Replace None", "Not answered yet",
                  "answer = None", "check(", "Finding your way", "Next:", "import ragscore",
                  "In the cell below", "attempt(", "reuse=True", "contract_checks",
-                 "Not needed for chapter", "Where next")
+                 "Not needed for ", "Where next")
 
 #: The smallest text a room can read at 1280x720, in CSS pixels: prose, tables, widgets and
 #: command output alike.
