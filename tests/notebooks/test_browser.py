@@ -196,7 +196,9 @@ STYLE_JS = """
     widgets: smallest('.widget-label, .widget-readout, .jupyter-button, .widget-dropdown select, '
                       + '.widget-html-content p, .widget-html-content li'),
     too_wide: outputs.filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => (el.textContent || '').trim().slice(0, 60)),
+      .map((el) => `${el.scrollWidth} > ${el.clientWidth} px: `
+        + ([...el.querySelectorAll('th')].map((th) => th.textContent).join(' | ')
+           || (el.textContent || '').trim()).slice(0, 80)),
     off_page: [...document.querySelectorAll('.jupyter-widgets')].filter(visible)
       .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .map((el) => (el.textContent || '').trim().slice(0, 60)),
@@ -333,7 +335,7 @@ def _check_room_style(page, chapter, *, live, wait_ms=30_000):
         kinds += ("widgets",)
     style = page.evaluate(STYLE_JS)
     settle = time.monotonic() + 5
-    while live and style["off_page"] and time.monotonic() < settle:
+    while live and (style["off_page"] or style["too_wide"]) and time.monotonic() < settle:
         page.wait_for_timeout(250)  # widgets lay themselves out again after a zoom
         style = page.evaluate(STYLE_JS)
     for size, white_space in style["consoles"]:
