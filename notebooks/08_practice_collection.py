@@ -257,7 +257,7 @@ answer = None
 check("08.3", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 7 — Your own data](07_your_own_data.ipynb) · **Next:**
 # [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
 # [glossary](../docs/glossary.md)
