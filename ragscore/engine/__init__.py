@@ -12,6 +12,7 @@ Both return a :class:`~ragscore.engine.counted.Counted`; tables, aggregates, com
 sweeps, the gate, baselines and the audit read only its methods. Metric formulas live in
 their registry modules (:mod:`ragscore.core.metrics`) and are read by both engines.
 
+>>> from ragscore.core.metrics import REGISTRY
 >>> from ragscore.io.course import load_course
 >>> counted = count_dataset(load_course(), engine="reference")
 >>> counted.values(REGISTRY["rr"], 2)[:6]
@@ -100,7 +101,7 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     path is counted as :func:`count_dataset` counts it.
     """
     check_engine(engine)
-    if not (isinstance(path, (str, bytes)) or hasattr(path, "__fspath__")):
+    if isinstance(path, Counted) or hasattr(path, "corpus"):
         return count_dataset(path, engine=engine, progress=progress, unit=unit,
                              dedupe=dedupe, drafts=drafts)
     from ..io.answers import folder_needs_labels

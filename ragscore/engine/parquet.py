@@ -49,6 +49,7 @@ from ..core.rules import show
 from ..core.trials import trial_runs
 from ..io.format import RUN_EXTRAS, RUN_V5
 from ..io.jsonl import DatasetFileError, where
+from .native import arrow_copy
 
 __all__ = ["CODEC", "Runs", "claims_type", "corpus_key", "has_answer_only", "records",
            "run_chunks", "runs_of", "runs_table", "table_of"]
@@ -196,18 +197,22 @@ def run_chunks(runs):
 def read_table(path, handle, documents):
     """The table of the runs file ``path`` (open as ``handle``): see :func:`table_of`."""
     size = os.fstat(handle.fileno()).st_size
-    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-    return table_of(path, data, documents)
+    if not size:
+        return table_of(path, b"", documents)
+    with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return table_of(path, data, documents)
 
 
 def table_of(path, data, documents):
     """The table of the runs file ``path`` whose bytes are ``data``: its columns and their
-    types checked, and its binding to ``documents`` (the corpus IDs in file order)."""
+    types checked, and its binding to ``documents`` (the corpus IDs in file order). pyarrow
+    reads a copy of ``data`` in its own memory (:mod:`ragscore.engine.native`: never a Python
+    object its threads would release), so ``data`` is free again when this returns."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(pa.py_buffer(data))
+        table = pq.read_table(arrow_copy(data))
     except (pa.ArrowException, OSError, ValueError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         raise DatasetFileError(f"{where(path)}: not a readable Parquet file of runs "
@@ -323,8 +328,9 @@ def has_answer_only(path, *, max_bytes):
         name = folder / os.path.basename(str(index["files"]["runs"]))
         with open_regular(name, max_bytes) as handle:  # a regular file only: never a FIFO
             size = os.fstat(handle.fileno()).st_size
-            data = pa.py_buffer(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                                if size else b"")
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else \
+                    memoryview(b"") as mapped:
+                data = arrow_copy(mapped)  # in Arrow's memory: see ragscore.engine.native
         names = pq.ParquetFile(pa.BufferReader(data)).schema_arrow.names
         answers = [name for name in ("answer", "sentences") if name in names]
         if not answers:

@@ -18,7 +18,7 @@ from ..core.rules import InvalidInputError
 from ..engine import DEFAULT_ENGINE, Counted
 from ..render import report as written
 from ..render.writers import Writer, data_writer, writer_table
-from .reading import counted_runs, cutoff, loaded
+from .reading import counted_runs, cutoff, is_path, loaded
 from .result import Result, removal_notes, removed_runs
 
 __all__ = ["Demo", "Failures", "Report", "Sliced", "demo", "failures_report", "report",
@@ -189,8 +189,8 @@ def demo(dataset, *, k=2):
     from ..engine import count_scope
 
     source = loaded(dataset)
-    if not source.runs:
-        count_scope(source, engine="reference")  # refused, saying there is nothing to score
+    if not source.runs:  # refused, saying there is nothing to score and where
+        count_scope(dataset if is_path(dataset) else source, engine="reference")
     try:
         return Demo(k, list(iter_scores(source.corpus, source.cases, source.runs, k=k)))
     except InvalidInputError as error:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
+from ..native import arrow_copy
 from .arrow import flags, numbers
 from .batch import has_repeats, sorted_set
 from .screens import Unclean, screen
@@ -150,7 +151,7 @@ def _table(data, separator, names, included):
 
     try:
         table = csv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(arrow_copy(data)),  # Arrow's memory: see ragscore.engine.native
             read_options=csv.ReadOptions(column_names=names, block_size=1 << 24),
             parse_options=csv.ParseOptions(delimiter=separator, quote_char=False,
                                            double_quote=False, escape_char=False,
