@@ -139,7 +139,16 @@ def main(argv=None, *, out=None):
             out = FittedLines(out, args.width)
         if fmt in ("text", "markdown"):  # read by people: escaped
             out = Escaping(out)
-        code = args.handler(args, out)
+        if getattr(args, "no_verify", False):  # said in the output read by people, else on stderr
+            from .io.content import NO_VERIFY_NOTE, unverified
+
+            (out.write(f"Note: {NO_VERIFY_NOTE}\n") if fmt in ("text", "markdown", "github")
+             and args.command not in DATA_OUTPUT else
+             sys.stderr.write(f"ragscore: note: {NO_VERIFY_NOTE}\n"))
+            with unverified():
+                code = args.handler(args, out)
+        else:
+            code = args.handler(args, out)
         out.flush()
         return code
     except InvalidInputError as error:

@@ -60,6 +60,16 @@ def dataset_argument(parser, *, optional=False, pair=False):
                             help="dataset folder (default: the course dataset)")
     else:
         parser.add_argument("dataset", help="dataset folder (see docs/dataset-format.md)")
+    no_verify_option(parser)
+
+
+def no_verify_option(parser):
+    """``--no-verify``, on every command that reads a dataset folder (see
+    :mod:`ragscore.io.content`; :func:`ragscore.cli.main` says so in the output)."""
+    parser.add_argument("--no-verify", action="store_true",
+                        help="read the folder's data files without comparing their content "
+                             "with the hash their names carry (a file you changed on "
+                             "purpose); every output then says so")
 
 
 def scoring_options(parser, *, k=True):

@@ -4,7 +4,7 @@ what it answered as that system's runs (wiring only; the recorder is :mod:`ragsc
 import json
 import sys
 
-from .cli_common import FAILED, INTERRUPTED, OK
+from .cli_common import FAILED, INTERRUPTED, OK, no_verify_option
 from .core.rules import InvalidInputError, show
 
 #: Built-in defaults, used when neither the command line nor --config gives a value.
@@ -97,6 +97,7 @@ def add_record_command(commands):
                     "journal; --resume continues an interrupted recording. See "
                     "docs/record.md.")
     parser.add_argument("dataset", metavar="DIR", help="the test set (a dataset folder)")
+    no_verify_option(parser)
     parser.add_argument("--endpoint", help="the URL each question is POSTed to")
     parser.add_argument("--system", help="the name the runs are recorded under")
     parser.add_argument("--config", metavar="TOML", help="settings file (see docs/record.md)")

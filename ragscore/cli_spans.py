@@ -6,7 +6,7 @@ set on a new chunking or new document versions). Wiring only: the rule is
 import json
 from pathlib import Path
 
-from .cli_common import OK, output_file
+from .cli_common import OK, no_verify_option, output_file
 from .core.rules import InvalidInputError, show
 
 
@@ -222,6 +222,7 @@ def add_span_commands(commands):
                         help="anchor: their date (default today)")
     labels.add_argument("--origin", choices=("human", "llm-draft", "post-edited"),
                         default="human", help="anchor: their origin (default human)")
+    no_verify_option(labels)
     labels.set_defaults(handler=_labels)
 
     rechunking = commands.add_parser(
@@ -251,4 +252,5 @@ def add_span_commands(commands):
                                  "left out, as JSON")
     rechunking.add_argument("--overwrite", action="store_true",
                             help="replace --out if it is a ragscore dataset already")
+    no_verify_option(rechunking)
     rechunking.set_defaults(handler=_rechunk)
