@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, Escaping,
+from .cli_common import (BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, OK, Escaping,
                          dataset_argument, engine_option, terminal_safe)
 from .core.rules import InvalidInputError, show
 from .render.width import FittedLines, check_width, output_width
@@ -167,7 +167,9 @@ def main(argv=None, *, out=None):
     except Exception as error:  # noqa: BLE001 (the last line of defence: one line, no trace)
         if args is not None and args.debug:
             raise
+        from .recording.provenance import report_address
+
         print(f"ragscore: internal error ({type(error).__name__}): {show(str(error))}; "
-              f"this is a bug, please report it at {ISSUES} (run with --debug for the "
-              "details)", file=sys.stderr)
+              f"this is a bug, please {report_address()} (run the command again with "
+              "--debug for the details)", file=sys.stderr)
         return INTERNAL

@@ -4,7 +4,7 @@ import csv
 import json
 from pathlib import Path
 
-from .cli_common import OK, dataset_argument, output_file
+from .cli_common import OK, dataset_argument, queue_overwrite_options
 from .core.rules import InvalidInputError, show
 from .io.review_queue import POOL_DEPTH
 
@@ -42,12 +42,14 @@ def _claims(args, out):
     elif args.format == "csv":
         names = ("case", "system", "trial", "claim", "span", "citations", "markers",
                  "findings", "source", "decision")
+        from .render.escape import csv_cell  # as every CSV writer: no formula, no raw control
+
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(names)
         for row in rows:
-            writer.writerow(["" if row[name] is None else
-                             json.dumps(row[name], ensure_ascii=False)
-                             if type(row[name]) is list else row[name] for name in names])
+            writer.writerow(["" if row[name] is None else csv_cell(
+                json.dumps(row[name], ensure_ascii=False) if type(row[name]) is list
+                else row[name]) for name in names])
     else:
         empty = True
         for row in rows:
@@ -98,8 +100,11 @@ def _export(args, out):
     from .folders import load_dataset
     from .io.store import write_file_atomically
 
-    target = None if args.out is None else output_file("--out", args.out,
-                                                       inputs=(args.dataset,))
+    from .io.queue_file import check_queue_output
+
+    target = None if args.out is None else check_queue_output(
+        args.out, flag="--out", inputs=(args.dataset,), overwrite=args.overwrite,
+        decisions=args.overwrite_decisions)
     rows, text = queue_text(load_dataset(args.dataset), path=args.out, kind=args.format,
                             system=args.system, split=args.split, pattern=args.pattern,
                             pool_depth=args.pool_depth, reviewer=args.reviewer,
@@ -172,6 +177,8 @@ def _common(parser):
 
 def add_answer_commands(commands):
     """Add ``claims`` and ``review export|import``."""
+    from .importers.registry import date_option
+
     claims = commands.add_parser(
         "claims", help="list the claims derived from the runs' answer text",
         description="Split every run's answer (runs that record 'answer' and no 'claims') "
@@ -196,6 +203,7 @@ def add_answer_commands(commands):
     dataset_argument(export)
     export.add_argument("--system", default=None, help="only this system's answers")
     export.add_argument("--out", default=None, help="the file to write (default: stdout)")
+    queue_overwrite_options(export, "--out")
     export.add_argument("--format", choices=("jsonl", "csv"), default=None,
                         help="default: csv for an --out ending in .csv, else jsonl")
     export.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
@@ -214,7 +222,7 @@ def add_answer_commands(commands):
     importing.add_argument("file", help="a filled-in queue file (.jsonl or .csv)")
     importing.add_argument("--reviewer", default=None,
                            help="the reviewer's name for rows that leave it empty")
-    importing.add_argument("--date", default=None,
+    importing.add_argument("--date", default=None, type=date_option,
                            help="YYYY-MM-DD for rows that leave it empty (default: today, UTC)")
     _common(importing)
     importing.set_defaults(handler=_import)

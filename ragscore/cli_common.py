@@ -13,9 +13,6 @@ from .io.course import COURSE_PATH
 OK, FAILED, BAD_INPUT, INTERNAL, BROKEN_PIPE, INTERRUPTED = 0, 1, 2, 3, 141, 130
 
 
-ISSUES = "https://github.com/ragscore/ragscore/issues"
-
-
 def course_k(text):
     """A cutoff for the course table (the course rules: 1 to 100)."""
     try:
@@ -61,6 +58,16 @@ def dataset_argument(parser, *, optional=False, pair=False):
     else:
         parser.add_argument("dataset", help="dataset folder (see docs/dataset-format.md)")
     no_verify_option(parser)
+
+
+def queue_overwrite_options(parser, flag):
+    """``--overwrite`` and ``--overwrite-decisions`` for a command writing a review queue
+    to ``flag`` (:func:`ragscore.io.queue_file.check_queue_output`)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {flag} if it exists and holds no decision")
+    parser.add_argument("--overwrite-decisions", action="store_true",
+                        help=f"replace {flag} even if it holds a reviewer's decisions (they "
+                             "are lost)")
 
 
 def no_verify_option(parser):

@@ -20,9 +20,12 @@ def _import(args, out):
     # every output checked before any work: never an input, never inside a dataset folder
     check_output_folder(args.out, flag="--out", inputs=inputs, overwrite=args.overwrite)
     if args.review_out:
-        output_file("--review-out", args.review_out, inputs=inputs)
+        from .io.queue_file import check_queue_output
+
+        check_queue_output(args.review_out, flag="--review-out", inputs=inputs,
+                           overwrite=args.overwrite, decisions=args.overwrite_decisions)
     options = {name: value for name, value in vars(args).items()
-               if name not in ("handler", "review_out")}
+               if name not in ("handler", "review_out", "overwrite_decisions")}
     folder_name = Path(args.out).resolve().name
     if options["name"] is None and NAME_PATTERN.fullmatch(folder_name):
         options["name"] = folder_name  # as --help says
@@ -161,7 +164,11 @@ def add_import_commands(commands):
             parser.add_argument(*option.flags, **option.settings)
         parser.add_argument("--out", required=True, help="the dataset folder to write")
         parser.add_argument("--overwrite", action="store_true",
-                            help="replace --out if it is a ragscore dataset already")
+                            help="replace --out if it is a ragscore dataset already, and "
+                                 "--review-out if it holds no decision")
+        parser.add_argument("--overwrite-decisions", action="store_true",
+                            help="replace --review-out even if it holds a reviewer's "
+                                 "decisions (they are lost)")
         parser.add_argument("--name", default=None,
                             help="the dataset's name (default: the --out folder's name; "
                                  "the input's file or folder name if that is not a valid "

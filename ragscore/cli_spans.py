@@ -189,7 +189,7 @@ def _rechunk(args, out):
 
 def add_span_commands(commands):
     """Add ``labels`` (and ``labels anchor``) and ``rechunk`` to the sub-command parser."""
-    from .importers.registry import CHUNKING_OPTIONS, _today
+    from .importers.registry import CHUNKING_OPTIONS, _today, date_option
 
     labels = commands.add_parser(
         "labels", help="a span test set's chunk labels, derived (or: labels anchor)",
@@ -218,7 +218,7 @@ def add_span_commands(commands):
                         help="anchor: accept placed chunks that share characters")
     labels.add_argument("--reviewer", default=None, metavar="NAME",
                         help="anchor: who stands behind the labels written as spans")
-    labels.add_argument("--date", default=_today(), metavar="YYYY-MM-DD",
+    labels.add_argument("--date", default=_today(), metavar="YYYY-MM-DD", type=date_option,
                         help="anchor: their date (default today)")
     labels.add_argument("--origin", choices=("human", "llm-draft", "post-edited"),
                         default="human", help="anchor: their origin (default human)")

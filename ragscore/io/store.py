@@ -241,7 +241,7 @@ def _indexed_names(folder):
         with open_regular(folder / REPLACED) as handle:
             listed = json.loads(handle.read().decode("utf-8"))
         names.update(name for name in listed if type(name) is str and "/" not in name)
-    except (OSError, ValueError, TypeError, InvalidInputError):
+    except (OSError, ValueError, TypeError, RecursionError, InvalidInputError):
         pass
     return names
 

@@ -5,6 +5,7 @@ kept side by side or replaced by their own author, who is told."""
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +44,8 @@ def run(capsys, *argv):
 
 
 def export(capsys, folder, path, *extra):
-    assert run(capsys, "review", "export", folder, "--out", str(path), *extra)[0] == 0
+    again = ("--overwrite",) if Path(path).exists() else ()  # a queue no one filled in yet
+    assert run(capsys, "review", "export", folder, "--out", str(path), *again, *extra)[0] == 0
     if str(path).endswith(".csv"):
         with open(path, newline="", encoding="utf-8") as handle:
             return list(csv.DictReader(handle))
