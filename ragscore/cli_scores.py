@@ -296,12 +296,9 @@ def _audit(args, out):
                                                    stale=labelled(loaded).stale)) + "\n")
     if args.format != "json" and (dataset.judgements or any(
             case.get("reviews") for case in dataset.cases.values())):
-        from .render.formats import render_frame
-        from .tables.reviews import agreement_table
+        from .render.audit import agreement_text
 
-        out.write("\nAgreement between reviewers (relevant/supported read as positive; "
-                  "kappa = (po - pe) / (1 - pe)):\n")
-        out.write(render_frame(agreement_table(dataset), fmt="text"))
+        out.write(agreement_text(dataset))
     return OK
 
 

@@ -69,6 +69,20 @@ def audit_json(result, *, name):
     }, indent=2) + "\n"
 
 
+def agreement_text(dataset):
+    """The agreement section of ``ragscore audit``: per kind of item and pair of reviewers,
+    Cohen's kappa (:func:`ragscore.tables.reviews.agreement_table`), then per kind
+    Krippendorff's alpha (:func:`ragscore.tables.reviews.alpha_table`)."""
+    from ..tables.reviews import agreement_table, alpha_table
+    from .formats import render_frame
+
+    return ("\nAgreement between reviewers, per kind of item (decisions compared as they "
+            "are, each kind on its own scale; kappa = (po - pe) / (1 - pe)):\n"
+            + render_frame(agreement_table(dataset), fmt="text")
+            + "\nKrippendorff's alpha per kind (people only; ordinal for relevance grades, "
+              "nominal otherwise):\n" + render_frame(alpha_table(dataset), fmt="text"))
+
+
 def judgement_lines(records, *, stale):
     """Lines saying what a test set's judgements amount to (:func:`ragscore.core.labels.tally`),
     how many relevance and answerability judgements are ``stale`` (their passage or
