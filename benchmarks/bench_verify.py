@@ -16,6 +16,12 @@ and engine, checked and with ``--no-verify``, and, as the floor any check of the
 costs, ``sha256sum`` (GNU coreutils) over the folder's data files. The cost of the check is
 the difference of the two report columns; the CSVs of a checked and an unchecked report must
 be identical (the check changes nothing it does not refuse).
+
+Then, in this process (no start-up to blur a difference of a fraction of a second): the
+reading and counting of each folder by each engine (``ragscore.engine.count_folder``),
+checked and within ``ragscore.io.content.unverified()``, interleaved, best and median; and
+Python's own SHA-256 over the memory-mapped files (what the check computes). ``--in-process``
+runs this part alone.
 """
 import argparse
 import json
@@ -118,6 +124,57 @@ def run(paths, repeat, scratch):
     return times
 
 
+def in_process(paths, repeat):
+    """``{(layout, engine, mode): [seconds]}`` of count_folder, checked and unverified, and
+    ``{layout: [seconds]}`` of hashing the folder's files from memory maps."""
+    import hashlib
+    import mmap
+
+    from ragscore.engine import count_folder
+    from ragscore.io.content import unverified
+
+    times, hashing = {}, {layout: [] for layout in paths}
+    for path in paths.values():  # imports and first reads, untimed
+        for engine in ENGINES:
+            count_folder(path, engine=engine)
+    for round_ in range(repeat):
+        for layout, path in paths.items():
+            for engine in ENGINES:
+                for mode in ("checked", "--no-verify")[::1 if round_ % 2 else -1]:
+                    start = time.perf_counter()
+                    if mode == "checked":
+                        count_folder(path, engine=engine)
+                    else:
+                        with unverified():
+                            count_folder(path, engine=engine)
+                    times.setdefault((layout, engine, mode), []).append(
+                        time.perf_counter() - start)
+            start = time.perf_counter()
+            for file in data_files(path):
+                with open(file, "rb") as handle, mmap.mmap(handle.fileno(), 0,
+                                                           access=mmap.ACCESS_READ) as data:
+                    hashlib.sha256(data).hexdigest()
+            hashing[layout].append(time.perf_counter() - start)
+    return times, hashing
+
+
+def print_in_process(paths, sizes, repeat):
+    times, hashing = in_process(paths, repeat)
+    print(f"in process, {repeat} rounds: count_folder checked and unverified, best/median s")
+    print(f"{'layout':<20} {'engine':<10} {'checked':>15} {'unverified':>15} {'cost best':>10} "
+          f"{'share':>6} {'sha256 (MB/s)':>18}")
+    for layout in paths:
+        rate = sizes[layout] / 1e6 / min(hashing[layout])
+        for engine in ENGINES:
+            checked = times[(layout, engine, "checked")]
+            plain = times[(layout, engine, "--no-verify")]
+            cost = min(checked) - min(plain)
+            print(f"{layout:<20} {engine:<10} "
+                  f"{min(checked):7.2f}/{statistics.median(checked):<7.2f} "
+                  f"{min(plain):7.2f}/{statistics.median(plain):<7.2f} {cost:+9.2f}s "
+                  f"{100 * cost / min(plain):+5.1f}% {min(hashing[layout]):6.2f}s ({rate:5.0f})")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=100_000)
@@ -125,6 +182,8 @@ def main(argv=None):
     parser.add_argument("--data", default=None, help="keep the generated folders here")
     parser.add_argument("--layouts", default=",".join(LAYOUTS),
                         help="which layouts, separated by commas (default: both)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="only the in-process measurement (no whole processes)")
     args = parser.parse_args(argv)
     chosen = [name.strip() for name in args.layouts.split(",")]
     with tempfile.TemporaryDirectory() as temporary:
@@ -138,6 +197,9 @@ def main(argv=None):
         print(f"{args.questions:,} questions x {len(SYSTEMS)} systems, corpus of "
               f"{CORPUS_SIZE:,} docs, {RETRIEVED} retrieved, k=10; data {how}; CPUs "
               f"{sorted(os.sched_getaffinity(0))}; {args.repeat} rounds")
+        if args.in_process:
+            print_in_process(paths, sizes, args.repeat)
+            return
         times = run(paths, args.repeat, scratch)
         print(f"{'layout':<20} {'engine':<10} {'MB':>7} {'checked best/median':>20} "
               f"{'--no-verify':>15} {'cost best':>10} {'sha256sum':>10}")
@@ -153,6 +215,7 @@ def main(argv=None):
                       f"{cost:+9.2f}s "
                       f"{'' if floor is None else f'{min(floor):9.2f}s'}")
         print("checked and --no-verify reports: identical CSV for every layout and engine")
+        print_in_process(paths, sizes, args.repeat)
 
 
 if __name__ == "__main__":
