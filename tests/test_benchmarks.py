@@ -107,3 +107,19 @@ def test_the_span_benchmark_runs_on_a_small_size(tmp_path):
         assert any(line.startswith(f"  ragscore {command}: wall best") for line in lines)
     assert any(line.startswith("  in process, CPU seconds:") and "(200 questions, 0 labels "
                "lost)" in line for line in lines)
+
+
+VERIFY = BENCH.parent / "bench_verify.py"
+
+
+@pytest.mark.exhaustive
+def test_the_content_check_benchmark_runs_and_its_reports_agree(tmp_path):
+    result = subprocess.run([sys.executable, str(VERIFY), "--questions", "200", "--repeat",
+                             "1", "--data", str(tmp_path / "data")],
+                            capture_output=True, text=True, check=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("200 questions x 2 systems, corpus of 100,000 docs")
+    for layout in ("v5 (parquet runs)", "v2 (json lines)"):
+        assert sum(line.startswith(layout) for line in lines) == 2, layout
+    assert lines[-1] == ("checked and --no-verify reports: identical CSV for every layout and "
+                         "engine")

@@ -58,6 +58,12 @@ runpy.run_module("ragscore", run_name="__main__", alter_sys=True)
 """
 
 
+def _ctrl_c_as_a_terminal_sends_it():
+    """In the child: SIGINT's default action, as in a shell (a suite started under ``nohup``
+    would have it ignored, and the child's Python would never raise KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(action, moment, entry):
     """``(child, read end of the pipe it writes to)``, the child started."""
     read, write = os.pipe()
@@ -65,7 +71,7 @@ def _start(action, moment, entry):
         process = subprocess.Popen(
             [sys.executable, "-c", CHILD, action, moment, str(write), entry, *COMMAND],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-            pass_fds=(write,))
+            pass_fds=(write,), preexec_fn=_ctrl_c_as_a_terminal_sends_it)
     finally:
         os.close(write)
     return process, read

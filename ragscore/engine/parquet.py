@@ -47,6 +47,7 @@ import os
 
 from ..core.rules import show
 from ..core.trials import trial_runs
+from ..io.content import check_bytes
 from ..io.format import RUN_EXTRAS, RUN_V5
 from ..io.jsonl import DatasetFileError, where
 from .native import arrow_copy
@@ -198,8 +199,10 @@ def read_table(path, handle, documents):
     """The table of the runs file ``path`` (open as ``handle``): see :func:`table_of`."""
     size = os.fstat(handle.fileno()).st_size
     if not size:
+        check_bytes(path, handle, b"")  # the bytes read against the hash the name carries
         return table_of(path, b"", documents)
     with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        check_bytes(path, handle, data)
         return table_of(path, data, documents)
 
 

@@ -236,11 +236,14 @@ EXERCISES = {exercise.id: exercise for exercise in (
                      "asks about the dev questions only.",
                "18": "18 is how many dev questions there are, improved or not."}),
     _exercise("08.3", RATE, "4a55ae",
-              "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
-              "kappa = (po - pe) / (1 - pe); here po is 25/27 and pe stays 46/81.",
-              {"0.93": "0.93 is the percent agreement, 25/27; kappa takes away the agreement "
+              "6b36d2c70f9dd26e06a4283b1b2ed4e5da0628187b97520287e9987dfb0026b4",
+              "kappa = (po - pe) / (1 - pe), on the claims' row of step 4: po becomes 7/8 "
+              "and pe stays 1/2.",
+              {"0.88": "0.88 is the percent agreement, 7/8; kappa takes away the agreement "
                        "expected by chance.",
-               "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
+               "0.25": "0.25 is the claims' kappa with the real 5 agreements; recompute po "
+                       "for 7.",
+               "0.73": "0.73 is the documents' kappa; the question is about the claims."}),
     _exercise("09.1", COUNT, "5e0b91",
               "52c51da5c1224099596470947605477ff77676bb3e844fdb3ea18125177c564d",
               "Start from step 4's table of claims. For each new sentence, find the entry it "

@@ -208,7 +208,7 @@ def _kept(key):
 def _read_kept(key):
     try:
         return json.loads(_kept(key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 

@@ -157,9 +157,9 @@ SCRAMBLED = {
     "08.2": ("sGJFwuYxWsLpKNBMWtvSCO43/aKlv3OEBuwIzfoWLj2rdSZRHgEt98Vn0dmcXcf3MdnfowucSWJnNkjL"
              "BM25Xiac8MX9ICM/ksJywwP7aNQ3FHGqQLas6RbiOEjzvwO47P7nxUdoJrcou9XFM6UdrEaE7se/gOqi"
              "A8Ztu1JXkpXRzQ=="),
-    "08.3": ("gcWSqXDtbupUNjiJTTiOTwyOHK+wYYZmqpAgAixzgI1s254KGVOwSjPRoq9jmMbyas3RFEROxGMUBxeX"
-             "ZL4xGdMRw+DkwQPatoc1TRZs/Epuj8PBAuyFaQ5Rvz5OmCI0GnGZOSYnJhvIWJazlfFnSHNfZ0jrTU2t"
-             "CVrp/SzgfU9MaWmJphQ9"),
+    "08.3": ("gcWSqXDtbupUNjiJTTiPWRedFK+9b4F9vINBTGdmmJgtmM9LWAz2XyGN4z2ba8b7fMreClVOCcuuFgZa"
+             "3gUxAsUWyvEvaazar5o+Sw5g9UJygNPbF+ydcBZesDdcnC00AGmVKTgxIgDGSIiknukuUiALe0WuHVi6"
+             "GFzi53ihe1pbaWGBrQ5nC4MIoRJVUf3wLFDZgx+x4nzRjlfy3kAjpLHhETqh4hiuxJtu+S+h4S59"),
     "09.1": ("cV9n6gfVhSwFya52EQbCItjhve3ABFhYbtWwRPW8tbMNFmgx5iHrBw/7fcFyewtAlMO7La9SUddiROLl"
              "8sytFYKj9DtdJk78nmEeChAQrlDOokSHZzive9K3/I38QGiXnWP0NXOdXOy/67Yy0DMZlTzEsj+QubZH"
              "UHNJgqYvBEweDlfLlL4YfAQ51lnIuLuEYO+1D2DxZ2DeopIojegcsNRKKc/+lcX+i8+BfBN1h05jsCk1"

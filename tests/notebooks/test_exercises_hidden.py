@@ -67,7 +67,7 @@ GIVEAWAYS = {
              "rerank makes 8 disclosures in all."),
     "08.2": ([r"\bdev\b", r"improv"], [r"\b4\b", r"\bfour\b"],
              "On the dev questions rerank improves 4."),
-    "08.3": ([r"kappa"], [r"0\.83", r"29/35"], "With 25 agreements kappa would be 0.83."),
+    "08.3": ([r"kappa"], [r"0\.75", r"3/4"], "With 7 agreements on the claims kappa would be 0.75."),
     "09.1": ([r"queue|judged|decision|entr"], [r"\b13\b", r"\bthirteen\b"],
              "The review queue would hold 13 entries."),
     "09.2": ([r"draft", r"pooled|support"], [r"0\.40?\b", r"2/5", r"2 of 5"],

@@ -43,7 +43,7 @@ HAND = {
     "07.2": (RATE, 0.5, 1 / 3, 0.2),      # (1/2 + 1 + 0) / 3, recip_rank uncut, q3 as 0
     "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
     "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
-    "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
+    "08.3": (RATE, 3 / 4, 7 / 8, 0.2),    # claims: (7/8 - 1/2) / (1 - 1/2) = 3/4
     "09.1": (COUNT, 13, 14, 3),           # 14 rows; terse's launch joins draft's: 13
     "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
     "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2

@@ -18,6 +18,7 @@ from ragscore.engine.columnar import screens, trec
 from ragscore.engine.columnar.reader import screened_batch
 from ragscore.importers.trec import RunReader, is_grade, read_qrels
 from ragscore.io.write import save_dataset as save_jsonl
+from tests.folder_edits import rehash
 
 COLUMNAR = Path(screens.__file__).parent
 SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py"]
@@ -144,6 +145,7 @@ def _broken_folder(tmp_path, ids, kind, old, new):
         assert old in text, old
         text = text.replace(old, new, 1)
     path.write_text(text, encoding="utf-8")
+    rehash(folder)  # named by its new content: what the screens meet past the hash check
     return folder
 
 
