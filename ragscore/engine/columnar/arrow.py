@@ -20,6 +20,22 @@ def _bits(buffer, offset, length):
     return unpacked[start:start + length].astype(bool)
 
 
+#: numpy's names of arrow's floating types (``str`` of an arrow integer type is numpy's name).
+_FLOATS = {"halffloat": "float16", "float": "float32", "double": "float64"}
+
+
+def _dtype(kind):
+    """The numpy dtype of an arrow integer or floating type (without pyarrow's pandas shim,
+    which imports pandas).
+
+    >>> import pyarrow as pa
+    >>> _dtype(pa.int32()), _dtype(pa.uint8()), _dtype(pa.float64())
+    (dtype('int32'), dtype('uint8'), dtype('float64'))
+    """
+    name = str(kind)
+    return np.dtype(_FLOATS.get(name, name))
+
+
 def numbers(array, dtype=np.int64):
     """The values of an arrow integer or floating array without nulls, as ``dtype``.
 
@@ -29,7 +45,7 @@ def numbers(array, dtype=np.int64):
     """
     if array.null_count:
         raise ValueError("an array with nulls has no plain numbers")
-    kind = np.dtype(array.type.to_pandas_dtype())
+    kind = _dtype(array.type)
     buffer = array.buffers()[1]
     if buffer is None or not len(array):
         return np.zeros(len(array), dtype=dtype)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
-from .arrow import flags, numbers
+from .arrow import flags, integers, numbers
 from .batch import has_repeats, sorted_set
 from .screens import Unclean, screen
 
@@ -220,7 +220,7 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     if len(sorted_set(keys[starts])) != len(starts):  # a question's lines are apart
         order = np.argsort(keys, kind="stable")
         starts = _starts(keys[order])
-    order = _trec_order(order, keys, stored, d_codes, d_values, starts)
+    order = trec_order(order, keys, stored, d_codes, d_values, starts)
     if order is None:
         order = np.arange(rows)
     full = np.diff(np.append(starts, rows))
@@ -279,45 +279,71 @@ def _ascending(stored):
     return bits ^ ((np.uint32(0) - (bits >> np.uint32(31))) | np.uint32(0x80000000))
 
 
-def _trec_order(order, keys, stored, d_codes, d_values, starts):
+def trec_order(order, keys, stored, d_codes, d_values, starts):
     """``order`` (``None``: the file's own order) with each question's rows sorted as
-    trec_eval sorts them: score as a C float descending, then docno bytes descending. A file
-    already in that order (each question's scores falling, ties by docno descending) is
-    left as it is (``order`` is returned); else every question's rows are sorted, the
-    questions of one length as the rows of a matrix."""
-    import pyarrow.compute as pc
+    trec_eval sorts them: score as a C float descending, then docno bytes descending.
 
-    def in_order(values):
-        return values if order is None else values[order]
-
-    def docno_rank():  # each docno's place in byte order
-        rank = np.empty(len(d_values), dtype=np.int64)
-        rank[numbers(pc.sort_indices(d_values))] = np.arange(len(d_values))
-        return rank[in_order(d_codes)]
-
-    score, key = in_order(_ascending(stored)), in_order(keys)
+    Scores are sorted only when some question's fall out of order (every question's rows,
+    those of one length as the rows of a matrix); docnos are compared only where scores tie:
+    the tied neighbours first (a file in trec_eval's order is left as it is), and if some
+    are out of order, each run of tied rows is sorted by docno (pyarrow's stable sort over
+    those rows alone). No sort of every distinct docno. ``keys``: each row's question (rows
+    of one question are consecutive in ``order``); ``starts``: where each question starts.
+    """
+    score = _ascending(stored)
+    in_order = score if order is None else score[order]
+    key = keys if order is None else keys[order]
     same = key[1:] == key[:-1]
-    wrong = same & (score[1:] > score[:-1])
-    ties = same & (score[1:] == score[:-1])
-    if not wrong.any() and ties.any():
-        docs = docno_rank()
-        wrong = ties & (docs[1:] > docs[:-1])
-    if not wrong.any():
-        return order
-    # Tied scores need not sit side by side before the sort, so the docno always breaks ties.
-    width = max(len(d_values), 1).bit_length()
-    sortable = ((0xFFFFFFFF - score.astype(np.int64)) << width) \
-        + ((len(d_values) - 1) - docno_rank())
+    if (same & (in_order[1:] > in_order[:-1])).any():
+        order = _score_order(order, score, starts)
+        in_order = score[order]
+    return _tie_order(order, same & (in_order[1:] == in_order[:-1]), d_codes, d_values)
+
+
+def _score_order(order, score, starts):
+    """``order`` with each question's rows by score descending (stable: tied rows keep
+    their order; a docno listed twice, the second cut by ``max_depth``, keeps its first
+    line)."""
+    sortable = 0xFFFFFFFF - (score if order is None else score[order]).astype(np.int64)
     lengths = np.diff(np.append(starts, len(score)))
     result = np.arange(len(score)) if order is None else order.copy()
     for length in np.unique(lengths).tolist():
         if length < 2:
             continue
         where = starts[lengths == length][:, None] + np.arange(length)
-        # stable: a docno listed twice (the second cut by max_depth) keeps its first line
         places = np.take_along_axis(where, np.argsort(sortable[where], axis=1, kind="stable"),
                                     axis=1)
         result[where] = places if order is None else order[places]
+    return result
+
+
+def _tie_order(order, tie, d_codes, d_values):
+    """``order`` (``None``: the file's) with each run of tied rows (``tie[i]``: rows ``i``
+    and ``i + 1`` of ``order`` tie) sorted by docno bytes, descending."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pairs = np.flatnonzero(tie)
+    if not len(pairs):
+        return order
+    rows = np.arange(len(tie) + 1) if order is None else order
+    left, right = d_codes[rows[pairs]], d_codes[rows[pairs + 1]]
+    apart = left != right  # a docno listed twice is in order with itself
+    if not apart.any() or not flags(pc.less(d_values.take(integers(left[apart])),
+                                            d_values.take(integers(right[apart])))).any():
+        return order  # every tie already in trec_eval's order
+    tied = np.zeros(len(rows), dtype=bool)
+    tied[pairs] = tied[pairs + 1] = True
+    places = np.flatnonzero(tied)
+    goes_on = np.zeros(len(places), dtype=bool)
+    goes_on[1:] = tie[places[1:] - 1]  # the row ties with the one before it
+    table = pa.Table.from_arrays(
+        [integers(np.cumsum(~goes_on)), d_values.take(integers(d_codes[rows[places]]))],
+        names=["run", "docno"])
+    sorted_places = numbers(pc.sort_indices(
+        table, sort_keys=[("run", "ascending"), ("docno", "descending")]))
+    result = rows.copy()
+    result[places] = rows[places[sorted_places]]
     return result
 
 
