@@ -1,8 +1,9 @@
 """``ragscore eval QRELS RUN... --measures "P@10 nDCG@10 AP RR"``: TREC files scored as they
 are, the way trec_eval and ir_measures take them, with no folder written.
 
-The files are read by the TREC importer's readers (in columns where they are laid out
-plainly: :mod:`ragscore.engine.columnar.trec`) and counted by the columnar engine; the
+The files are read by the TREC importer's rules (straight into columns where they are laid
+out plainly: :mod:`ragscore.engine.columnar.trec_columns`) and counted by the columnar
+engine; the
 numbers and the conventions are those of ``ragscore import trec`` followed by ``ragscore
 report --measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's
 options have their equivalents: ``-q`` (per-question rows; without it, the means only),
@@ -21,17 +22,15 @@ DEFAULT_K = 10
 
 
 def _eval(args, out):
-    from .engine import count_dataset
-    from .importers.trec import import_trec
+    from .importers.trec import count_trec
     from .render.progress import Progress
 
-    # only on a terminal; the line shows the time elapsed: the runs are counted in one pass
-    # (read in columns, engine.columnar.memory), not case by case
+    # only on a terminal; the line shows the time elapsed: the files are read straight into
+    # columns and counted in one pass (engine.columnar.trec_columns), not case by case
     with Progress("reading and counting the runs"):
-        dataset, _ = import_trec(args.qrels, args.runs, min_relevance=args.min_relevance,
-                                 missing_run="zero" if args.complete else "skip",
-                                 max_depth=args.max_depth)
-        counted = count_dataset(dataset, engine="columnar")
+        counted = count_trec(args.qrels, args.runs, min_relevance=args.min_relevance,
+                             missing_run="zero" if args.complete else "skip",
+                             max_depth=args.max_depth)
     counted = only_system(counted, args.system)
     return measures_report(args, counted, out, default_k=DEFAULT_K, rows=args.per_question)
 

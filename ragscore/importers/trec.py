@@ -31,7 +31,7 @@ from ..io.format import Dataset
 from ._common import assemble_runs, check_options, fail_at, file_names, open_input, paths_of, \
     stem
 
-__all__ = ["RunReader", "import_trec", "read_qrels", "score_of", "trec_float"]
+__all__ = ["RunReader", "count_trec", "import_trec", "read_qrels", "score_of", "trec_float"]
 
 RUN_FIELDS = "qid Q0 docno rank score tag"
 #: How a run's lines are ordered into a ranking: by score as trec_eval (the default), or by
@@ -396,3 +396,48 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
                       sources={}, versions={})
     return dataset, notes
 
+
+
+def count_trec(qrels, runs, *, min_relevance=1, missing_run="zero", max_depth=None,
+               max_bytes=MAX_FILE_BYTES):
+    """The counted runs (a :class:`~ragscore.engine.counted.Counted`) of TREC qrels and run
+    files: what :func:`import_trec` and then
+    :func:`~ragscore.engine.count_dataset` give, read straight into columns
+    (:mod:`ragscore.engine.columnar.trec_columns`: codes to the kernels, no dataset of
+    Python objects in between). Files not laid out plainly, or holding anything a line
+    reader must name, are read line by line (:func:`import_trec`), which names the file,
+    the line and the field.
+
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels.txt").write_text("q1 0 d1 2\\nq1 0 d3 0\\nq2 0 d2 1\\n")
+    >>> _ = (folder / "bm25.run").write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d3 2 2.5 bm25\\n")
+    >>> from ragscore.core.metrics import REGISTRY
+    >>> counted = count_trec(folder / "qrels.txt", folder / "bm25.run")
+    >>> counted.keys, counted.values(REGISTRY["rr"], 10)  # a tie at 2.5: d3 ranks first
+    ([('q1', 'bm25'), ('q2', 'bm25')], [0.5, 0.0])
+    >>> shutil.rmtree(folder)
+    """
+    check_options(name="counted", default_name="counted", missing_run=missing_run,
+                  min_relevance=min_relevance)
+    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
+        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    from ..engine.columnar import count_batch
+    from ..engine.columnar.screens import Unclean
+    from ..engine.columnar.trec_columns import read_trec_columns, trec_batch
+
+    run_paths = paths_of(runs, "runs")
+    try:
+        columns = read_trec_columns(qrels, run_paths, is_grade=is_grade,
+                                    missing_run=missing_run, max_depth=max_depth,
+                                    max_bytes=max_bytes)
+    except Unclean:
+        columns = None
+    if columns is not None:
+        return count_batch(trec_batch(columns, min_relevance=min_relevance))
+    from ..engine import count_dataset
+
+    dataset, _ = import_trec(qrels, run_paths, min_relevance=min_relevance,
+                             missing_run=missing_run, max_depth=max_depth,
+                             max_bytes=max_bytes)
+    return count_dataset(dataset, engine="columnar")

@@ -23,12 +23,13 @@ from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
 from .arrow import flags, integers, numbers
 from .batch import has_repeats, sorted_set
+from .idcheck import all_ids
 from .screens import Unclean, screen
 
 #: Bytes that C's isspace treats as separators, besides the space, the tab and the line end.
 _OTHER_SPACE = (b"\r", b"\x0b", b"\x0c")
 _COLUMNS = ["qid", "q0", "docno", "rank", "score", "tag"]
-_QRELS_COLUMNS = ["qid", "iter", "docno", "rel"]
+QRELS_COLUMNS = ["qid", "iter", "docno", "rel"]
 
 
 def _plain_layout(data):
@@ -37,7 +38,7 @@ def _plain_layout(data):
     separator = b"\t" if b"\t" in first else b" "
     other = b" " if separator == b"\t" else b"\t"
     if (not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")) or other in data
-            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: _screen_ids
+            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: screen_ids
             or separator * 2 in data):  # an empty field, which the line reader does not see
         return None
     return separator.decode()
@@ -57,8 +58,8 @@ def screened_run(reader, path):
     """:func:`read_plain_run`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
     (naming the rule whose screen failed, or ``None`` for a layout) where that returns
     ``None``."""
-    data, comments, separator = _plain_data(path, reader.max_bytes)
-    columns = _columns(data, separator)
+    data, comments, separator = plain_data(path, reader.max_bytes)
+    columns = columns_of_run(data, separator)
     del data
     found = _rankings(reader, path, comments, *columns)
     read_in_full(path)
@@ -83,19 +84,19 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
 def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     """:func:`read_plain_qrels`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
     where that returns ``None``."""
-    data, _, separator = _plain_data(path, max_bytes)
-    table = _table(data, separator, _QRELS_COLUMNS, ["qid", "docno", "rel"])
+    data, _, separator = plain_data(path, max_bytes)
+    table = table_of(data, separator, QRELS_COLUMNS, ["qid", "docno", "rel"])
     del data
     q_codes, q_values = _encoded(table.column("qid").combine_chunks())
     d_codes, d_values = _encoded(table.column("docno").combine_chunks())
     r_codes, r_values = _encoded(table.column("rel").combine_chunks())
     q_names, d_names = q_values.to_pylist(), d_values.to_pylist()
     r_names = r_values.to_pylist()
-    _screen_ids(q_values, q_names)
-    _screen_ids(d_values, d_names)
+    screen_ids(q_values)
+    screen_ids(d_values)
     screen(all(map(is_grade, r_names)), "trec.grade")
     order = np.argsort(q_codes, kind="stable")  # questions in order of first appearance
-    starts = _starts(q_codes[order])
+    starts = starts_of(q_codes[order])
     counts = np.diff(np.append(starts, len(order)))
     screen(not len(counts) or counts.max() <= max_ids, "trec.judged_limit")
     pairs = q_codes[order].astype(np.int64) * len(d_names) + d_codes[order]
@@ -111,7 +112,7 @@ def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     return judged
 
 
-def _plain_data(path, max_bytes):
+def plain_data(path, max_bytes):
     """``(bytes, comment lines skipped, separator)`` of a plainly laid-out file at
     ``path`` (the ``#`` lines opening it skipped); :class:`Unclean` for any other."""
     try:
@@ -142,7 +143,7 @@ def _plain_data(path, max_bytes):
     return data, comments, separator
 
 
-def _table(data, separator, names, included):
+def table_of(data, separator, names, included):
     """The ``included`` columns of a file of plain fields named ``names``, as strings (a
     pyarrow table); :class:`Unclean` when a line does not hold exactly those fields."""
     import pyarrow as pa
@@ -166,13 +167,13 @@ def _table(data, separator, names, included):
     return table
 
 
-def _columns(data, separator):
+def columns_of_run(data, separator):
     """``(qids, docnos, scores, tags)``: pyarrow arrays and the scores as float64
     (:class:`Unclean` when the file does not parse as six plain fields a line)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table = _table(data, separator, _COLUMNS, ["qid", "docno", "score", "tag"])
+    table = table_of(data, separator, _COLUMNS, ["qid", "docno", "score", "tag"])
     try:
         scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -191,15 +192,16 @@ def _encoded(column):
     return numbers(encoded.indices), encoded.dictionary
 
 
-def _screen_ids(values, names):
-    """Screen ``names`` (the ``str`` values of the pyarrow array ``values``): each an ID under
-    the open rules; one starting with ``#`` (a comment line inside the file) is a layout the
-    line reader reads."""
+def screen_ids(values):
+    """Screen the distinct values ``values`` (a pyarrow string array) of a qid, docno or tag
+    column: each an ID under the open rules (the rule checked on the whole column,
+    :func:`~ragscore.engine.columnar.idcheck.all_ids`); one starting with ``#`` (a comment
+    line inside the file) is a layout the line reader reads."""
     import pyarrow.compute as pc
 
     if flags(pc.starts_with(values, "#")).any():
         raise Unclean
-    screen(all(map(OPEN.fullmatch, names)), "trec.id")  # a match is true, None is not
+    screen(all_ids(values, OPEN), "trec.id")
 
 
 def _rankings(reader, path, comments, qids, docnos, scores, tags):
@@ -208,18 +210,18 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     t_codes, t_values = _encoded(tags)
     d_codes, d_values = _encoded(docnos)
     q_names, t_names, d_names = q_values.to_pylist(), t_values.to_pylist(), d_values.to_pylist()
-    for values, names in ((q_values, q_names), (t_values, t_names), (d_values, d_names)):
-        _screen_ids(values, names)
+    for values in (q_values, t_values, d_values):
+        screen_ids(values)
     screen(not any(tag in reader.origin for tag in t_names), "trec.tag_once")
     with np.errstate(over="ignore"):
         stored = scores.astype(np.float32)  # as trec_eval stores a score: a C float
     rows = len(stored)
     keys = t_codes * len(q_names) + q_codes
     order = None  # the file's own order, until a sort is needed
-    starts = _starts(keys)
+    starts = starts_of(keys)
     if len(sorted_set(keys[starts])) != len(starts):  # a question's lines are apart
         order = np.argsort(keys, kind="stable")
-        starts = _starts(keys[order])
+        starts = starts_of(keys[order])
     order = trec_order(order, keys, stored, d_codes, d_values, starts)
     if order is None:
         order = np.arange(rows)
@@ -262,7 +264,7 @@ def _rankings(reader, path, comments, qids, docnos, scores, tags):
     return origin, rankings, unjudged
 
 
-def _starts(keys):
+def starts_of(keys):
     """Where each run of equal ``keys`` starts."""
     return np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1]).astype(np.int64) \
         if len(keys) else np.zeros(0, dtype=np.int64)

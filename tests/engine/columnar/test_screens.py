@@ -16,11 +16,13 @@ import ragscore
 from ragscore.core.record_rules import FOLDER_RULES, RECORD_RULES, TREC_RULES
 from ragscore.engine.columnar import screens, trec
 from ragscore.engine.columnar.reader import screened_batch
+from ragscore.engine.columnar.trec_columns import read_trec_columns
 from ragscore.importers.trec import RunReader, is_grade, read_qrels
 from ragscore.io.write import save_dataset as save_jsonl
 
 COLUMNAR = Path(screens.__file__).parent
-SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py"]
+SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py",
+             COLUMNAR / "trec_columns.py"]
 
 
 def _many(key, count, item):
@@ -183,6 +185,20 @@ def _trec_outcomes(tmp_path, qrels, runs, options):
     raise AssertionError("no screen refused it")
 
 
+def _columns_outcome(tmp_path, qrels, runs, options):
+    """The rule of the screen of TREC files read straight into columns that refused them
+    (``None``: a rule that reader has no screen for, as it reads with no known corpus)."""
+    if "known_as" in options:
+        return None
+    qrels_path, run_paths = _broken_files(tmp_path, qrels, runs)
+    try:
+        read_trec_columns(qrels_path, run_paths, is_grade=is_grade, max_bytes=1 << 20,
+                          max_ids=options.get("max_ids", 10_000))
+    except screens.Unclean as unclean:
+        return unclean.rule
+    raise AssertionError("no screen of the columns reader refused it")
+
+
 @pytest.mark.parametrize("rule", sorted(RECORD_RULES))
 def test_a_broken_rule_is_caught_by_its_screen(tmp_path, rule):
     if rule in FOLDER_EXAMPLES:
@@ -197,6 +213,10 @@ def test_a_broken_rule_is_caught_by_its_screen(tmp_path, rule):
     else:
         qrels, runs, options, message = TREC_EXAMPLES[rule]
         said, caught = _trec_outcomes(tmp_path, qrels, runs, options)
+        if not runs:  # the columns reader reads a qrels file with its runs
+            runs = ["q1 Q0 d1 1 2.0 bm25\n"]
+        straight = _columns_outcome(tmp_path, qrels, runs, options)
+        assert straight in (rule, None), f"the columns reader's {straight!r} caught {rule!r}"
     assert message in said
     assert caught == rule, f"the screen of {caught!r} caught what breaks {rule!r}: {said}"
 
