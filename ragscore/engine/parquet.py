@@ -238,12 +238,13 @@ def read_table(path, handle, documents):
 
 def table_of(path, data, documents):
     """The table of the runs file ``path`` whose bytes are ``data``: its columns and their
-    types checked, and its binding to ``documents`` (the corpus IDs in file order)."""
+    types checked, and its binding to ``documents`` (the corpus IDs in file order: a list,
+    or a pyarrow string array)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:
-        table = pq.read_table(pa.py_buffer(data))
+    try:  # the file alone (pq.read_table would import pyarrow.dataset, and pandas with it)
+        table = pq.ParquetFile(pa.BufferReader(pa.py_buffer(data))).read()
     except (pa.ArrowException, OSError, ValueError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         raise DatasetFileError(f"{where(path)}: not a readable Parquet file of runs "
