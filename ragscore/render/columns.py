@@ -10,8 +10,11 @@ this way to those made cell by cell, byte for byte. Standard library only.
 import csv
 import io
 import json
+import re
 from itertools import compress, repeat
 from operator import is_
+
+from .escape import _FORMULA_START, csv_cell
 
 __all__ = ["csv_fields", "fixed", "json_names", "reprs", "where_none"]
 
@@ -71,23 +74,39 @@ def fixed(values, digits, *, none="n/a", bools=("yes", "no")):
     return texts
 
 
+#: Fields the ``csv`` module writes as they are: letters, digits and a few marks (anything
+#: else, a space included, goes through the module itself).
+_PLAIN_FIELD = re.compile(r"[\w.#:/@+='-]*")
+#: Many such fields, one a line.
+_PLAIN_FIELDS = re.compile(r"[\w.#:/@+='\n-]*")
+
+
 def _csv_field(value):
     """One CSV field as the ``csv`` module writes it (quoted where it must be)."""
+    if type(value) is str and _PLAIN_FIELD.fullmatch(value):
+        return value
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerow([value, ""])
     return buffer.getvalue()[:-2]
 
 
-def csv_fields(values, convert=None):
-    """Each of ``values`` (``str``) as a CSV field, ``convert`` applied first (each distinct
-    value quoted once).
+def csv_fields(values, *, cells=False):
+    """Each of ``values`` (``str``) as a CSV field, made a cell first when ``cells``
+    (:func:`~ragscore.render.escape.csv_cell`: formula starts behind a quote), each distinct
+    value quoted once; when none needs either, the values as they are.
 
-    >>> csv_fields(["a", "a,b", "a"])
-    ['a', '"a,b"', 'a']
+    >>> csv_fields(["a", "a,b", "a"]), csv_fields(["=x", "y"], cells=True)
+    (['a', '"a,b"', 'a'], ["'=x", 'y'])
     """
     distinct = dict.fromkeys(values)
-    for value in distinct:
-        distinct[value] = _csv_field(value if convert is None else convert(value))
+    names = list(distinct)
+    joined = "\n".join(names) if all(map(str.__instancecheck__, names)) else None
+    if joined is not None and joined.count("\n") == len(names) - 1 and \
+            _PLAIN_FIELDS.fullmatch(joined) and \
+            not (cells and any(map(str.startswith, names, repeat(_FORMULA_START)))):
+        return list(values)  # letters, digits and a few marks: each field is itself
+    for value in names:
+        distinct[value] = _csv_field(csv_cell(value) if cells else value)
     return list(map(distinct.__getitem__, values))
 
 

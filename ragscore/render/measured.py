@@ -96,8 +96,8 @@ def measures_csv(scored, *, rows=True):
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["system", "case", "measure", "value", "method", "used", "left_out"])
     if rows and scored.measures:
-        starts = list(map("{},{},".format, csv_fields(scored.systems, csv_cell),
-                          csv_fields(scored.cases, csv_cell)))
+        starts = list(map("{},{},".format, csv_fields(scored.systems, cells=True),
+                          csv_fields(scored.cases, cells=True)))
         for measure in scored.measures:
             middle = csv_fields([measure.label])[0] + ","
             values = reprs(scored.columns[measure.label], CSV_WORDS)

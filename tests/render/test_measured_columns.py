@@ -149,7 +149,8 @@ def trec_eval_text(scored, *, rows=True):
 ODD = [0.1 + 0.2, 1e-05, 1e16, 5e-324, -0.0, 0.0, 1.0, 1 / 3, 2 / 3, 123456789.123456789,
        0.30000000000000004, 1e-7, 0.5, 0.25, 0.125, 0.99995, 0.00005, 0.12345, 2.5e-05]
 NAMES = ["q1", "q10", "q2", "=cmd", "+1", "-x", "@a", "a,b", 'say "x"', "tab\there",
-         "\u00e9t\u00e9", "a|b", "![x](u)", "<img>", "{brace}", "all-but-not", "x y"]
+         "\u00e9t\u00e9", "a|b", "![x](u)", "<img>", "{brace}", "all-but-not", "x y",
+         "line\nbreak", "cr\rhere", "under_score", "dot.ted", "#chunk-1"]
 
 
 def _scored(rng, *, systems, kinds, rows, names=NAMES):
