@@ -472,7 +472,7 @@ def count_trec(qrels, runs, *, min_relevance=1, missing_run="zero", max_depth=No
     try:
         columns = read_trec_columns(qrels, run_paths, is_grade=is_grade,
                                     missing_run=missing_run, max_depth=max_depth,
-                                    max_bytes=max_bytes)
+                                    max_bytes=max_bytes, corpus=False)
     except Unclean:
         columns = None
     if columns is not None:

@@ -6,7 +6,8 @@ of a second; these read the buffers directly, without copying where the layout a
 """
 import numpy as np
 
-__all__ = ["empty", "flags", "integers", "numbers", "present", "strings"]
+__all__ = ["empty", "fingerprints", "flags", "integers", "numbers", "present", "raw_numbers",
+           "strings"]
 
 
 def _bits(buffer, offset, length):
@@ -54,6 +55,22 @@ def numbers(array, dtype=np.int64):
     return values.astype(dtype, copy=False)
 
 
+def raw_numbers(array, dtype=np.int64):
+    """The values of an arrow integer array as ``dtype``, whatever stands where it holds a
+    null (see :func:`present` for where it does not).
+
+    >>> import pyarrow as pa
+    >>> raw_numbers(pa.array([3, None, 5], pa.int32()))[[0, 2]].tolist()
+    [3, 5]
+    """
+    kind = _dtype(array.type)
+    buffer = array.buffers()[1]
+    if buffer is None or not len(array):
+        return np.zeros(len(array), dtype=dtype)
+    return np.frombuffer(buffer, dtype=kind, count=len(array),
+                         offset=kind.itemsize * array.offset).astype(dtype, copy=False)
+
+
 def flags(array):
     """The values of an arrow boolean array without nulls, as a numpy bool array."""
     if array.null_count:
@@ -95,3 +112,61 @@ def empty(kind):
     import pyarrow as pa
 
     return pa.nulls(0, kind)
+
+
+def _window_bytes(data, places, length=None):
+    """The 8 bytes of ``data`` (a uint8 array of at least 8) from each of ``places``, as
+    little-endian uint64; where ``length`` (when given) is under 8, only that many of them
+    (the rest zero)."""
+    windows = np.ndarray(shape=(len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    if not len(places) or int(places.max()) <= len(data) - 8:
+        found = windows[places]
+    else:  # near the end of the data: read 8 bytes earlier, shifted
+        at = np.minimum(places, len(data) - 8)
+        found = windows[at] >> (np.uint64(8) * (places - at).astype(np.uint64))
+    if length is not None:
+        short = length < 8
+        if short.any():
+            keep = (np.uint64(1) << (np.uint64(8) * length[short].astype(np.uint64))) \
+                - np.uint64(1)
+            found[short] &= keep
+    return found
+
+
+def fingerprints(values):
+    """A 64-bit number for each value of a pyarrow string array without nulls, from its
+    length and its first, middle and last 8 bytes (all of a value of up to 24 bytes): equal
+    values have equal numbers; two different values may share one (whoever relies on a
+    difference compares those values themselves).
+
+    >>> found = fingerprints(strings(["doc-1#chunk-2", "a", "doc-1#chunk-2", "doc-1#chunk-3"]))
+    >>> [bool(found[0] == found[other]) for other in (2, 3, 1)]
+    [True, False, False]
+    """
+    import pyarrow as pa
+
+    count = len(values)
+    if not count:
+        return np.zeros(0, dtype=np.uint64)
+    kind = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(values.buffers()[1], dtype=kind, count=count + 1,
+                            offset=np.dtype(kind).itemsize * values.offset).astype(np.int64)
+    raw = values.buffers()[2]
+    data = np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8)
+    if len(data) < 8:
+        data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+    starts, length = offsets[:-1], np.diff(offsets)
+    first = _window_bytes(data, starts, length)
+    long = length >= 8
+    if long.all():
+        middle = _window_bytes(data, starts + (length - 8) // 2)
+        last = _window_bytes(data, offsets[1:] - 8)
+    else:
+        middle = np.zeros(count, dtype=np.uint64)
+        last = np.zeros(count, dtype=np.uint64)
+        if long.any():
+            middle[long] = _window_bytes(data, starts[long] + (length[long] - 8) // 2)
+            last[long] = _window_bytes(data, offsets[1:][long] - 8)
+    return (first * np.uint64(0x9E3779B97F4A7C15) ^ middle * np.uint64(0xC2B2AE3D27D4EB4F)
+            ^ last * np.uint64(0x165667B19E3779F9) ^ length.astype(np.uint64)
+            * np.uint64(0x27D4EB2F165667C5))

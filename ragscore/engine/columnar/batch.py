@@ -29,7 +29,8 @@ CITATION_COLUMNS = dict(zip(CitationCounts._fields, columns_of("citations")))
 #: A reviewer's nugget assignment as a code: 0 not_support, 1 partial_support, 2 support.
 ASSIGNMENT_CODES = {"not_support": 0, "partial_support": 1, "support": 2}
 
-__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
+__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped",
+           "repeated_pairs", "sorted_set"]
 
 
 class Batch(namedtuple("Batch", [
@@ -379,6 +380,24 @@ def has_repeats(codes, lengths):
         if (block[:, 1:] == block[:, :-1]).any():
             return True
     return False
+
+
+def repeated_pairs(keys, lengths):
+    """``(first, second)``: positions in ``keys`` of every two equal keys in one list
+    (consecutive ``lengths`` of ``keys``), each after the other in the list's sorted order.
+
+    >>> [part.tolist() for part in repeated_pairs([3, 1, 3, 5, 5, 5], [3, 3])]
+    [[0, 3, 4], [2, 4, 5]]
+    """
+    import numpy as np
+
+    keys, lengths = np.asarray(keys), np.asarray(lengths, dtype=np.int64)
+    lists = np.repeat(np.arange(len(lengths)), lengths)
+    order = np.lexsort((keys, lists))
+    ordered = keys[order]
+    equal = np.flatnonzero((ordered[1:] == ordered[:-1]) & (lists[order][1:] ==
+                                                            lists[order][:-1]))
+    return order[equal], order[equal + 1]
 
 
 def regrouped(values, lengths, order):

@@ -290,7 +290,9 @@ def trec_order(order, keys, stored, d_codes, d_values, starts):
     the tied neighbours first (a file in trec_eval's order is left as it is), and if some
     are out of order, each run of tied rows is sorted by docno (pyarrow's stable sort over
     those rows alone). No sort of every distinct docno. ``keys``: each row's question (rows
-    of one question are consecutive in ``order``); ``starts``: where each question starts.
+    of one question are consecutive in ``order``); ``starts``: where each question starts;
+    ``d_codes``: each row's docno as a position in ``d_values`` (a pyarrow string array,
+    or a chunked one).
     """
     score = _ascending(stored)
     in_order = score if order is None else score[order]
@@ -331,8 +333,9 @@ def _tie_order(order, tie, d_codes, d_values):
     rows = np.arange(len(tie) + 1) if order is None else order
     left, right = d_codes[rows[pairs]], d_codes[rows[pairs + 1]]
     apart = left != right  # a docno listed twice is in order with itself
-    if not apart.any() or not flags(pc.less(d_values.take(integers(left[apart])),
-                                            d_values.take(integers(right[apart])))).any():
+    if not apart.any() or not flags(_one(pc.less(_one(d_values.take(integers(left[apart]))),
+                                                 _one(d_values.take(integers(right[apart])))))
+                                     ).any():
         return order  # every tie already in trec_eval's order
     tied = np.zeros(len(rows), dtype=bool)
     tied[pairs] = tied[pairs + 1] = True
@@ -340,13 +343,18 @@ def _tie_order(order, tie, d_codes, d_values):
     goes_on = np.zeros(len(places), dtype=bool)
     goes_on[1:] = tie[places[1:] - 1]  # the row ties with the one before it
     table = pa.Table.from_arrays(
-        [integers(np.cumsum(~goes_on)), d_values.take(integers(d_codes[rows[places]]))],
+        [integers(np.cumsum(~goes_on)), _one(d_values.take(integers(d_codes[rows[places]])))],
         names=["run", "docno"])
     sorted_places = numbers(pc.sort_indices(
         table, sort_keys=[("run", "ascending"), ("docno", "descending")]))
     result = rows.copy()
     result[places] = rows[places[sorted_places]]
     return result
+
+
+def _one(values):
+    """A pyarrow array, its chunks joined when it is a chunked one."""
+    return values.combine_chunks() if hasattr(values, "combine_chunks") else values
 
 
 def _documents(reader, d_codes, d_names, taken, positions):

@@ -24,12 +24,12 @@ import numpy as np
 from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
 from ..pages import ordinary_pages
-from .arrow import integers, numbers
-from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, sorted_set
+from .arrow import fingerprints, flags, integers, numbers, present, raw_numbers
+from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, repeated_pairs, sorted_set
 from .layout import passed_defaults
 from .screens import screen
-from .trec import QRELS_COLUMNS, columns_of_run, plain_data, screen_ids, starts_of, table_of, \
-    trec_order
+from .trec import QRELS_COLUMNS, _one, columns_of_run, plain_data, screen_ids, starts_of, \
+    table_of, trec_order
 
 __all__ = ["TrecColumns", "read_trec_columns", "trec_batch"]
 
@@ -69,17 +69,25 @@ def _encoded_together(chunks):
 
 
 def read_trec_columns(qrels, runs, *, is_grade, missing_run="zero", max_depth=None,
-                      max_bytes, max_ids=OPEN.max_ids):
+                      max_bytes, max_ids=OPEN.max_ids, corpus=True):
     """The :class:`TrecColumns` of the qrels file ``qrels`` and the run files ``runs``, or
     :class:`~.screens.Unclean` (naming the rule whose screen failed, ``None`` for a layout)
     where the line readers must read them. ``is_grade``: the qrels line reader's rule for a
-    grade's text; the other options are :func:`~ragscore.importers.trec.import_trec`'s."""
+    grade's text; the other options are :func:`~ragscore.importers.trec.import_trec`'s.
+
+    ``corpus=False`` (scoring only: no folder to write) leaves the corpus out: only the
+    qrels' docnos are hashed (each run line's docno is looked up among them, once), and a
+    docno nobody judged is coded by its line (``docnos`` then holds the qrels' docnos and
+    then every run line's); a docno ranked twice is found by comparing fingerprints within
+    each ranking (:func:`~ragscore.engine.columnar.arrow.fingerprints`), then the docnos
+    themselves."""
     with ordinary_pages():
         return _read(qrels, runs, is_grade=is_grade, missing_run=missing_run,
-                     max_depth=max_depth, max_bytes=max_bytes, max_ids=max_ids)
+                     max_depth=max_depth, max_bytes=max_bytes, max_ids=max_ids,
+                     corpus=corpus)
 
 
-def _read(qrels, runs, *, is_grade, missing_run, max_depth, max_bytes, max_ids):
+def _read(qrels, runs, *, is_grade, missing_run, max_depth, max_bytes, max_ids, corpus):
     data, _, separator = plain_data(qrels, max_bytes)
     table = table_of(data, separator, QRELS_COLUMNS, ["qid", "docno", "rel"])
     del data
@@ -92,21 +100,50 @@ def _read(qrels, runs, *, is_grade, missing_run, max_depth, max_bytes, max_ids):
         read_in_full(path)
     q_codes, q_values = _encoded_together(
         [table.column("qid").combine_chunks()] + [found[0] for found in files])
-    d_codes, d_values = _encoded_together(
-        [table.column("docno").combine_chunks()] + [found[1] for found in files])
     t_codes, t_values = _encoded_together([found[3] for found in files])
-    for values in (q_values, d_values, t_values):
-        screen_ids(values)
+    screen_ids(q_values)
+    screen_ids(t_values)
     # a tag in one file only: the tags of the files, each file's distinct, add up
     screen(sum(len(sorted_set(codes)) for codes in t_codes) == len(t_values), "trec.tag_once")
-    judged = _judgements(q_codes[0], d_codes[0], table.column("rel").combine_chunks(),
-                         len(d_values), is_grade=is_grade, max_ids=max_ids)
+    if corpus:
+        d_codes, d_values = _encoded_together(
+            [table.column("docno").combine_chunks()] + [found[1] for found in files])
+        screen_ids(d_values)
+        qrels_docs, run_docs, prints = d_codes[0], _joined(d_codes[1:]), None
+    else:
+        qrels_docs, d_values, run_docs, prints = _looked_up(
+            table.column("docno").combine_chunks(), [found[1] for found in files])
+    width = int(qrels_docs.max()) + 1
+    judged = _judgements(q_codes[0], qrels_docs, table.column("rel").combine_chunks(), width,
+                         is_grade=is_grade, max_ids=max_ids)
     del table
     scores = np.concatenate([found[2] for found in files]) if len(files) > 1 else files[0][2]
     del files
-    return _runs(judged, q_values, d_values, t_values, _joined(q_codes[1:]),
-                 _joined(d_codes[1:]), _joined(t_codes), scores, int(d_codes[0].max()) + 1,
-                 missing_run=missing_run, max_depth=max_depth, max_ids=max_ids)
+    return _runs(judged, q_values, d_values, t_values, _joined(q_codes[1:]), run_docs,
+                 _joined(t_codes), scores, width, prints, missing_run=missing_run,
+                 max_depth=max_depth, max_ids=max_ids, corpus=corpus)
+
+
+def _looked_up(qrels_docnos, run_docnos):
+    """``(qrels codes, docnos, run codes, fingerprints)`` without a corpus: the qrels'
+    docnos dictionary-encoded, each run line's docno looked up among them (its code there,
+    else the qrels' count plus its line: ``docnos`` is the qrels' dictionary then every run
+    line's docno), each checked by the ID rule where it stands."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    (qrels_codes,), judged = _encoded_together([qrels_docnos])
+    screen_ids(judged)
+    codes, prints, line = [], [], len(judged)
+    for docnos in run_docnos:
+        screen_ids(docnos)
+        found = pc.index_in(docnos, value_set=judged)
+        own = np.arange(line, line + len(docnos), dtype=np.int64)
+        codes.append(np.where(present(found), raw_numbers(found), own))
+        prints.append(fingerprints(docnos))
+        line += len(docnos)
+    return (qrels_codes, pa.chunked_array([judged, *run_docnos], type=pa.string()),
+            _joined(codes), _joined(prints))
 
 
 def _joined(arrays):
@@ -114,6 +151,7 @@ def _joined(arrays):
 
 
 def _judgements(q_codes, d_codes, rel, docnos, *, is_grade, max_ids):
+    # docnos: the number of the qrels' docnos (their codes come first)
     """``(cases, case, doc, grade)`` of the qrels: the number of judged questions (codes
     ``0`` to ``cases - 1``, as the qrels' qids come first) and each judgement, grouped by
     case in qrels order."""
@@ -132,10 +170,11 @@ def _judgements(q_codes, d_codes, rel, docnos, *, is_grade, max_ids):
     return cases, case, doc, grades[order]
 
 
-def _runs(judged, q_values, d_values, t_values, qids, docs, tags, scores, qrels_docnos, *,
-          missing_run, max_depth, max_ids):
+def _runs(judged, q_values, d_values, t_values, qids, docs, tags, scores, qrels_docnos,
+          prints, *, missing_run, max_depth, max_ids, corpus):
     """The :class:`TrecColumns` of the judgements ``judged`` and the run lines (``qids``,
-    ``docs``, ``tags``: codes; ``scores``: float64), every run rule screened."""
+    ``docs``, ``tags``: codes; ``scores``: float64; ``prints``: the docnos' fingerprints
+    when docs code a docno per line), every run rule screened."""
     screen(not np.isnan(scores).any(), "trec.score")
     with np.errstate(over="ignore"):
         stored = scores.astype(np.float32)  # as trec_eval stores a score: a C float
@@ -169,8 +208,15 @@ def _runs(judged, q_values, d_values, t_values, qids, docs, tags, scores, qrels_
     taken = np.repeat(kept, lengths)
     every = bool(taken.all())
     kept_ranked = ranked if every else ranked[taken]
-    screen(not has_repeats(kept_ranked, lengths[kept]), "trec.ranked_once")
-    renumber, docnos = _corpus(docs, positions, taken, every, d_values, qrels_docnos)
+    if prints is None:
+        screen(not has_repeats(kept_ranked, lengths[kept]), "trec.ranked_once")
+    else:
+        kept_prints = prints if positions is None else prints[positions]
+        _no_repeats(kept_prints if every else kept_prints[taken], lengths[kept], kept_ranked,
+                    d_values)
+    del prints
+    renumber, docnos = _corpus(docs, positions, taken, every, d_values, qrels_docnos) \
+        if corpus else (None, d_values)
     kept_ranked = kept_ranked if renumber is None else renumber[kept_ranked]
     judged_doc = judged_doc if renumber is None else renumber[judged_doc]
     row_case, row_system, offsets, flat, missing = _laid_out(
@@ -183,6 +229,29 @@ def _runs(judged, q_values, d_values, t_values, qids, docs, tags, scores, qrels_
         judged_doc=judged_doc, judged_grade=judged_grade, systems=system_names,
         row_case=row_case, row_system=row_system, offsets=offsets, ranked=flat,
         unjudged=dict(zip(system_names, unjudged)), missing=dict(zip(system_names, missing)))
+
+
+def _no_repeats(prints, lengths, codes, docnos):
+    """Screen the rankings (consecutive ``lengths`` of the fingerprints ``prints``, the
+    docnos ``docnos`` coded by ``codes``) for a docno ranked twice: the rows whose
+    fingerprint another row of their ranking shares are sorted by ranking and docno, and
+    neighbours compared."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not has_repeats(prints, lengths):
+        return
+    places = sorted_set(np.concatenate(repeated_pairs(prints, lengths)))
+    ranking = np.repeat(np.arange(len(lengths)), lengths)[places]
+    table = pa.Table.from_arrays([integers(ranking),
+                                  _one(docnos.take(integers(codes[places])))],
+                                 names=["ranking", "docno"])
+    table = table.take(pc.sort_indices(table, sort_keys=[("ranking", "ascending"),
+                                                         ("docno", "ascending")]))
+    ranking, docno = numbers(table.column("ranking").combine_chunks()), \
+        table.column("docno").combine_chunks()
+    same = flags(pc.equal(docno.slice(1), docno.slice(0, len(docno) - 1)))
+    screen(not (same & (ranking[1:] == ranking[:-1])).any(), "trec.ranked_once")
 
 
 def _corpus(docs, positions, taken, every, d_values, qrels_docnos):

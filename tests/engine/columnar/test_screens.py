@@ -191,12 +191,17 @@ def _columns_outcome(tmp_path, qrels, runs, options):
     if "known_as" in options:
         return None
     qrels_path, run_paths = _broken_files(tmp_path, qrels, runs)
-    try:
-        read_trec_columns(qrels_path, run_paths, is_grade=is_grade, max_bytes=1 << 20,
-                          max_ids=options.get("max_ids", 10_000))
-    except screens.Unclean as unclean:
-        return unclean.rule
-    raise AssertionError("no screen of the columns reader refused it")
+    found = set()
+    for corpus in (True, False):  # with the corpus (import) and without (eval)
+        try:
+            read_trec_columns(qrels_path, run_paths, is_grade=is_grade, max_bytes=1 << 20,
+                              max_ids=options.get("max_ids", 10_000), corpus=corpus)
+        except screens.Unclean as unclean:
+            found.add(unclean.rule)
+        else:
+            raise AssertionError("no screen of the columns reader refused it")
+    assert len(found) == 1, found
+    return found.pop()
 
 
 @pytest.mark.parametrize("rule", sorted(RECORD_RULES))

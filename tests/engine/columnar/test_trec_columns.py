@@ -113,14 +113,23 @@ def test_files_read_straight_into_columns_are_not_read_line_by_line(tmp_path, mo
     ("q1 0 d1 1\n", "q1 Q0 d1 1 nan bm25\n", "trec.score", "score must be a number"),
     ("q1 0 d1 1\n", "q1 Q0 d1 1 2.0 bm25\nq1 Q0 d1 2 1.0 bm25\n", "trec.ranked_once",
      "is ranked twice"),
+    # unjudged, ranked twice, among others; and a long docno whose fingerprint windows
+    # (first, middle, last 8 bytes) another shares is told apart
+    ("q1 0 d1 1\n", "q1 Q0 x9 1 3.0 bm25\nq1 Q0 d2 2 2.5 bm25\nq1 Q0 x9 3 1.0 bm25\n",
+     "trec.ranked_once", "is ranked twice"),
+    ("q1 0 d1 1\n", "q1 Q0 abcdefgh-1-ijklmnop-2-qrstuvwx 1 3.0 bm25\n"
+     "q1 Q0 abcdefgh-1-ijklmnop-3-qrstuvwx 2 3.0 bm25\n"
+     "q1 Q0 abcdefgh-1-ijklmnop-3-qrstuvwx 3 1.0 bm25\n", "trec.ranked_once",
+     "is ranked twice"),
 ])
+@pytest.mark.parametrize("corpus", [True, False])
 def test_a_broken_rule_is_screened_by_name_and_named_by_the_line_reader(
-        tmp_path, qrels_text, run_text, rule, message):
+        tmp_path, qrels_text, run_text, rule, message, corpus):
     (tmp_path / "qrels").write_text(qrels_text, encoding="utf-8")
     (tmp_path / "run").write_text(run_text, encoding="utf-8")
     with pytest.raises(Unclean) as caught:
         read_trec_columns(tmp_path / "qrels", [tmp_path / "run"], is_grade=is_grade,
-                          max_bytes=MAX_FILE_BYTES)
+                          max_bytes=MAX_FILE_BYTES, corpus=corpus)
     assert caught.value.rule == rule
     with pytest.raises(ValueError, match=message) as refused:
         count_trec(tmp_path / "qrels", tmp_path / "run")
@@ -138,3 +147,19 @@ def test_a_tag_in_two_files_is_screened_and_named(tmp_path):
     assert caught.value.rule == "trec.tag_once"
     with pytest.raises(ValueError, match="each system's run must be in one file"):
         count_trec(tmp_path / "qrels", paths)
+
+
+def test_docnos_sharing_a_fingerprint_are_told_apart(tmp_path):
+    # 34 bytes: the two differ only in bytes no fingerprint window reads (8 to 12)
+    (tmp_path / "qrels").write_text("q1 0 abcdefgh-2-ijklmnop-qrstuvwx-yz 1\n",
+                                    encoding="utf-8")
+    (tmp_path / "run").write_text("q1 Q0 abcdefgh-1-ijklmnop-qrstuvwx-yz 1 2.0 bm25\n"
+                                  "q1 Q0 abcdefgh-2-ijklmnop-qrstuvwx-yz 2 1.0 bm25\n",
+                                  encoding="utf-8")
+    from ragscore.engine.columnar.arrow import fingerprints, strings
+
+    prints = fingerprints(strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz",
+                                   "abcdefgh-2-ijklmnop-qrstuvwx-yz"]))
+    assert prints[0] == prints[1]  # the case this test is about
+    counted = count_trec(tmp_path / "qrels", tmp_path / "run")
+    assert counted.values(REGISTRY["rr"], 10) == [0.5]
