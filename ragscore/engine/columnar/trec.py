@@ -333,9 +333,8 @@ def _tie_order(order, tie, d_codes, d_values):
     rows = np.arange(len(tie) + 1) if order is None else order
     left, right = d_codes[rows[pairs]], d_codes[rows[pairs + 1]]
     apart = left != right  # a docno listed twice is in order with itself
-    if not apart.any() or not flags(_one(pc.less(_one(d_values.take(integers(left[apart]))),
-                                                 _one(d_values.take(integers(right[apart])))))
-                                     ).any():
+    if not apart.any() or not flags(pc.less(take_strings(d_values, left[apart]),
+                                            take_strings(d_values, right[apart]))).any():
         return order  # every tie already in trec_eval's order
     tied = np.zeros(len(rows), dtype=bool)
     tied[pairs] = tied[pairs + 1] = True
@@ -343,7 +342,7 @@ def _tie_order(order, tie, d_codes, d_values):
     goes_on = np.zeros(len(places), dtype=bool)
     goes_on[1:] = tie[places[1:] - 1]  # the row ties with the one before it
     table = pa.Table.from_arrays(
-        [integers(np.cumsum(~goes_on)), _one(d_values.take(integers(d_codes[rows[places]])))],
+        [integers(np.cumsum(~goes_on)), take_strings(d_values, d_codes[rows[places]])],
         names=["run", "docno"])
     sorted_places = numbers(pc.sort_indices(
         table, sort_keys=[("run", "ascending"), ("docno", "descending")]))
@@ -352,9 +351,32 @@ def _tie_order(order, tie, d_codes, d_values):
     return result
 
 
-def _one(values):
-    """A pyarrow array, its chunks joined when it is a chunked one."""
-    return values.combine_chunks() if hasattr(values, "combine_chunks") else values
+def take_strings(values, codes):
+    """The values at ``codes`` (a numpy integer array) of the pyarrow array ``values``, or of
+    a chunked one (each taken from its own chunk: pyarrow would join the chunks first).
+
+    >>> import pyarrow as pa
+    >>> from ragscore.engine.columnar.arrow import strings
+    >>> both = pa.chunked_array([strings(["a", "b"]), strings(["c", "d", "e"])])
+    >>> take_strings(both, np.array([4, 0, 2, 1])).to_pylist()
+    ['e', 'a', 'c', 'b']
+    """
+    import pyarrow as pa
+
+    if not isinstance(values, pa.ChunkedArray):
+        return values.take(integers(codes))
+    bounds = np.cumsum([0] + [len(chunk) for chunk in values.chunks])
+    which = np.searchsorted(bounds, codes, side="right") - 1
+    order = np.argsort(which, kind="stable")
+    parts = [values.chunk(chunk).take(integers(codes[order][which[order] == chunk]
+                                               - bounds[chunk]))
+             for chunk in np.unique(which).tolist()]
+    if not parts:
+        return pa.chunked_array([], type=values.type).combine_chunks()
+    joined = pa.concat_arrays(parts)
+    back = np.empty(len(order), dtype=np.int64)
+    back[order] = np.arange(len(order))
+    return joined.take(integers(back))
 
 
 def _documents(reader, d_codes, d_names, taken, positions):

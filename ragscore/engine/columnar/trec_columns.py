@@ -28,8 +28,8 @@ from .arrow import fingerprints, flags, integers, numbers, present, raw_numbers
 from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, repeated_pairs, sorted_set
 from .layout import passed_defaults
 from .screens import screen
-from .trec import QRELS_COLUMNS, _one, columns_of_run, plain_data, screen_ids, starts_of, \
-    table_of, trec_order
+from .trec import QRELS_COLUMNS, columns_of_run, plain_data, screen_ids, starts_of, table_of, \
+    take_strings, trec_order
 
 __all__ = ["TrecColumns", "read_trec_columns", "trec_batch"]
 
@@ -243,8 +243,7 @@ def _no_repeats(prints, lengths, codes, docnos):
         return
     places = sorted_set(np.concatenate(repeated_pairs(prints, lengths)))
     ranking = np.repeat(np.arange(len(lengths)), lengths)[places]
-    table = pa.Table.from_arrays([integers(ranking),
-                                  _one(docnos.take(integers(codes[places])))],
+    table = pa.Table.from_arrays([integers(ranking), take_strings(docnos, codes[places])],
                                  names=["ranking", "docno"])
     table = table.take(pc.sort_indices(table, sort_keys=[("ranking", "ascending"),
                                                          ("docno", "ascending")]))

@@ -15,7 +15,7 @@ from collections.abc import Mapping, ValuesView
 
 import numpy as np
 
-from .arrow import integers, numbers, strings
+from .arrow import integers, strings
 
 __all__ = ["TrecCases", "TrecCorpus", "TrecRuns", "as_dicts", "columns_of", "trec_files"]
 
