@@ -177,8 +177,19 @@ def _json_strings(values):
     character: only the backslash and the quote are escaped)."""
     import pyarrow.compute as pc
 
-    escaped = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
-    return pc.binary_join_element_wise(_scalar('"'), escaped, _scalar('"'), _scalar(""))
+    if _holds(values, b"\\") or _holds(values, b'"'):
+        values = pc.replace_substring(pc.replace_substring(values, "\\", "\\\\"), '"', '\\"')
+    return pc.binary_join_element_wise(_scalar('"'), values, _scalar('"'), _scalar(""))
+
+
+def _holds(values, byte):
+    """True when some value of the pyarrow string array ``values`` holds ``byte``."""
+    if not len(values) or values.buffers()[2] is None:
+        return False
+    data = memoryview(values.buffers()[2])[_bounds(values, 0):_bounds(values, len(values))]
+    return bytes(data).find(byte) >= 0 if len(data) < (1 << 16) else \
+        any(bytes(data[start:start + (1 << 24)]).find(byte) >= 0
+            for start in range(0, len(data), 1 << 24))
 
 
 def _data(lines):
