@@ -8,7 +8,7 @@ reader uses (:mod:`ragscore.core.rules`): the ID pattern, the list limits, the c
 pattern. Where a screen fails, :class:`Unclean` (naming the rule) sends the folder to the
 record reader, which names the problem: the rules and their messages are written once.
 """
-from .arrow import empty, flags, numbers, present
+from .arrow import empty, fingerprints, flags, integers, numbers, present
 from .folder_batch import folder_batch
 from .idcheck import all_ids
 from .batch import has_repeats, member as _member, sorted_set
@@ -284,24 +284,52 @@ def _lengths(lists):
 
 
 def _in_corpus(ids, *lists):
-    """The corpus position of each member of each of ``lists`` (pyarrow string arrays),
-    the corpus ``ids`` and every list hashed together once (one dictionary over them all):
-    the corpus's IDs each once (its codes are 0, 1, 2, ...), every member one of them."""
+    """The corpus position of each member of each of ``lists`` (pyarrow string arrays): the
+    corpus ``ids`` each once (their fingerprints, sorted, each once; two IDs sharing one
+    compared as IDs), and every member one of them (the members hashed once, into a
+    dictionary each corpus ID is looked up in: the corpus is read once, never hashed into
+    a table of its own)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(pa.chunked_array([ids, *lists], type=pa.string()))
-    sizes = [len(ids)] + [len(values) for values in lists]
-    codes = np.concatenate([numbers(chunk.indices) for chunk in encoded.chunks]) \
-        if encoded.num_chunks else np.zeros(0, dtype=np.int64)
-    if len(codes) != sum(sizes):  # pragma: no cover (pyarrow keeps a chunk per input)
-        raise Unclean
-    bounds = np.cumsum(sizes).tolist()
-    screen(bool((codes[:len(ids)] == np.arange(len(ids))).all()), "corpus.unique")
-    found = [codes[start:end] for start, end in zip(bounds, bounds[1:])]
-    screen(all(not len(part) or int(part.max()) < len(ids) for part in found), "ids.in_corpus")
-    return found
+    _unique_ids(ids)
+    members = [values for values in lists if len(values)]
+    if not members:
+        return [np.zeros(0, dtype=np.int64) for _ in lists]
+    encoded = pc.dictionary_encode(pa.chunked_array(members, type=pa.string()))
+    named = encoded.chunks[0].dictionary
+    found = pc.index_in(ids, value_set=named)  # each corpus ID: the member it is, or null
+    where = np.full(len(named), -1, dtype=np.int64)
+    at = present(found)
+    where[numbers(found.filter(_mask(at)))] = np.flatnonzero(at)
+    screen(bool((where >= 0).all()), "ids.in_corpus")
+    codes = iter([where[numbers(chunk.indices)] for chunk in encoded.chunks])
+    return [next(codes) if len(values) else np.zeros(0, dtype=np.int64) for values in lists]
+
+
+def _unique_ids(ids):
+    """Screen the corpus ``ids`` for an ID listed twice: fingerprints sorted and
+    neighbours compared, the IDs behind equal ones then compared themselves."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    prints = fingerprints(ids)
+    ordered = np.sort(prints)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
+    order = np.argsort(prints, kind="stable")
+    ordered = prints[order]
+    twins = np.flatnonzero(ordered[1:] == ordered[:-1])
+    places = np.unique(np.concatenate([order[twins], order[twins + 1]]))
+    table = pa.Table.from_arrays([integers(prints[places]), ids.take(integers(places))],
+                                 names=["print", "id"])
+    table = table.take(pc.sort_indices(table, sort_keys=[("print", "ascending"),
+                                                         ("id", "ascending")]))
+    found = table.column("id").combine_chunks()
+    screen(not flags(pc.equal(found.slice(1), found.slice(0, len(found) - 1))).any(),
+           "corpus.unique")
 
 
 def _codes(ids, values):

@@ -236,3 +236,18 @@ def test_a_clean_folder_and_clean_files_pass_every_screen(tmp_path):
                                  is_grade=is_grade)
     _, rankings, _ = trec.screened_run(RunReader(judged, documents), runs[0])
     assert judged == {"q1": {"d1": 1, "d2": 0}} and rankings == {"bm25": {"q1": ("d2", "d1")}}
+
+
+def test_corpus_ids_sharing_a_fingerprint_are_compared_as_ids():
+    from ragscore.engine.columnar.arrow import fingerprints, strings
+
+    # 34 bytes each: they differ only in bytes no fingerprint window reads (8 to 12)
+    apart = strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz", "abcdefgh-2-ijklmnop-qrstuvwx-yz",
+                     "d1"])
+    assert fingerprints(apart)[0] == fingerprints(apart)[1]
+    screens._unique_ids(apart)  # told apart: not refused
+    twice = strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz", "d1",
+                     "abcdefgh-1-ijklmnop-qrstuvwx-yz"])
+    with pytest.raises(screens.Unclean) as caught:
+        screens._unique_ids(twice)
+    assert caught.value.rule == "corpus.unique"
