@@ -153,11 +153,12 @@ def compare(mine, peer_path):
 
 # --- the run -------------------------------------------------------------------------------
 
-def run_shape(shape, scale, data, repeat, scratch):
+def run_shape(shape, scale, data, repeat, scratch, questions=None):
     """Time one shape at one scale; return its figures."""
-    folder = Path(data) / f"{shape}-{scale}x"
+    folder = Path(data) / (f"{shape}-{scale}x" if questions is None else
+                           f"{shape}-{questions}q-{scale}x")
     start = time.perf_counter()
-    sizes = ensure_shape(shape, folder, scale=scale)
+    sizes = ensure_shape(shape, folder, scale=scale, questions=questions)
     paths = {"qrels": folder / "qrels.txt", "run": folder / "run.txt"}
     print(f"\n{shape} x{scale}: {sizes['questions']:,} questions, {sizes['run_lines']:,} run "
           f"lines, {sizes['qrels_lines']:,} qrels lines (data ready in "
@@ -185,6 +186,43 @@ def run_shape(shape, scale, data, repeat, scratch):
         print(f"{label} against pytrec_eval: {compared:,} values compared, {differ:,} differ"
               f"{f', {na_zero:,} n/a against 0' if na_zero else ''}")
     return {"sizes": sizes, "found": found, "loads": loads}
+
+
+START_GOAL = 0.3
+
+
+def start_up(scratch, repeat):
+    """``(eval, bare)``: the best wall and CPU seconds over ``repeat`` pinned runs of
+    ``ragscore eval`` on a one-line qrels and run, and of ``python -c "import pyarrow"``,
+    with bytecode compiled (``python -m compileall`` on the package first); and the eval's
+    imports as ``-X importtime`` sums them (microseconds of the top-level imports)."""
+    import ragscore
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    str(Path(ragscore.__file__).parent)], check=True)
+    env = {key: value for key, value in os.environ.items()
+           if key != "PYTHONDONTWRITEBYTECODE"}
+    (scratch / "q1").write_text("q1 0 d1 1\n")
+    (scratch / "r1").write_text("q1 Q0 d1 1 1.0 s\n")
+    eval_argv = [sys.executable, "-m", "ragscore", "eval", str(scratch / "q1"),
+                 str(scratch / "r1"), "--measures", MEASURES, "-q", "--format", "csv"]
+    bare_argv = [sys.executable, "-c", "import pyarrow"]
+    found = {}
+    for label, argv in (("eval", eval_argv), ("bare", bare_argv)):
+        subprocess.run(argv, check=True, env=env, capture_output=True)  # bytecode written
+    for _ in range(repeat):
+        for label, argv in (("eval", eval_argv), ("bare", bare_argv)):
+            taken = measure(argv, scratch / "start.txt", scratch, pinned=True)
+            best = found.setdefault(label, {"wall": taken["wall"], "cpu": taken["cpu"]})
+            best["wall"] = min(best["wall"], taken["wall"])
+            best["cpu"] = min(best["cpu"], taken["cpu"])
+    lines = subprocess.run([sys.executable, "-X", "importtime", *eval_argv[1:]], env=env,
+                           capture_output=True, text=True).stderr.splitlines()
+    top = sum(int(line.split("|")[1]) for line in lines
+              if line.startswith("import time:") and "|" in line
+              and not line.split("|")[2].startswith("  ")
+              and line.split("|")[1].strip().isdigit())
+    return found, top
 
 
 def goals(shape, figures):
@@ -218,6 +256,11 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", help="folder caching the generated files (default: a "
                                        "temporary folder, removed afterwards)")
+    parser.add_argument("--questions", type=int, default=None,
+                        help="questions at 1x (default: each shape's own; a check of the "
+                             "script itself on a small size)")
+    parser.add_argument("--start-repeat", type=int, default=15,
+                        help="runs of the start-up measurement (best of them)")
     args = parser.parse_args(argv)
     if shutil.which("taskset") is None or not os.access(TIME, os.X_OK):
         raise SystemExit("needs taskset and GNU time (/usr/bin/time)")
@@ -229,9 +272,18 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="ragscore-shapes-") as scratch:
         scratch = Path(scratch)
         data = Path(args.data) if args.data else scratch / "data"
+        found, imports = start_up(scratch, args.start_repeat)
+        over = found["eval"]["wall"] - found["bare"]["wall"]
+        print(f"start: ragscore eval on one line {found['eval']['wall']:.3f} s wall, "
+              f"{found['eval']['cpu']:.2f} s CPU; python -c 'import pyarrow' "
+              f"{found['bare']['wall']:.3f} s wall, {found['bare']['cpu']:.2f} s CPU (best of "
+              f"{args.start_repeat}, pinned, bytecode compiled); eval over bare pyarrow: "
+              f"{over:+.3f} s (goal <= {START_GOAL} s: {'met' if over <= START_GOAL else 'not met'}"
+              f"); the eval's top-level imports (-X importtime): {imports / 1e6:.3f} s",
+              flush=True)
         for shape in shapes:
-            figures = {scale: run_shape(shape, scale, data, args.repeat, scratch)
-                       for scale in scales}
+            figures = {scale: run_shape(shape, scale, data, args.repeat, scratch,
+                                        args.questions) for scale in scales}
             print(f"\ngoals, {shape}:")
             for scale, found in figures.items():
                 for line in goals(shape, found):

@@ -127,11 +127,12 @@ def _qrels(shape, rng, ranked, depth):
     return judged, grades
 
 
-def write_shape(shape, folder, *, scale=1, seed=SEED):
-    """Write ``qrels.txt`` and ``run.txt`` of ``shape`` at ``scale`` in ``folder``; return
+def write_shape(shape, folder, *, scale=1, seed=SEED, questions=None):
+    """Write ``qrels.txt`` and ``run.txt`` of ``shape`` at ``scale`` in ``folder`` (the
+    shape's number of questions, or ``questions``, times ``scale``); return
     ``{"questions", "run_lines", "qrels_lines"}``."""
     size = SHAPES[shape]
-    questions, depth = size.questions * scale, size.depth
+    questions, depth = (questions or size.questions) * scale, size.depth
     docnos = {"deep": _deep_docnos, "msmarco": _msmarco_docnos, "chunks": _chunk_docnos}[shape]
     rng = np.random.default_rng([seed, list(SHAPES).index(shape)])
     qids = _qids(shape, questions)
@@ -159,12 +160,13 @@ def write_shape(shape, folder, *, scale=1, seed=SEED):
     return {"questions": questions, "run_lines": lines, "qrels_lines": qrels_lines}
 
 
-def ensure_shape(shape, folder, *, scale=1, seed=SEED):
+def ensure_shape(shape, folder, *, scale=1, seed=SEED, questions=None):
     """:func:`write_shape` unless ``folder`` already holds the same shape, scale and seed
     (``shape.json``, written last, says so); return its sizes."""
     folder = Path(folder)
     stamp = folder / "shape.json"
-    wanted = {"shape": shape, "scale": scale, "seed": seed, "generator": 1}
+    wanted = {"shape": shape, "scale": scale, "seed": seed, "generator": 1,
+              "base": questions or SHAPES[shape].questions}
     try:
         found = json.loads(stamp.read_text())
         if {key: found.get(key) for key in wanted} == wanted:
@@ -172,7 +174,8 @@ def ensure_shape(shape, folder, *, scale=1, seed=SEED):
     except (OSError, ValueError):
         pass
     stamp.unlink(missing_ok=True)
-    sizes = {**wanted, **write_shape(shape, folder, scale=scale, seed=seed)}
+    sizes = {**wanted, **write_shape(shape, folder, scale=scale, seed=seed,
+                                     questions=questions)}
     stamp.write_text(json.dumps(sizes) + "\n")
     return sizes
 
@@ -183,8 +186,11 @@ def main(argv=None):
     parser.add_argument("folder")
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--questions", type=int, default=None,
+                        help="questions at 1x (default: the shape's own)")
     args = parser.parse_args(argv)
-    print(json.dumps(ensure_shape(args.shape, args.folder, scale=args.scale, seed=args.seed)))
+    print(json.dumps(ensure_shape(args.shape, args.folder, scale=args.scale, seed=args.seed,
+                                  questions=args.questions)))
     return 0
 
 
