@@ -25,7 +25,7 @@ class InvalidInputError(ValueError):
 
 
 class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims "
-                                    "open_labels column_pattern max_length")):
+                                    "open_labels column_pattern max_length plain_bytes")):
     """One declared rule set: what an ID looks like, how long lists and cutoffs may be, and
     whether labels are open (graded relevance allowed; expected claims, generated claims
     and corpus text optional) or the course's (binary, all present).
@@ -36,7 +36,9 @@ class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_cl
     characters checked apart: RE2 has no lookaround and counts repeats slowly). An ID is a
     ``str`` matching ``pattern`` exactly when it matches ``column_pattern`` and holds 1 to
     ``max_length`` characters: ``tests/engine/columnar/test_idcheck.py`` checks it for
-    every code point.
+    every code point. ``plain_bytes``: ``(low, high)``, bytes such that any text of 1 to
+    ``max_length`` of them is an ID (a column whose bytes all lie there needs no pattern
+    read), or ``None``.
     """
 
     __slots__ = ()
@@ -81,7 +83,7 @@ _CLAIM_MATCHERS = {}  # pattern -> its remembering fullmatch (see IdRules.claim_
 COURSE = IdRules(
     name="course", pattern=re.compile(r"[a-z][a-z0-9-]{0,31}"),
     described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100,
-    open_labels=False, column_pattern=r"^[a-z][a-z0-9-]*$", max_length=32)
+    open_labels=False, column_pattern=r"^[a-z][a-z0-9-]*$", max_length=32, plain_bytes=None)
 OPEN = IdRules(
     name="open",
     pattern=re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,512}(?<!\s)"),
@@ -93,7 +95,7 @@ OPEN = IdRules(
                     r"\x{205f}\x{3000}](?:[^\x00-\x1f\x7f-\x9f\x{2028}\x{2029}]*[^\x00-\x20"
                     r"\x7f-\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}"
                     r"\x{3000}])?$"),
-    max_length=512)
+    max_length=512, plain_bytes=(0x21, 0x7E))  # printable ASCII but the space
 RULES = {rules.name: rules for rules in (COURSE, OPEN)}
 
 _LIMIT = 60

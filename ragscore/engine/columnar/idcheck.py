@@ -53,4 +53,21 @@ def all_ids(values, rules):
     if int(size.max()) > rules.max_length and \
             int(numbers(pc.utf8_length(values)).max()) > rules.max_length:
         return False
+    if rules.plain_bytes is not None and _plain(values, *rules.plain_bytes):
+        return True  # every byte one of the rule's plain bytes: IDs whatever their order
     return bool(np.all(flags(pc.match_substring_regex(values, rules.column_pattern))))
+
+
+def _plain(values, low, high):
+    """True when every byte of the values of the pyarrow string array ``values`` lies from
+    ``low`` to ``high`` (read from its data buffer)."""
+    import pyarrow as pa
+
+    raw = values.buffers()[2]
+    if raw is None:
+        return False
+    kind = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(values.buffers()[1], dtype=kind, count=len(values) + 1,
+                            offset=np.dtype(kind).itemsize * values.offset)
+    data = np.frombuffer(raw, dtype=np.uint8)[int(offsets[0]):int(offsets[-1])]
+    return bool(len(data)) and int(data.min()) >= low and int(data.max()) <= high

@@ -58,3 +58,17 @@ def test_all_ids_of_empty_null_and_mixed_columns():
     assert not all_ids(strings(["d1", ""]), OPEN)
     assert all_ids(strings(["FBIS3-10082", "doc-1#chunk-2", "a b"]), OPEN)
     assert not all_ids(strings(["FBIS3-10082", "x\u2028"]), OPEN)
+
+
+@pytest.mark.parametrize("rules", [COURSE, OPEN], ids=lambda rules: rules.name)
+def test_the_plain_bytes_are_ids_in_every_place(rules):
+    if rules.plain_bytes is None:
+        return
+    low, high = rules.plain_bytes
+    plain = [chr(byte) for byte in range(low, high + 1)]
+    for text in plain:  # alone, first, middle, last, and next to each other
+        for value in (text, text + "a", "a" + text + "b", "a" + text, text * 2):
+            assert rules.fullmatch(value), repr(value)
+    assert all_ids(strings(["".join(plain)[:rules.max_length], "doc-1#chunk-2"]), rules)
+    # bytes outside the range take the pattern: a space inside is an ID, at an end it is not
+    assert all_ids(strings(["a b"]), rules) and not all_ids(strings(["a "]), rules)
