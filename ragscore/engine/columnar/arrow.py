@@ -135,9 +135,10 @@ def _window_bytes(data, places, length=None):
 
 def fingerprints(values):
     """A 64-bit number for each value of a pyarrow string array without nulls, from its
-    length and its first, middle and last 8 bytes (all of a value of up to 24 bytes): equal
-    values have equal numbers; two different values may share one (whoever relies on a
-    difference compares those values themselves).
+    length and four 8-byte windows (at its start, a third and two thirds of the way, and
+    its end: all of a value of up to 32 bytes): equal values have equal numbers; two
+    different values may share one (whoever relies on a difference compares those values
+    themselves).
 
     >>> found = fingerprints(strings(["doc-1#chunk-2", "a", "doc-1#chunk-2", "doc-1#chunk-3"]))
     >>> [bool(found[0] == found[other]) for other in (2, 3, 1)]
@@ -156,17 +157,18 @@ def fingerprints(values):
     if len(data) < 8:
         data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
     starts, length = offsets[:-1], np.diff(offsets)
-    first = _window_bytes(data, starts, length)
+    found = _window_bytes(data, starts, length) * np.uint64(0x9E3779B97F4A7C15) \
+        ^ length.astype(np.uint64) * np.uint64(0x27D4EB2F165667C5)
     long = length >= 8
+    factors = (0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63)
     if long.all():
-        middle = _window_bytes(data, starts + (length - 8) // 2)
-        last = _window_bytes(data, offsets[1:] - 8)
-    else:
-        middle = np.zeros(count, dtype=np.uint64)
-        last = np.zeros(count, dtype=np.uint64)
-        if long.any():
-            middle[long] = _window_bytes(data, starts[long] + (length[long] - 8) // 2)
-            last[long] = _window_bytes(data, offsets[1:][long] - 8)
-    return (first * np.uint64(0x9E3779B97F4A7C15) ^ middle * np.uint64(0xC2B2AE3D27D4EB4F)
-            ^ last * np.uint64(0x165667B19E3779F9) ^ length.astype(np.uint64)
-            * np.uint64(0x27D4EB2F165667C5))
+        spare = length - 8
+        places = (starts + spare // 3, starts + 2 * spare // 3, offsets[1:] - 8)
+        for place, factor in zip(places, factors):
+            found ^= _window_bytes(data, place) * np.uint64(factor)
+    elif long.any():
+        spare, at = length[long] - 8, starts[long]
+        places = (at + spare // 3, at + 2 * spare // 3, offsets[1:][long] - 8)
+        for place, factor in zip(places, factors):
+            found[long] ^= _window_bytes(data, place) * np.uint64(factor)
+    return found

@@ -25,7 +25,8 @@ from ...core.rules import OPEN
 from ...io.input_bytes import read_in_full
 from ..pages import ordinary_pages
 from .arrow import fingerprints, flags, integers, numbers, present, raw_numbers
-from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, repeated_pairs, sorted_set
+from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, repeated_pairs, \
+    repeating_lists, sorted_set
 from .layout import passed_defaults
 from .screens import screen
 from .trec import QRELS_COLUMNS, columns_of_run, plain_data, screen_ids, starts_of, table_of, \
@@ -239,9 +240,16 @@ def _no_repeats(prints, lengths, codes, docnos):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if not has_repeats(prints, lengths):
+    twice = repeating_lists(prints, lengths)
+    if not twice.any():
         return
-    places = sorted_set(np.concatenate(repeated_pairs(prints, lengths)))
+    # only the rankings holding a fingerprint twice, laid out on their own
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    chosen = np.flatnonzero(twice)
+    rows = np.repeat(starts[chosen] - np.concatenate([[0], np.cumsum(lengths[chosen])[:-1]]),
+                     lengths[chosen]) + np.arange(int(lengths[chosen].sum()))
+    first, second = repeated_pairs(prints[rows], lengths[chosen])
+    places = rows[sorted_set(np.concatenate([first, second]))]
     ranking = np.repeat(np.arange(len(lengths)), lengths)[places]
     table = pa.Table.from_arrays([integers(ranking), take_strings(docnos, codes[places])],
                                  names=["ranking", "docno"])

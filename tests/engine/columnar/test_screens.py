@@ -241,13 +241,12 @@ def test_a_clean_folder_and_clean_files_pass_every_screen(tmp_path):
 def test_corpus_ids_sharing_a_fingerprint_are_compared_as_ids():
     from ragscore.engine.columnar.arrow import fingerprints, strings
 
-    # 34 bytes each: they differ only in bytes no fingerprint window reads (8 to 12)
-    apart = strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz", "abcdefgh-2-ijklmnop-qrstuvwx-yz",
-                     "d1"])
+    # 48 bytes each: they differ only in byte 9, which no fingerprint window reads
+    one, other = "abcdefgh-1-" + "i" * 37, "abcdefgh-2-" + "i" * 37
+    apart = strings([one, other, "d1"])
     assert fingerprints(apart)[0] == fingerprints(apart)[1]
     screens._unique_ids(apart)  # told apart: not refused
-    twice = strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz", "d1",
-                     "abcdefgh-1-ijklmnop-qrstuvwx-yz"])
+    twice = strings([one, "d1", one])
     with pytest.raises(screens.Unclean) as caught:
         screens._unique_ids(twice)
     assert caught.value.rule == "corpus.unique"

@@ -17,6 +17,9 @@ from ragscore.io.jsonl import MAX_FILE_BYTES
 
 DOCS = ["d1", "d10", "d2", "D5", "d_1", "a", "z", "\u00e9t\u00e9", "doc-1#chunk-2",
         "FBIS3-10082", "z\u0100", "z\u00ff"]
+#: Two docnos of 48 bytes differing only in byte 9, which no fingerprint window reads (the
+#: windows start at bytes 0, 13, 26 and 40).
+TWINS = ("abcdefgh-1-" + "i" * 37, "abcdefgh-2-" + "i" * 37)
 SCORES = ("0.5", "0.50000001", "1", "1.0", "2.25", "-3", "1e3", "7", "0.25", "-0.0", "0")
 
 
@@ -113,14 +116,12 @@ def test_files_read_straight_into_columns_are_not_read_line_by_line(tmp_path, mo
     ("q1 0 d1 1\n", "q1 Q0 d1 1 nan bm25\n", "trec.score", "score must be a number"),
     ("q1 0 d1 1\n", "q1 Q0 d1 1 2.0 bm25\nq1 Q0 d1 2 1.0 bm25\n", "trec.ranked_once",
      "is ranked twice"),
-    # unjudged, ranked twice, among others; and a long docno whose fingerprint windows
-    # (first, middle, last 8 bytes) another shares is told apart
+    # unjudged, ranked twice, among others; and a docno ranked twice beside another whose
+    # fingerprint it shares (48 bytes differing in a byte no window reads)
     ("q1 0 d1 1\n", "q1 Q0 x9 1 3.0 bm25\nq1 Q0 d2 2 2.5 bm25\nq1 Q0 x9 3 1.0 bm25\n",
      "trec.ranked_once", "is ranked twice"),
-    ("q1 0 d1 1\n", "q1 Q0 abcdefgh-1-ijklmnop-2-qrstuvwx 1 3.0 bm25\n"
-     "q1 Q0 abcdefgh-1-ijklmnop-3-qrstuvwx 2 3.0 bm25\n"
-     "q1 Q0 abcdefgh-1-ijklmnop-3-qrstuvwx 3 1.0 bm25\n", "trec.ranked_once",
-     "is ranked twice"),
+    ("q1 0 d1 1\n", f"q1 Q0 {TWINS[0]} 1 3.0 bm25\nq1 Q0 {TWINS[1]} 2 3.0 bm25\n"
+     f"q1 Q0 {TWINS[1]} 3 1.0 bm25\n", "trec.ranked_once", "is ranked twice"),
 ])
 @pytest.mark.parametrize("corpus", [True, False])
 def test_a_broken_rule_is_screened_by_name_and_named_by_the_line_reader(
@@ -150,16 +151,12 @@ def test_a_tag_in_two_files_is_screened_and_named(tmp_path):
 
 
 def test_docnos_sharing_a_fingerprint_are_told_apart(tmp_path):
-    # 34 bytes: the two differ only in bytes no fingerprint window reads (8 to 12)
-    (tmp_path / "qrels").write_text("q1 0 abcdefgh-2-ijklmnop-qrstuvwx-yz 1\n",
-                                    encoding="utf-8")
-    (tmp_path / "run").write_text("q1 Q0 abcdefgh-1-ijklmnop-qrstuvwx-yz 1 2.0 bm25\n"
-                                  "q1 Q0 abcdefgh-2-ijklmnop-qrstuvwx-yz 2 1.0 bm25\n",
+    (tmp_path / "qrels").write_text(f"q1 0 {TWINS[1]} 1\n", encoding="utf-8")
+    (tmp_path / "run").write_text(f"q1 Q0 {TWINS[0]} 1 2.0 bm25\nq1 Q0 {TWINS[1]} 2 1.0 bm25\n",
                                   encoding="utf-8")
     from ragscore.engine.columnar.arrow import fingerprints, strings
 
-    prints = fingerprints(strings(["abcdefgh-1-ijklmnop-qrstuvwx-yz",
-                                   "abcdefgh-2-ijklmnop-qrstuvwx-yz"]))
+    prints = fingerprints(strings(list(TWINS)))
     assert prints[0] == prints[1]  # the case this test is about
     counted = count_trec(tmp_path / "qrels", tmp_path / "run")
     assert counted.values(REGISTRY["rr"], 10) == [0.5]
