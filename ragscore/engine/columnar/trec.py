@@ -14,6 +14,7 @@ problem with its line. So the rules and their messages live once, in the line re
 module only finds out, in bulk, that there is nothing to say. Each screen is named after the
 line reader's rule it mirrors (:data:`~ragscore.core.record_rules.TREC_RULES`).
 """
+import io
 import os
 from itertools import filterfalse
 
@@ -32,14 +33,16 @@ _COLUMNS = ["qid", "q0", "docno", "rank", "score", "tag"]
 QRELS_COLUMNS = ["qid", "iter", "docno", "rel"]
 
 
-def _plain_layout(data):
-    """The separator (``" "`` or ``"\\t"``) of a plainly laid-out file, else ``None``."""
+def _plain_layout(data, *, whole=True):
+    """The separator (``" "`` or ``"\\t"``) of a plainly laid-out file (its start only,
+    unless ``whole``: the rest is checked as it is read), else ``None``."""
     first = data[:data.find(b"\n")] if b"\n" in data else data
     separator = b"\t" if b"\t" in first else b" "
     other = b" " if separator == b"\t" else b"\t"
-    if (not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")) or other in data
-            or any(byte in data for byte in _OTHER_SPACE)  # a blank or "#" line: screen_ids
-            or separator * 2 in data):  # an empty field, which the line reader does not see
+    if not data or data.startswith((b"\n", b"#", b"\xef\xbb\xbf")):
+        return None  # a blank or "#" line inside the file: screen_ids
+    if whole and (other in data or any(byte in data for byte in _OTHER_SPACE)
+                  or separator * 2 in data):  # an empty field, which the line reader misses
         return None
     return separator.decode()
 
@@ -58,9 +61,7 @@ def screened_run(reader, path):
     """:func:`read_plain_run`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
     (naming the rule whose screen failed, or ``None`` for a layout) where that returns
     ``None``."""
-    data, comments, separator = plain_data(path, reader.max_bytes)
-    columns = columns_of_run(data, separator)
-    del data
+    columns, comments = run_columns(path, reader.max_bytes)
     found = _rankings(reader, path, comments, *columns)
     read_in_full(path)
     return found
@@ -84,9 +85,7 @@ def read_plain_qrels(path, documents, *, max_bytes, max_ids, is_grade):
 def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     """:func:`read_plain_qrels`, raising :class:`~ragscore.engine.columnar.screens.Unclean`
     where that returns ``None``."""
-    data, _, separator = plain_data(path, max_bytes)
-    table = table_of(data, separator, QRELS_COLUMNS, ["qid", "docno", "rel"])
-    del data
+    table, _ = plain_table(path, max_bytes, QRELS_COLUMNS, ["qid", "docno", "rel"])
     q_codes, q_values = _encoded(table.column("qid").combine_chunks())
     d_codes, d_values = _encoded(table.column("docno").combine_chunks())
     r_codes, r_values = _encoded(table.column("rel").combine_chunks())
@@ -112,46 +111,119 @@ def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     return judged
 
 
-def plain_data(path, max_bytes):
-    """``(bytes, comment lines skipped, separator)`` of a plainly laid-out file at
-    ``path`` (the ``#`` lines opening it skipped); :class:`Unclean` for any other."""
-    try:
-        size = os.stat(path).st_size
-    except (OSError, TypeError, ValueError):
-        raise Unclean from None
-    if not size or size > max_bytes:
-        raise Unclean
-    from ...io.jsonl import open_regular
+def plain_table(path, max_bytes, names, included):
+    """``(table, comment lines skipped)``: :func:`table_of` of a plainly laid-out file at
+    ``path``, read by pyarrow's CSV reader a block at a time through :class:`_PlainFile`
+    (each block checked as it passes: the file is read once and never held whole)."""
+    with _PlainFile(path, max_bytes) as plain:
+        table = table_of(plain, plain.separator, names, included)
+        if plain.broken:
+            raise Unclean
+        return table, plain.comments
 
-    try:  # not counted as it is read: the progress line hears of it when it is done
-        with open_regular(path, max_bytes) as handle:
-            data = handle.read()
-    except (OSError, ValueError):
-        raise Unclean from None  # the line reader names the problem
-    if len(data) > max_bytes:
-        raise Unclean
-    comments, start = 0, 0
-    while data.startswith(b"#", start):  # comment lines opening the file
-        end = data.find(b"\n", start)
-        if end < 0:
-            break
-        comments, start = comments + 1, end + 1
-    data = data[start:] if start else data  # one copy, not one per comment line
-    separator = _plain_layout(data)
-    if separator is None:
-        raise Unclean
-    return data, comments, separator
+
+class _PlainFile(io.RawIOBase):
+    """A plainly laid-out file, read a block at a time, the ``#`` lines opening it skipped
+    (``comments`` counts them) and each block checked as it passes (:func:`_plain_layout`'s
+    rules over the whole file: one ``separator``, no other byte C's ``isspace`` reads but
+    the line end, no empty field). :class:`Unclean` when the file cannot be opened or its
+    start breaks a rule; ``broken`` once a later block does (the reader is then told the
+    file ended)."""
+
+    _FIRST = 1 << 20
+
+    def __init__(self, path, max_bytes):
+        super().__init__()
+        from ...io.jsonl import open_regular
+
+        try:
+            size = os.stat(path).st_size
+        except (OSError, TypeError, ValueError):
+            raise Unclean from None
+        if not size or size > max_bytes:
+            raise Unclean
+        try:  # not counted as it is read: the progress line hears of it when it is done
+            self._handle = open_regular(path, max_bytes)
+        except (OSError, ValueError):
+            raise Unclean from None  # the line reader names the problem
+        self.max_bytes, self.broken, self.comments = max_bytes, False, 0
+        try:
+            self._start()
+        except BaseException:
+            self._handle.close()
+            raise
+
+    def _more(self):
+        block = self._handle.read(self._FIRST)
+        self._total += len(block)
+        return block
+
+    def _start(self):
+        self._total = 0
+        data, start = self._more(), 0
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:  # more to read before a whole line (or the end) is seen
+                more = self._more()
+                if not more:
+                    break
+                data += more
+            elif data.startswith(b"#", start):  # a comment line opening the file
+                self.comments, start = self.comments + 1, end + 1
+            else:
+                break
+        data = data[start:]
+        separator = _plain_layout(data, whole=False)
+        if separator is None or self._total > self.max_bytes:
+            raise Unclean
+        self.separator, self._last = separator, b""
+        self._pending = self._checked(data)
+
+    def _checked(self, block):
+        """``block`` when it keeps the layout (read after what came before), else nothing
+        (and the file is broken)."""
+        separator = self.separator.encode()
+        other = b" " if separator == b"\t" else b"\t"
+        if (other in block or any(byte in block for byte in _OTHER_SPACE)
+                or separator * 2 in self._last + block[:1] or separator * 2 in block
+                or self._total > self.max_bytes):
+            self.broken = True
+            return b""
+        if block:
+            self._last = block[-1:]
+        return block
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        if self.broken:
+            return 0
+        if self._pending:
+            block, self._pending = self._pending[:len(buffer)], self._pending[len(buffer):]
+        else:
+            block = self._handle.read(len(buffer))
+            self._total += len(block)
+            block = self._checked(block)
+        buffer[:len(block)] = block
+        return len(block)
+
+    def close(self):
+        if not self.closed:
+            self._handle.close()
+        super().close()
 
 
 def table_of(data, separator, names, included):
-    """The ``included`` columns of a file of plain fields named ``names``, as strings (a
-    pyarrow table); :class:`Unclean` when a line does not hold exactly those fields."""
+    """The ``included`` columns of a file of plain fields named ``names`` (its bytes, or a
+    file object to read them from), as strings (a pyarrow table); :class:`Unclean` when a
+    line does not hold exactly those fields."""
     import pyarrow as pa
     from pyarrow import csv
 
     try:
         table = csv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(data) if isinstance(data, (bytes, memoryview)) else data,
             read_options=csv.ReadOptions(column_names=names, block_size=1 << 24),
             parse_options=csv.ParseOptions(delimiter=separator, quote_char=False,
                                            double_quote=False, escape_char=False,
@@ -167,20 +239,21 @@ def table_of(data, separator, names, included):
     return table
 
 
-def columns_of_run(data, separator):
-    """``(qids, docnos, scores, tags)``: pyarrow arrays and the scores as float64
-    (:class:`Unclean` when the file does not parse as six plain fields a line)."""
+def run_columns(path, max_bytes):
+    """``((qids, docnos, scores, tags), comment lines skipped)`` of the plainly laid-out
+    run file at ``path``: pyarrow arrays and the scores as float64 (:class:`Unclean` when
+    the file does not parse as six plain fields a line)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table = table_of(data, separator, _COLUMNS, ["qid", "docno", "score", "tag"])
+    table, comments = plain_table(path, max_bytes, _COLUMNS, ["qid", "docno", "score", "tag"])
     try:
         scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         # a score that is not a plain decimal (0x10, 1_0, high): line by line
         raise Unclean("trec.score") from None
     return (table.column("qid").combine_chunks(), table.column("docno").combine_chunks(),
-            numbers(scores, np.float64), table.column("tag").combine_chunks())
+            numbers(scores, np.float64), table.column("tag").combine_chunks()), comments
 
 
 def _encoded(column):

@@ -29,7 +29,7 @@ from .batch import CITATION_COLUMNS, Batch, has_repeats, regrouped, repeated_pai
     repeating_lists, sorted_set
 from .layout import passed_defaults
 from .screens import screen
-from .trec import QRELS_COLUMNS, columns_of_run, plain_data, screen_ids, starts_of, table_of, \
+from .trec import QRELS_COLUMNS, plain_table, run_columns, screen_ids, starts_of, \
     take_strings, trec_order
 
 __all__ = ["TrecColumns", "read_trec_columns", "trec_batch"]
@@ -89,15 +89,11 @@ def read_trec_columns(qrels, runs, *, is_grade, missing_run="zero", max_depth=No
 
 
 def _read(qrels, runs, *, is_grade, missing_run, max_depth, max_bytes, max_ids, corpus):
-    data, _, separator = plain_data(qrels, max_bytes)
-    table = table_of(data, separator, QRELS_COLUMNS, ["qid", "docno", "rel"])
-    del data
+    table, _ = plain_table(qrels, max_bytes, QRELS_COLUMNS, ["qid", "docno", "rel"])
     read_in_full(qrels)
     files = []
     for path in runs:
-        data, _, separator = plain_data(path, max_bytes)
-        files.append(columns_of_run(data, separator))
-        del data
+        files.append(run_columns(path, max_bytes)[0])
         read_in_full(path)
     q_codes, q_values = _encoded_together(
         [table.column("qid").combine_chunks()] + [found[0] for found in files])

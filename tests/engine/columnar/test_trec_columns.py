@@ -160,3 +160,30 @@ def test_docnos_sharing_a_fingerprint_are_told_apart(tmp_path):
     assert prints[0] == prints[1]  # the case this test is about
     counted = count_trec(tmp_path / "qrels", tmp_path / "run")
     assert counted.values(REGISTRY["rr"], 10) == [0.5]
+
+
+@pytest.mark.parametrize("text, broken", [
+    ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 1.0 bm25\n", False),
+    ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2  2 1.0 bm25\n", True),   # an empty field, far in
+    ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 1.0\tbm25\n", True),   # the other separator
+    ("q1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 2 1.0 bm25\r\n", True),  # a carriage return
+])
+@pytest.mark.parametrize("piece", [1, 2, 3, 7, 64])
+def test_a_file_read_a_block_at_a_time_is_checked_across_the_blocks(tmp_path, monkeypatch,
+                                                                   text, broken, piece):
+    from ragscore.engine.columnar import trec
+
+    monkeypatch.setattr(trec._PlainFile, "_FIRST", piece)  # the first lines read in pieces too
+    path = tmp_path / "run"
+    path.write_text("# a comment\n#another\n" + text, encoding="utf-8")
+    with trec._PlainFile(path, MAX_FILE_BYTES) as plain:
+        assert plain.comments == 2 and plain.separator == " "
+        read = b""
+        while True:
+            block = plain.read(piece)
+            if not block:
+                break
+            read += block
+        assert plain.broken == broken
+        if not broken:
+            assert read == text.encode()
