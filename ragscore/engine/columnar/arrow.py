@@ -116,8 +116,8 @@ def empty(kind):
 
 def _window_bytes(data, places, length=None):
     """The 8 bytes of ``data`` (a uint8 array of at least 8) from each of ``places``, as
-    little-endian uint64; where ``length`` (when given) is under 8, only that many of them
-    (the rest zero)."""
+    little-endian uint64 (a new array); where ``length`` (when given) is under 8, only that
+    many of them (the rest zero)."""
     windows = np.ndarray(shape=(len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
     if not len(places) or int(places.max()) <= len(data) - 8:
         found = windows[places]
@@ -125,8 +125,8 @@ def _window_bytes(data, places, length=None):
         at = np.minimum(places, len(data) - 8)
         found = windows[at] >> (np.uint64(8) * (places - at).astype(np.uint64))
     if length is not None:
-        short = length < 8
-        if short.any():
+        short = np.flatnonzero(length < 8)
+        if len(short):
             keep = (np.uint64(1) << (np.uint64(8) * length[short].astype(np.uint64))) \
                 - np.uint64(1)
             found[short] &= keep
@@ -151,24 +151,36 @@ def fingerprints(values):
         return np.zeros(0, dtype=np.uint64)
     kind = np.int64 if pa.types.is_large_string(values.type) else np.int32
     offsets = np.frombuffer(values.buffers()[1], dtype=kind, count=count + 1,
-                            offset=np.dtype(kind).itemsize * values.offset).astype(np.int64)
+                            offset=np.dtype(kind).itemsize * values.offset)
     raw = values.buffers()[2]
     data = np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8)
     if len(data) < 8:
         data = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
     starts, length = offsets[:-1], np.diff(offsets)
-    found = _window_bytes(data, starts, length) * np.uint64(0x9E3779B97F4A7C15) \
-        ^ length.astype(np.uint64) * np.uint64(0x27D4EB2F165667C5)
+    found = _window_bytes(data, starts, length)
+    found *= np.uint64(0x9E3779B97F4A7C15)
+    mixed = length.astype(np.uint64)
+    mixed *= np.uint64(0x27D4EB2F165667C5)
+    found ^= mixed
     long = length >= 8
-    factors = (0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63)
-    if long.all():
-        spare = length - 8
-        places = (starts + spare // 3, starts + 2 * spare // 3, offsets[1:] - 8)
-        for place, factor in zip(places, factors):
-            found ^= _window_bytes(data, place) * np.uint64(factor)
-    elif long.any():
-        spare, at = length[long] - 8, starts[long]
-        places = (at + spare // 3, at + 2 * spare // 3, offsets[1:][long] - 8)
-        for place, factor in zip(places, factors):
-            found[long] ^= _window_bytes(data, place) * np.uint64(factor)
+    every = bool(long.all())
+    if not every and not long.any():
+        return found
+    at = starts if every else starts[long]
+    spare = (length if every else length[long]) - 8
+    ends = offsets[1:] if every else offsets[1:][long]
+    for part, factor in (((spare // 3), 0xC2B2AE3D27D4EB4F),
+                         (((2 * spare) // 3), 0x165667B19E3779F9),
+                         (None, 0x85EBCA77C2B2AE63)):
+        if part is None:
+            window = _window_bytes(data, ends - 8)
+        else:
+            part += at
+            window = _window_bytes(data, part)
+        del part
+        window *= np.uint64(factor)
+        if every:
+            found ^= window
+        else:
+            found[long] ^= window
     return found
