@@ -111,12 +111,12 @@ def screened_qrels(path, documents, *, max_bytes, max_ids, is_grade):
     return judged
 
 
-def plain_table(path, max_bytes, names, included):
+def plain_table(path, max_bytes, names, included, *, numbers_in=()):
     """``(table, comment lines skipped)``: :func:`table_of` of a plainly laid-out file at
     ``path``, read by pyarrow's CSV reader a block at a time through :class:`_PlainFile`
     (each block checked as it passes: the file is read once and never held whole)."""
     with _PlainFile(path, max_bytes) as plain:
-        table = table_of(plain, plain.separator, names, included)
+        table = table_of(plain, plain.separator, names, included, numbers_in=numbers_in)
         if plain.broken:
             raise Unclean
         return table, plain.comments
@@ -214,10 +214,12 @@ class _PlainFile(io.RawIOBase):
         super().close()
 
 
-def table_of(data, separator, names, included):
+def table_of(data, separator, names, included, *, numbers_in=()):
     """The ``included`` columns of a file of plain fields named ``names`` (its bytes, or a
-    file object to read them from), as strings (a pyarrow table); :class:`Unclean` when a
-    line does not hold exactly those fields."""
+    file object to read them from), as strings (a pyarrow table), but those named in
+    ``numbers_in``, read as float64 (as ``pyarrow.compute.cast`` reads a string: no text
+    is taken for a null, ``nan`` is NaN); :class:`Unclean` when a line does not hold
+    exactly those fields, and ``Unclean("trec.score")`` when a number is not one."""
     import pyarrow as pa
     from pyarrow import csv
 
@@ -229,10 +231,14 @@ def table_of(data, separator, names, included):
                                            double_quote=False, escape_char=False,
                                            newlines_in_values=False, ignore_empty_lines=False),
             convert_options=csv.ConvertOptions(
-                column_types={name: pa.string() for name in names},
+                column_types={name: pa.float64() if name in numbers_in else pa.string()
+                              for name in names},
                 include_columns=included, strings_can_be_null=False,
-                quoted_strings_can_be_null=False))
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+                quoted_strings_can_be_null=False, null_values=[]))
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
+        if numbers_in and "conversion error" in str(error):
+            # a score that is not a plain decimal (0x10, 1_0, high): line by line
+            raise Unclean("trec.score") from None
         raise Unclean from None
     if not table.num_rows:
         raise Unclean
@@ -243,17 +249,11 @@ def run_columns(path, max_bytes):
     """``((qids, docnos, scores, tags), comment lines skipped)`` of the plainly laid-out
     run file at ``path``: pyarrow arrays and the scores as float64 (:class:`Unclean` when
     the file does not parse as six plain fields a line)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    table, comments = plain_table(path, max_bytes, _COLUMNS, ["qid", "docno", "score", "tag"])
-    try:
-        scores = pc.cast(table.column("score").combine_chunks(), pa.float64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        # a score that is not a plain decimal (0x10, 1_0, high): line by line
-        raise Unclean("trec.score") from None
+    table, comments = plain_table(path, max_bytes, _COLUMNS, ["qid", "docno", "score", "tag"],
+                                  numbers_in=("score",))
     return (table.column("qid").combine_chunks(), table.column("docno").combine_chunks(),
-            numbers(scores, np.float64), table.column("tag").combine_chunks()), comments
+            numbers(table.column("score").combine_chunks(), np.float64),
+            table.column("tag").combine_chunks()), comments
 
 
 def _encoded(column):
