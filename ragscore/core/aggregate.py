@@ -235,10 +235,11 @@ def zeroed(metric, na_as_zero):
                            or metric.zero_by is not None)
 
 
-def summaries(view, *, k, metrics, na_as_zero=False):
+def summaries(view, *, k, metrics, na_as_zero=False, slices=None):
     """``{(metric name, slice): Summary}``: everything :func:`aggregates_of` needs, for one
-    system's questions (partitions' summaries merge with :func:`merged`)."""
-    slices = split_slices(view)
+    system's questions (partitions' summaries merge with :func:`merged`). ``slices``:
+    :func:`split_slices` of ``view``, when the caller has them already."""
+    slices = split_slices(view) if slices is None else slices
     found = {}
     for metric in metrics:
         found[metric.name, metric.slice] = summarize(metric, slices[metric.slice], k=k)
@@ -249,15 +250,16 @@ def summaries(view, *, k, metrics, na_as_zero=False):
     return found
 
 
-def aggregates(view, *, k, metrics, na_as_zero=False):
-    """Every declared aggregate of ``metrics`` over one system's rows, slice by slice.
+def aggregates(view, *, k, metrics, na_as_zero=False, slices=None):
+    """Every declared aggregate of ``metrics`` over one system's rows, slice by slice
+    (``slices``: :func:`split_slices` of ``view``, when the caller has them already).
 
     Rates over the answerable slice: macro, then pooled where the metric pools. Yes/no
     metrics over their own slice: a count. With ``na_as_zero``, retrieval rates are
     averaged over every question with n/a counted as 0, as trec_eval's means are.
     """
-    return aggregates_of(summaries(view, k=k, metrics=metrics, na_as_zero=na_as_zero), k=k,
-                         metrics=metrics, na_as_zero=na_as_zero)
+    return aggregates_of(summaries(view, k=k, metrics=metrics, na_as_zero=na_as_zero,
+                                   slices=slices), k=k, metrics=metrics, na_as_zero=na_as_zero)
 
 
 def aggregates_of(found, *, k, metrics, na_as_zero=False):
