@@ -380,7 +380,7 @@ def repeating_lists(codes, lengths, *, first=False):
         codes.max() < 2 ** 31 else None
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
         else lengths
-    for length in np.unique(lengths).tolist():
+    for length in sorted_set(lengths).tolist():
         if length < 2:
             continue
         rows = lengths == length

@@ -322,7 +322,7 @@ def _unique_ids(ids):
     order = np.argsort(prints, kind="stable")
     ordered = prints[order]
     twins = np.flatnonzero(ordered[1:] == ordered[:-1])
-    places = np.unique(np.concatenate([order[twins], order[twins + 1]]))
+    places = sorted_set(np.concatenate([order[twins], order[twins + 1]]))
     table = pa.Table.from_arrays([integers(prints[places]), ids.take(integers(places))],
                                  names=["print", "id"])
     table = table.take(pc.sort_indices(table, sort_keys=[("print", "ascending"),

@@ -384,7 +384,7 @@ def _score_order(order, score, starts):
     sortable = 0xFFFFFFFF - (score if order is None else score[order]).astype(np.int64)
     lengths = np.diff(np.append(starts, len(score)))
     result = np.arange(len(score)) if order is None else order.copy()
-    for length in np.unique(lengths).tolist():
+    for length in sorted_set(lengths).tolist():
         if length < 2:
             continue
         where = starts[lengths == length][:, None] + np.arange(length)
@@ -443,7 +443,7 @@ def take_strings(values, codes):
     order = np.argsort(which, kind="stable")
     parts = [values.chunk(chunk).take(integers(codes[order][which[order] == chunk]
                                                - bounds[chunk]))
-             for chunk in np.unique(which).tolist()]
+             for chunk in sorted_set(which).tolist()]
     if not parts:
         return pa.chunked_array([], type=values.type).combine_chunks()
     joined = pa.concat_arrays(parts)
