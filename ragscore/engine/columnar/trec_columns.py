@@ -42,7 +42,8 @@ class TrecColumns(namedtuple("TrecColumns", [
 
     ``docnos``: the corpus (a pyarrow string array), the qrels' docnos in order of first
     appearance, then each kept ranking's new docnos in order of first appearance (file by
-    file). ``cases``: the judged questions, in qrels order (a list of ``str``);
+    file); read without a corpus (``corpus=False``), the qrels' docnos and then every run
+    line's (a chunked array: a docno nobody judged is coded by its line). ``cases``: the judged questions, in qrels order (a list of ``str``);
     ``(judged_case, judged_doc, judged_grade)``: each judgement, grouped by case in qrels
     order (a case's in line order), its docno a corpus position. ``systems``: the runs' tags
     in order of first appearance. Per run of the dataset (each case in order, then each
