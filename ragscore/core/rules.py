@@ -25,10 +25,21 @@ class InvalidInputError(ValueError):
 
 
 class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims "
-                                    "open_labels")):
+                                    "open_labels column_pattern max_length plain_bytes")):
     """One declared rule set: what an ID looks like, how long lists and cutoffs may be, and
     whether labels are open (graded relevance allowed; expected claims, generated claims
-    and corpus text optional) or the course's (binary, all present)."""
+    and corpus text optional) or the course's (binary, all present).
+
+    ``pattern`` is the rule as Python's ``re`` reads it (a record at a time);
+    ``column_pattern`` and ``max_length`` are the same rule for a whole column at once (RE2's
+    syntax, as pyarrow's ``match_substring_regex`` reads it, anchored, with the length in
+    characters checked apart: RE2 has no lookaround and counts repeats slowly). An ID is a
+    ``str`` matching ``pattern`` exactly when it matches ``column_pattern`` and holds 1 to
+    ``max_length`` characters: ``tests/engine/columnar/test_idcheck.py`` checks it for
+    every code point. ``plain_bytes``: ``(low, high)``, bytes such that any text of 1 to
+    ``max_length`` of them is an ID (a column whose bytes all lie there needs no pattern
+    read), or ``None``.
+    """
 
     __slots__ = ()
 
@@ -72,13 +83,19 @@ _CLAIM_MATCHERS = {}  # pattern -> its remembering fullmatch (see IdRules.claim_
 COURSE = IdRules(
     name="course", pattern=re.compile(r"[a-z][a-z0-9-]{0,31}"),
     described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100,
-    open_labels=False)
+    open_labels=False, column_pattern=r"^[a-z][a-z0-9-]*$", max_length=32, plain_bytes=None)
 OPEN = IdRules(
     name="open",
     pattern=re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,512}(?<!\s)"),
     described="ID of 1 to 512 characters with no control character and no leading or "
               "trailing whitespace",
-    max_ids=10_000, max_k=10_000, max_claims=10_000, open_labels=True)
+    max_ids=10_000, max_k=10_000, max_claims=10_000, open_labels=True,
+    # no control character anywhere; no whitespace (Python's \s: str.isspace) at either end
+    column_pattern=(r"^[^\x00-\x20\x7f-\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}"
+                    r"\x{205f}\x{3000}](?:[^\x00-\x1f\x7f-\x9f\x{2028}\x{2029}]*[^\x00-\x20"
+                    r"\x7f-\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}"
+                    r"\x{3000}])?$"),
+    max_length=512, plain_bytes=(0x21, 0x7E))  # printable ASCII but the space
 RULES = {rules.name: rules for rules in (COURSE, OPEN)}
 
 _LIMIT = 60

@@ -75,23 +75,52 @@ _REQUIRED = ("case", "system", "retrieved")
 
 
 def corpus_key(documents):
-    """What binds a runs file to its corpus: the count of ``documents`` (IDs in file order)
-    and the first 16 hex digits of the SHA-256 of the IDs, one a line.
+    """What binds a runs file to its corpus: the count of ``documents`` (IDs in file order: a
+    list, or a pyarrow string array) and the first 16 hex digits of the SHA-256 of the IDs,
+    one a line.
 
     >>> corpus_key(["a", "b"])
     '2:911169ddaaf146af'
+    >>> from ragscore.engine.columnar.arrow import strings
+    >>> corpus_key(strings(["a", "b"]))
+    '2:911169ddaaf146af'
     """
-    text = "\n".join(documents) + "\n" if len(documents) else ""
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    if not isinstance(documents, list) and hasattr(documents, "buffers"):
+        digest = hashlib.sha256(_lines(documents))
+    else:
+        text = "\n".join(documents) + "\n" if len(documents) else ""
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     return f"{len(documents)}:{digest.hexdigest()[:16]}"
+
+
+def _lines(ids):
+    """The UTF-8 bytes of the pyarrow string array ``ids``, each followed by a line end."""
+    import pyarrow.compute as pc
+
+    from .columnar.arrow import strings
+
+    if not len(ids):
+        return b""
+    joined = pc.binary_join_element_wise(ids, strings([""])[0], strings(["\n"])[0])
+    return memoryview(joined.buffers()[2])[_start(joined, 0):_start(joined, len(joined))]
+
+
+def _start(values, place):
+    import numpy as np
+    import pyarrow as pa
+
+    kind = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    return int(np.frombuffer(values.buffers()[1], dtype=kind, count=1,
+                             offset=np.dtype(kind).itemsize * (values.offset + place))[0])
 
 
 # ---- writing --------------------------------------------------------------------------------
 
 class Runs:
-    """Runs as columns, ready to write: ``case`` and ``system`` (lists of str, one per row),
-    ``offsets`` and ``codes`` (the rankings, flat), and ``extra`` (column name to a pyarrow
-    array, one value per row). ``documents``: the corpus IDs in file order."""
+    """Runs as columns, ready to write: ``case`` and ``system`` (lists of str, or pyarrow
+    string arrays, one per row), ``offsets`` and ``codes`` (the rankings, flat), and
+    ``extra`` (column name to a pyarrow array, one value per row). ``documents``: the corpus
+    IDs in file order (a list, or a pyarrow string array)."""
 
     def __init__(self, documents, case, system, offsets, codes, extra=None):
         self.documents, self.case, self.system = documents, case, system
@@ -175,11 +204,18 @@ def runs_table(runs):
 
     retrieved = pa.ListArray.from_arrays(pa.array(runs.offsets, type=pa.int32()),
                                          pa.array(runs.codes, type=pa.int32()))
-    columns = {"case": pa.array(runs.case, type=pa.string()),
-               "system": pa.array(runs.system, type=pa.string()), "retrieved": retrieved}
+    columns = {"case": _strings(runs.case), "system": _strings(runs.system),
+               "retrieved": retrieved}
     columns.update((key, runs.extra[key]) for key in _COLUMNS if key in runs.extra)
     table = pa.table(columns)
     return table.replace_schema_metadata({_META: corpus_key(runs.documents).encode()})
+
+
+def _strings(values):
+    """A pyarrow string array of ``values`` (a list of ``str``, or one already)."""
+    import pyarrow as pa
+
+    return values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
 
 
 def run_chunks(runs):
@@ -208,14 +244,15 @@ def read_table(path, handle, documents):
 
 def table_of(path, data, documents):
     """The table of the runs file ``path`` whose bytes are ``data``: its columns and their
-    types checked, and its binding to ``documents`` (the corpus IDs in file order). pyarrow
-    reads a copy of ``data`` in its own memory (:mod:`ragscore.engine.native`: never a Python
-    object its threads would release), so ``data`` is free again when this returns."""
+    types checked, and its binding to ``documents`` (the corpus IDs in file order: a list,
+    or a pyarrow string array). pyarrow reads a copy of ``data`` in its own memory
+    (:mod:`ragscore.engine.native`: never a Python object its threads would release), so
+    ``data`` is free again when this returns."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:
-        table = pq.read_table(arrow_copy(data))
+    try:  # the file alone (pq.read_table would import pyarrow.dataset, and pandas with it)
+        table = pq.ParquetFile(pa.BufferReader(arrow_copy(data))).read()
     except (pa.ArrowException, OSError, ValueError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         raise DatasetFileError(f"{where(path)}: not a readable Parquet file of runs "

@@ -88,10 +88,15 @@ depth = at_least_1("--max-depth")
 
 def _trec(options):
     from ..core.rules import InvalidInputError
-    from .trec import import_trec
+    from .trec import import_trec, import_trec_columns
 
     if not options["run"]:
         raise InvalidInputError("import trec needs at least one --run file")
+    if options["engine"] == "columnar" and options["order"] == "score":  # kept in columns
+        return import_trec_columns(options["qrels"], options["run"],
+                                   min_relevance=options["min_relevance"],
+                                   missing_run=options["missing_run"], name=options["name"],
+                                   max_depth=options["max_depth"])
     return import_trec(options["qrels"], options["run"], min_relevance=options["min_relevance"],
                        missing_run=options["missing_run"], name=options["name"],
                        max_depth=options["max_depth"], engine=options["engine"],

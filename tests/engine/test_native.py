@@ -78,6 +78,6 @@ def test_the_answer_check_reads_a_copy_and_closes_its_map(runs_file, handed, mon
 
 def test_a_trec_file_is_split_from_a_copy(handed):
     data = bytearray(b"q1 0 d1 1\nq1 0 d2 0\n")
-    table = trec._table(data, " ", ["qid", "iter", "docno", "rel"], ["qid", "docno", "rel"])
+    table = trec.table_of(data, " ", ["qid", "iter", "docno", "rel"], ["qid", "docno", "rel"])
     data += b"q2 0 d3 1\n"  # BufferError if the CSV reader's source viewed it
     assert handed and table.column("docno").to_pylist() == ["d1", "d2"]

@@ -24,6 +24,7 @@ WRITERS = {
     ("render/formats.py", "_csv_frame"),       # compare --format csv, audit tables
     ("render/measured.py", "measures_csv"),    # report/eval --measures --format csv
     ("render/measured.py", "compared_csv"),    # compare --measures --format csv
+    ("render/columns.py", "_csv_field"),       # the fields of measures_csv, column by column
     ("render/queue.py", "write_queue"),        # review export --format csv
     ("render/spans.py", "labels_csv"),         # labels --format csv
     ("render/claims.py", "claims_csv"),        # claims --format csv

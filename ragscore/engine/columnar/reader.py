@@ -137,7 +137,7 @@ def _parquet_runs(path, data, ids):
     from ..parquet import claims_type, table_of
 
     try:
-        table = table_of(path, data, ids.to_pylist())
+        table = table_of(path, data, ids)
     except ValueError:
         raise Unclean from None  # the record reader names the problem
     if not set(table.column_names) <= set(_RUN_COLUMNS):
