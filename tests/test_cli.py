@@ -8,6 +8,7 @@ import pytest
 import ragscore
 
 from ragscore.cli import main
+from tests.folder_edits import rehash
 
 # Chapter 4's expected output, copied from the workbook (the reference, not from our code).
 WORKBOOK_OUTPUT = """\
@@ -248,6 +249,7 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     runs = folder / json.loads((folder / "dataset.json").read_text())["files"]["runs"]
     runs.write_text(runs.read_text().replace('["b#1", "a#1", "a#2"]',
                                              '["b#1", "a#1", "b#1", "a#2"]'))
+    rehash(folder)  # named by its new content: the run rules, not the content check, meet it
     assert _run("report", str(folder), "--unit", "document").returncode == 2
     deduped = _run("report", str(folder), "--unit", "document", "--dedupe")
     assert "- q s: 1 dropped, 1 collapsed" in deduped.stdout

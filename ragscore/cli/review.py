@@ -5,7 +5,7 @@ from ..io.review_queue import POOL_DEPTH
 from ..usecases.review import Claims, QUEUE_KINDS, Queue, claims, import_decisions, \
     review_page, review_queue
 from ..usecases.review_status import ReviewStatus, review_status
-from .options import dataset_argument, format_option
+from .options import dataset_argument, format_option, queue_overwrite_options
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
 
@@ -67,11 +67,13 @@ def _deciding(parser, *, status=False):
 
 def _export(args):
     return review_queue(args.dataset, out=args.out, fmt=args.format, disputed=args.disputed,
+                        overwrite=args.overwrite, overwrite_decisions=args.overwrite_decisions,
                         **_queue_options(args))
 
 
 def _page(args):
-    return review_page(args.dataset, out=args.out, date=args.date, **_queue_options(args))
+    return review_page(args.dataset, out=args.out, date=args.date, overwrite=args.overwrite,
+                       overwrite_decisions=args.overwrite_decisions, **_queue_options(args))
 
 
 def _kinds(text):
@@ -151,6 +153,8 @@ def _queue_arguments(parser):
 
 def add_review(commands):
     """Add ``review export|page|status|import``."""
+    from ..importers.registry import date_option
+
     review = commands.add_parser(
         "review", help="export what awaits review (pool, questions, claims, nuggets), or "
                        "import decisions",
@@ -164,6 +168,7 @@ def add_review(commands):
                                              "review page)")
     dataset_argument(export)
     export.add_argument("--out", default=None, help="the file to write (default: stdout)")
+    queue_overwrite_options(export, "--out")
     format_option(export, Queue.writers, default=None,
                   help="default: csv for an --out ending in .csv, html (the review page) "
                        "for .html, else jsonl")
@@ -182,7 +187,8 @@ def add_review(commands):
                     "reads (see docs/labels.md).")
     dataset_argument(page)
     page.add_argument("--out", required=True, help="the HTML file to write")
-    page.add_argument("--date", default=None,
+    queue_overwrite_options(page, "--out")
+    page.add_argument("--date", default=None, type=date_option,
                       help="the date its decisions carry, YYYY-MM-DD (default: the "
                            "reviewer's today, in the browser)")
     _queue_arguments(page)
@@ -208,7 +214,7 @@ def add_review(commands):
     importing.add_argument("file", help="a filled-in queue file (.jsonl or .csv)")
     importing.add_argument("--reviewer", default=None,
                            help="the reviewer's name for rows that leave it empty")
-    importing.add_argument("--date", default=None,
+    importing.add_argument("--date", default=None, type=date_option,
                            help="YYYY-MM-DD for rows that leave it empty (default: today, UTC)")
     importing.add_argument("--role", choices=("adjudicator",), default=None,
                            help="adjudicator: each decision settles its item's dispute and is "

@@ -88,12 +88,15 @@ def read_segments(path, wanted, *, max_bytes=SEGMENT_FILE_BYTES):
                                            f"{', '.join(SEGMENT_FIELDS)})")
                 try:
                     docid = json.loads(b'"' + match.group(1) + b'"')
-                except ValueError:
+                except (ValueError, RecursionError):
                     docid = None
                 if docid not in wanted:
                     continue
                 try:
                     record = json.loads(line)
+                except RecursionError:
+                    raise DatasetFileError(f"{where(path, number)}: not JSON (nested too "
+                                           "deeply)") from None
                 except ValueError as error:
                     raise DatasetFileError(f"{where(path, number)}: not JSON ({error})"
                                            ) from None

@@ -146,6 +146,8 @@ def _lines(text):
             continue
         try:
             value = json.loads(line)
+        except RecursionError:
+            raise InvalidInputError(f"line {number}: not JSON (nested too deeply)") from None
         except ValueError as error:
             raise InvalidInputError(f"line {number}: not JSON ({error.msg})") from None
         if type(value) is not dict:
@@ -162,7 +164,7 @@ def is_page_export(text):
     first = next((line for line in text.splitlines() if line.strip()), "")
     try:
         value = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return type(value) is dict and HEADER in value
 

@@ -57,17 +57,42 @@ def render_audit(result, *, name):
     return "\n".join(lines) + "\n"
 
 
-def audit_json(result, *, name):
-    """An :class:`ragscore.tables.audit.Audit` as JSON: ``dataset``, ``k``, ``unjudged``
-    (per system), ``findings`` (kind, case, system, docs, detail; system null for a label
-    finding) and ``notes`` (kind: why it was not checked)."""
-    return json.dumps({
+def audit_record(result, *, name):
+    """An :class:`ragscore.tables.audit.Audit` as the object :func:`audit_json` writes."""
+    return {
         "dataset": name, "k": result.k,
         "unjudged": {system: counts._asdict() for system, counts in result.unjudged.items()},
         "findings": [{**finding._asdict(), "docs": list(finding.docs)}
                      for finding in result.findings],
         "notes": result.notes,
-    }, indent=2) + "\n"
+    }
+
+
+def audit_json(result, *, name):
+    """An :class:`ragscore.tables.audit.Audit` as JSON: ``dataset``, ``k``, ``unjudged``
+    (per system), ``findings`` (kind, case, system, docs, detail; system null for a label
+    finding) and ``notes`` (kind: why it was not checked)."""
+    return json.dumps(audit_record(result, name=name), indent=2) + "\n"
+
+
+def agreement_text(dataset):
+    """The agreement section of ``ragscore audit``, measured before adjudication
+    (:func:`before_adjudication`: the adjudicators' decisions left out, said so only when
+    there are some): per kind of item and pair of reviewers, Cohen's kappa
+    (:func:`ragscore.tables.reviews.agreement_table`), then per kind Krippendorff's alpha
+    (:func:`ragscore.tables.reviews.alpha_table`)."""
+    from ..tables.reviews import agreement_table, alpha_table
+    from .formats import render_frame
+
+    before = before_adjudication(dataset)
+    left_out = len(dataset.judgements) - len(before.judgements)
+    return ("\nAgreement between reviewers, per kind of item (decisions compared as they "
+            "are, each kind on its own scale; kappa = (po - pe) / (1 - pe)):\n"
+            + ("(before adjudication: the adjudicators' decisions are left out)\n"
+               if left_out else "")
+            + render_frame(agreement_table(before), fmt="text")
+            + "\nKrippendorff's alpha per kind (people only; ordinal for relevance grades, "
+              "nominal otherwise):\n" + render_frame(alpha_table(before), fmt="text"))
 
 
 def judgement_lines(records, *, stale):
@@ -104,8 +129,6 @@ def judgement_lines(records, *, stale):
 def audit_text(result, display):
     """The writer of a :class:`ragscore.usecases.audit.Audit` for people: the findings, then
     what the judgements amount to, then the agreement between reviewers."""
-    from .formats import render_frame
-
     dataset = result.dataset
     written = render_audit(result.findings, name=dataset.name)
     if dataset.judgements:
@@ -115,21 +138,14 @@ def audit_text(result, display):
         if listed:
             written += "\n" + "\n".join(listed) + "\n"
     if dataset.judgements or any(case.get("reviews") for case in dataset.cases.values()):
-        from ..tables.reviews import agreement_table
-
-        written += ("\nAgreement between reviewers (relevant/supported read as positive; "
-                    "kappa = (po - pe) / (1 - pe)):\n")
-        before = before_adjudication(dataset)
-        if len(before.judgements) != len(dataset.judgements):
-            written += "(before adjudication: the adjudicators' decisions are left out)\n"
-        written += render_frame(agreement_table(before), fmt="text")
+        written += agreement_text(dataset)
     return written
 
 
 def audit_data(result, display):
     """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON (with ``disputes``,
     open and settled: :func:`ragscore.render.adjudication.dispute_data`)."""
-    data = json.loads(audit_json(result.findings, name=result.dataset.name))
+    data = audit_record(result.findings, name=result.dataset.name)
     data["disputes"] = dispute_data(result.dataset)
     return json.dumps(data, indent=2) + "\n"
 

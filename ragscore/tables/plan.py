@@ -18,7 +18,11 @@ from statistics import NormalDist
 
 from ..core.rules import InvalidInputError, show
 
-__all__ = ["check_plan", "normal_questions", "power_of", "questions_needed"]
+__all__ = ["MAX_QUESTIONS", "check_plan", "normal_questions", "power_of", "questions_needed"]
+
+#: The most questions a plan works out (beyond it no test set is built by people: the plan
+#: is refused, saying how many the normal approximation asks).
+MAX_QUESTIONS = 10_000_000
 
 
 def check_plan(*, delta, power, confidence, sd=None):
@@ -79,7 +83,16 @@ def questions_needed(sd, delta, *, power=0.8, confidence=0.95):
     check_plan(delta=delta, power=power, confidence=confidence, sd=sd)
     if sd == 0:
         return 2
-    n = max(2, math.ceil(normal_questions(sd, delta, power=power, confidence=confidence)))
+    try:
+        approximate = normal_questions(sd, delta, power=power, confidence=confidence)
+    except OverflowError:  # (z sd / delta)^2 beyond a float
+        approximate = math.inf
+    if approximate > MAX_QUESTIONS:
+        raise InvalidInputError(
+            f"detecting --delta {show(delta)} when the paired differences have a standard "
+            f"deviation of {show(sd)} needs more than {MAX_QUESTIONS:,} questions (the normal "
+            f"approximation says {approximate:.3g}); plan for a larger --delta")
+    n = max(2, math.ceil(approximate))
     while power_of(n, sd, delta, confidence=confidence) < power:
         n += 1
     while n > 2 and power_of(n - 1, sd, delta, confidence=confidence) >= power:

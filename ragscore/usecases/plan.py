@@ -17,6 +17,7 @@ into questions. Each new question then needs, per kind:
 The metric's stage says which it reads: a retrieval metric the pool, an answer metric the
 claims, a nugget or citation score the assignments and grades.
 """
+import math
 from collections import namedtuple
 
 from ..core.rules import InvalidInputError, show
@@ -118,8 +119,8 @@ def plan(dataset, *, baseline, candidate, metric, delta, power=0.8, confidence=0
         raise InvalidInputError(f"--pool-depth must be a whole number 1 or above; got "
                                 f"{show(pool_depth)}")
     if claims_per_answer is not None and (type(claims_per_answer) not in (int, float)
-                                          or not claims_per_answer > 0):
-        raise InvalidInputError(f"--claims-per-answer must be a number above 0; got "
+                                          or not 0 < claims_per_answer < math.inf):
+        raise InvalidInputError(f"--claims-per-answer must be a finite number above 0; got "
                                 f"{show(claims_per_answer)}")
     source = loaded(dataset)
     deltas, have = [], 0

@@ -37,7 +37,7 @@ def claims(dataset, *, system=None, split="sentence", pattern=None):
     """The claims of every answer-only run of ``dataset`` (of ``system`` only, when given),
     cut by ``split`` and read with the citation ``pattern``."""
     from ..io.answers import derived_claims
-    from .reading import loaded, paths
+    from .reading import loaded
 
     source = loaded(dataset)
     if system is not None and system not in source.systems:
@@ -176,15 +176,17 @@ def disputed_rows(source, *, adjudicators=None, **options):
 
 
 def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, disputed=False,
-                 **options):
+                 overwrite=False, overwrite_decisions=False, **options):
     """The review queue of ``dataset`` (``options``: those of
     :func:`~ragscore.io.review_queue.review_queue`, and those of
     :func:`~ragscore.usecases.review_status.ordered_queue` that order it by what decides),
     only the ``kinds`` named when given; with ``out``, written there atomically in ``fmt``
-    (default: by its suffix) before the result is returned. As a review page (``html``) it
+    (default: by its suffix) before the result is returned: a file there is replaced only
+    with ``overwrite``, and one holding decisions only with ``overwrite_decisions``
+    (:func:`~ragscore.io.queue_file.check_queue_output`). As a review page (``html``) it
     carries its identity, and its decisions default to ``date``. ``disputed``: the items
     people decided differently and nobody has adjudicated (:func:`disputed_rows`)."""
-    from ..io.outputs import check_output_file
+    from ..io.queue_file import check_queue_output
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
     from .reading import loaded, paths
@@ -192,10 +194,12 @@ def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, disputed
     kinds = check_kinds(kinds)
     kind = queue_format(out, fmt)
     if date is not None:
-        from ..io.queue_file import check_date
+        from ..core.rules import check_date
 
         check_date(date, "--date")
-    target = None if out is None else check_output_file(out, flag="--out", inputs=paths(dataset))
+    target = None if out is None else check_queue_output(
+        out, flag="--out", inputs=paths(dataset), overwrite=overwrite,
+        decisions=overwrite_decisions)
     source = loaded(dataset)
     if kinds is not None and "citation" in kinds:
         options["citations"] = True

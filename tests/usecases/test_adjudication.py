@@ -67,6 +67,7 @@ def test_an_adjudicator_settles_the_dispute_and_is_scored(folder, tmp_path):
     assert ("Disputes: 1 open, 0 settled by an adjudicator" in out
             and "  open: support, case launch, item " in out)
     before = out[out.index("Agreement between reviewers"):]
+    assert "per kind of item" in before and "Krippendorff's alpha per kind" in before
     # cat adjudicates: supported, stating monday
     decided = tmp_path / "cat.jsonl"
     decided.write_text(json.dumps(dict(rows[0], decision="supported", states="monday",

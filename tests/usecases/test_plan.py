@@ -91,6 +91,18 @@ def test_the_observed_spread_is_the_sample_standard_deviation():
     (["--delta", "0.1", "--power", "0"], "--power must be a number strictly between 0 and 1; "
                                          "got 0.0"),
     (["--delta", "0.1", "--sd", "-1"], "--sd must be a finite number at least 0; got -1.0"),
+    # ((1.959964 + 0.841621) * 1e20 / 0.1)^2 = (2.801585e21)^2 = 7.849e42 questions
+    (["--delta", "0.1", "--sd", "99999999999999999999"],
+     "detecting --delta 0.1 when the paired differences have a standard deviation of 1e+20 "
+     "needs more than 10,000,000 questions (the normal approximation says 7.85e+42); plan "
+     "for a larger --delta"),
+    # 1e-320 is below the smallest normal float: (z sd / delta)^2 overflows a float
+    (["--delta", "1e-320", "--sd", "1"],
+     "detecting --delta 1e-320 when the paired differences have a standard deviation "
+     "of 1.0 needs more than 10,000,000 questions (the normal approximation says inf); plan "
+     "for a larger --delta"),
+    (["--delta", "0.1", "--sd", "1", "--claims-per-answer", "inf"],
+     "--claims-per-answer must be a finite number above 0; got inf"),
 ])
 def test_bad_plans_are_refused(extra, message):
     code, out, err = capture(["plan", ANSWERS, "--baseline", "draft", "--candidate",
