@@ -109,6 +109,20 @@ def test_the_span_benchmark_runs_on_a_small_size(tmp_path):
                "lost)" in line for line in lines)
 
 
+@pytest.mark.exhaustive
+def test_the_review_order_benchmark_settles_on_the_whole_pools_verdict():
+    # the script raises when a settled verdict differs from the whole pool's
+    script = BENCH.parent / "bench_review_order.py"
+    result = subprocess.run([sys.executable, str(script), "--questions", "8", "--orders",
+                             "decision,queue", "--shapes", "generated"],
+                            capture_output=True, text=True, check=True, timeout=900)
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| generated")]
+    assert len(rows) == 2
+    for row in rows:
+        settled, whole = [cell.strip() for cell in row.strip("|").split("|")][-2:]
+        assert settled == whole
+
+
 VERIFY = BENCH.parent / "bench_verify.py"
 
 

@@ -230,6 +230,10 @@ def exceptions(box, url):
         ("import", "alce"): [fixture / "alce" / "result.json", "--system", "toy"],
         ("export", "nuggets"): [box.dataset, "--nuggets", box.fresh(".jsonl")],
         ("review", "import"): [box.dataset, box.queue],
+        # what decides: the policy's verdict for the candidate against the baseline
+        ("review", "status"): [box.dataset, "--policy", box.policy, "--baseline",
+                               box.systems[0]],
+        ("plan",): [box.dataset, "--metric", "recall", "--delta", "0.05"],
         # without DATASET these compare two chunkings of one span test set (DIR:SYSTEM)
         ("compare",): [box.dataset], ("gate",): [box.dataset], ("html",): [box.dataset],
         ("import", "spans"): ["--documents", box.spans / "documents.jsonl", "--questions",

@@ -26,7 +26,7 @@ from ragscore.cli import build_parser, capture
 #: The options a matrix cell fills by their destination; a command whose required option is
 #: not here fails the matrix, naming it (give it a recipe here).
 FILLED = {"dataset", "target", "baseline", "candidate", "policy", "out", "out_prefix",
-          "system", "max_k", "file", "chunks", "report"}
+          "system", "max_k", "file", "chunks", "report", "metric", "delta"}
 #: Commands that need something no folder holds: a running system to call.
 NEEDS_A_SYSTEM = {("record",)}
 #: Commands that apply to every dataset folder, whatever it holds: exit 0 on each kind that
@@ -146,11 +146,13 @@ def _argv(path, parser, folder, variant, fmt, tmp):
     values = {"baseline": first, "candidate": second, "policy": policy, "system": first,
               "max_k": "5", "out_prefix": tmp / "export" / "trec",
               "chunks": Path(__file__).resolve().parents[1] / "fixtures" / "spans"
-              / "chunks-sentences.jsonl", "report": tmp / "report.json"}
+              / "chunks-sentences.jsonl", "report": tmp / "report.json", "metric": "recall",
+              "delta": "0.05"}
     if variant == "second-first":
         values.update(baseline=second, candidate=first)
     outs = {("html",): "page.html", ("baseline", "save"): "baseline.json",
-            ("export", "alce"): "alce.json", ("review", "export"): "queue.jsonl"}
+            ("export", "alce"): "alce.json", ("review", "export"): "queue.jsonl",
+            ("review", "page"): "review.html"}
     values["out"] = tmp / outs.get(path, "out")
     setup = []
     if path == ("baseline", "verify") or variant == "baseline-file":
@@ -173,6 +175,8 @@ def _argv(path, parser, folder, variant, fmt, tmp):
     if path == ("gate",):  # against a system of the folder, or its saved baseline
         argv += (["--baseline-file", str(values["file"])] if variant == "baseline-file"
                  else ["--baseline", values["baseline"]])
+    if path == ("review", "status"):  # what decides: the policy, against the baseline
+        argv += ["--policy", str(policy), "--baseline", values["baseline"]]
     if fmt is not None:
         argv += ["--format", fmt]
     if path in (("export", "nuggets"),):

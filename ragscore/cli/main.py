@@ -38,16 +38,17 @@ class _Parser(argparse.ArgumentParser):
 
 #: The commands in the order a user meets them (``ragscore --help`` lists them so).
 ORDER = ("demo", "import", "export", "eval", "report", "compare", "gate", "baseline", "html",
-         "review", "claims", "audit", "sweep", "labels", "rechunk", "record", "manifest",
-         "validate", "upgrade")
+         "review", "plan", "claims", "audit", "sweep", "labels", "rechunk", "record",
+         "manifest", "validate", "upgrade")
 
 
 def command_groups():
     """The command modules, each with ``COMMANDS``: ``{name: add(commands)}``."""
-    from . import audit, compare, eval, html, import_export, record, release, report, review, \
-        spans
+    from . import audit, compare, eval, html, import_export, plan, record, release, report, \
+        review, spans
 
-    return (report, import_export, eval, compare, release, html, review, audit, spans, record)
+    return (report, import_export, eval, compare, release, html, review, plan, audit, spans,
+            record)
 
 
 def build_parser():

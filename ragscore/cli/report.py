@@ -3,8 +3,8 @@
 from ..usecases.report import Report, demo, report_job
 from ..usecases.sweep import Sweep, sweep
 from ..usecases.measured import TREC_DEFAULT
-from .options import (course_k, dataset_argument, digits_option, format_option, k_text,
-                      measures_option, scoring, scoring_options)
+from .options import (confidence, course_k, dataset_argument, digits_option, format_option,
+                      k_text, measures_option, random_seed, scoring, scoring_options)
 
 
 def _demo(args):
@@ -15,10 +15,14 @@ def _report(args):
     k = args.k
     if args.measures is None and not args.trec_eval:
         k = "2" if k is None else k
+    estimate = None
+    if args.estimate is not None:
+        estimate = {"estimate": args.estimate, "audit_share": args.audit_share,
+                    "seed": args.seed, "confidence": args.confidence}
     return report_job(args.dataset, failures=args.failures, by=args.by, measures=args.measures,
                       trec_eval=args.trec_eval, k=k, metrics=args.metrics,
                       na_as_zero=args.na_as_zero, system=args.system, drafts=args.drafts,
-                      **scoring(args))
+                      estimate=estimate, **scoring(args))
 
 
 def _sweep(args):
@@ -79,6 +83,18 @@ def add_report(commands):
                              "--measures (default: " + TREC_DEFAULT + ")")
     parser.add_argument("--system", default=None, metavar="NAME",
                         help="score only this system's runs")
+    parser.add_argument("--estimate", choices=("ppi",), default=None,
+                        help="ppi: beside people's figures, estimate each answer metric's mean "
+                             "from a judge's drafts of every answer corrected by people's "
+                             "audit sample (prediction-powered inference; labelled as an "
+                             "estimate, never the default; docs/labels.md)")
+    parser.add_argument("--audit-share", type=float, default=0.1, metavar="SHARE",
+                        help="with --estimate: the audit slice's share of the questions, as "
+                             "review export --order decision drew it (default 0.1)")
+    parser.add_argument("--seed", type=random_seed, default=0,
+                        help="with --estimate: the audit slice's seed (default 0)")
+    parser.add_argument("--confidence", type=confidence, default=0.95,
+                        help="with --estimate: the intervals' confidence (default 0.95)")
     parser.set_defaults(handler=_report)
 
 

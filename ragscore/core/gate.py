@@ -53,12 +53,16 @@ class Check(namedtuple("Check", "name meaning reads needs judge")):
 
 
 class Rule(namedtuple("Rule", "name metric check threshold tolerance slice cases k severity "
-                              "missing max_na max_na_share",
-                      defaults=(None, 0.0, None, None, None, "major", "fail", None, None))):
+                              "missing max_na max_na_share estimate audit_share audit_seed",
+                      defaults=(None, 0.0, None, None, None, "major", "fail", None, None,
+                                None, None, None))):
     """One rule of a policy (see the module docstring for what each check means);
     ``max_na`` (a whole number) or ``max_na_share`` (a share of the questions in scope)
     allows the candidate that many n/a questions more than the baseline has, or than the
-    labels force (none allowed by default)."""
+    labels force (none allowed by default). ``estimate = "ppi"`` judges a ``min_mean`` of an
+    answer metric by the prediction-powered estimate from a judge's drafts and people's
+    audit sample (``audit_share``, ``audit_seed``; :mod:`ragscore.core.ppi`) instead of
+    people's judgements alone."""
 
     __slots__ = ()
 
@@ -188,6 +192,12 @@ def check_rule(rule, *, has_baseline, max_k=MAX_K):
                         f"{rule.metric} is a {metric.kind} (use "
                         f"{' or '.join(others)})", field="metric")
     check_numbers(rule, max_k=max_k)
+    if rule.estimate is not None or rule.audit_share is not None or rule.audit_seed is not None:
+        from .ppi import estimate_problem
+
+        problem = estimate_problem(rule, metric)
+        if problem is not None:
+            raise RuleError(f"{where}: {problem[0]}", field=problem[1])
     if metric.kind != COUNT and rule.tolerance is not None and rule.tolerance > 1:
         raise RuleError(f"{where}: {rule.metric} is a {metric.kind} from 0 to 1, so a "
                         f"tolerance above 1 allows every change; got {show(rule.tolerance)}",

@@ -112,7 +112,9 @@ KINDS = {kind.name: kind for kind in (
 #: The kinds whose decisions are levels, resolved to the lowest (their decisions lowest first).
 LEVELLED = ("nugget", "citation")
 COMMON = ("kind", "case", "key", "decision", "reviewer", "date", "origin", "batch")
-OPTIONAL = ("states", "note")
+OPTIONAL = ("states", "note", "role")
+#: The role of a decision that settles a dispute (``review import --role adjudicator``).
+ADJUDICATOR = "adjudicator"
 #: Per kind, ``(fields it may have, fields it must have)``.
 _FIELDS = {name: (frozenset(COMMON + OPTIONAL + kind.subject), frozenset(COMMON + kind.subject))
            for name, kind in KINDS.items()}
@@ -257,6 +259,9 @@ def check_record(record, at, *, is_id=None):
     if "note" in record and type(record["note"]) is not str:
         raise InvalidInputError(f"{at}: field 'note' must be a string; got "
                                 f"{show(record['note'])}")
+    if "role" in record and record["role"] != ADJUDICATOR:
+        raise InvalidInputError(f"{at}: field 'role' must be {ADJUDICATOR!r} (or left out); "
+                                f"got {show(record['role'])}")
     return checked
 
 
@@ -388,11 +393,24 @@ def resolve(kind, decisions):
     return {"support": ("unsupported", None), "evidence": "not evidence"}.get(kind, "unsure")
 
 
-def resolved(records, *, machines=False):
+def is_adjudicator(record, adjudicators=()):
+    """True for a decision that settles a dispute: recorded with role ``adjudicator``, or by
+    a reviewer the folder names among its ``adjudicators`` (never a machine's draft).
+
+    >>> is_adjudicator({"reviewer": "cat", "role": "adjudicator"}), is_adjudicator(
+    ...     {"reviewer": "cat"}, ("cat",)), is_adjudicator({"reviewer": "ana"}, ("cat",))
+    (True, True, False)
+    """
+    return not is_machine(record) and (record.get("role") == ADJUDICATOR
+                                       or record["reviewer"] in adjudicators)
+
+
+def resolved(records, *, machines=False, adjudicators=()):
     """``{item: decision}`` from the current judgements of people (origin ``human`` or
     ``post-edited``), by :func:`resolve`; a support decision is a ``(decision, states)``
-    pair. A machine's draft never scores, unless ``machines`` (then only where no person
-    judged the item).
+    pair. Where an adjudicator decided an item (:func:`is_adjudicator`), that decision is
+    the one scored, the others' kept beside it. A machine's draft never scores, unless
+    ``machines`` (then only where no person judged the item).
 
     >>> records = [{"kind": "relevance", "case": "q", "key": "k" * 16, "reviewer": "ana",
     ...             "origin": "human", "decision": 2},
@@ -404,6 +422,8 @@ def resolved(records, *, machines=False):
     found = {}
     for item, by_reviewer in current(records).items.items():
         people = [record for record in by_reviewer.values() if not is_machine(record)]
+        settling = [record for record in people if is_adjudicator(record, adjudicators)]
+        people = settling or people
         if not people and machines:
             people = list(by_reviewer.values())
         if people:

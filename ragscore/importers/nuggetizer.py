@@ -74,6 +74,7 @@ NOTE_TYPES = ("question IDs given as a number in one file and as text in another
               "back as the first file gave them)")
 NOTE_SOURCES = "nuggets whose mapped_sub_narrative or source was not kept"
 NOTE_UNTITLED = "questions without text (the nuggets give no query and no answer names it)"
+NOTE_NO_TEXT = "passages without text (no segment of --corpus or of the answers gives it)"
 NOTE_FAILED = {
     "not_assessed": ('nugget assignments nuggetizer could not make ("failed"): not assessed, '
                      "so their answers' nugget scores are n/a"),
@@ -195,14 +196,14 @@ class _Reading:
     """What the files add up to, as they are read."""
 
     def __init__(self, failed_as):
-        self.cases, self.runs, self.corpus = {}, {}, {}
+        self.cases, self.runs, self.corpus, self.texts = {}, {}, {}, {}
         self.failed_as, self.answers, self.untitled, self.given = failed_as, None, set(), {}
         self.wrote = {}  # {case: [(text, importance)]} as the nuggets file wrote them
         self.titled = set()  # cases whose text an answer or assignment gave
         self.notes = dict.fromkeys((NOTE_DEFAULTED, NOTE_SOURCES, NOTE_DROPPED, NOTE_NUMBERS,
                                     NOTE_TYPES, NOTE_FAILED_IMPORTANCE[failed_as],
                                     NOTE_FAILED[failed_as], NOTE_UNKEPT, *NOTE_ANSWERS.values(),
-                                    NOTE_METADATA, NOTE_UNTITLED), 0)
+                                    NOTE_METADATA, NOTE_UNTITLED, NOTE_NO_TEXT), 0)
 
     def count(self, note, number=1):
         self.notes[note] += number
@@ -298,6 +299,11 @@ def _read_answers(path, reading, max_bytes):
             raise DatasetFileError(f"{place}: run {show(answer.system)} answers topic "
                                    f"{show(answer.case)} twice")
         reading.corpus.update(dict.fromkeys(answer.references))
+        for doc, text in answer.texts.items():
+            if reading.texts.get(doc, text) != text:
+                raise DatasetFileError(f"{place}: field 'references': segment {show(doc)} "
+                                       f"has another text than an earlier answer gives it")
+            reading.texts[doc] = text
         per_case[answer.system] = {"retrieved": answer.references,
                                    "sentences": answer.sentences}
         if answer.response_length is not None:
@@ -382,13 +388,34 @@ def _assigned_run(reading, case_name, system, record, place):
     return run
 
 
+def _passage_texts(reading, corpus):
+    """The passages' text: the answers' segments, then the ``corpus`` file's (the MS MARCO
+    v2.1 segment layout); a segment the two give differently is refused."""
+    texts = dict(reading.texts)
+    if corpus is not None:
+        from .segments import read_segments
+
+        for doc, text in read_segments(corpus, set(reading.corpus)).items():
+            if texts.get(doc, text) != text:
+                raise DatasetFileError(f"{where(corpus)}: segment {show(doc)} has another "
+                                       "text than the answers file gives it")
+            texts[doc] = text
+    for doc in reading.corpus:
+        if doc in texts:
+            reading.corpus[doc] = texts[doc]
+    if corpus is not None or texts:
+        reading.count(NOTE_NO_TEXT, sum(1 for text in reading.corpus.values() if text is None))
+
+
 def import_nuggets(nuggets, *, assignments=None, answers=None, qrels=None, origin="llm-draft",
                    reviewer=None, date=None, failed_as="not_assessed", name=None,
-                   max_bytes=MAX_FILE_BYTES):
+                   max_bytes=MAX_FILE_BYTES, corpus=None):
     """Import nuggetizer's nuggets (and assignments), TREC RAG answers and qrels; return
     ``(dataset, notes)`` (format version 5: the assignments become judgements with
     ``origin``, ``reviewer`` and ``date``; ``failed_as``: how a ``"failed"`` assignment or
-    importance is read, one of :data:`FAILED_AS`). See the module docstring."""
+    importance is read, one of :data:`FAILED_AS`; ``corpus``: the segments' text, in the MS
+    MARCO v2.1 segment layout, :mod:`ragscore.importers.segments`). See the module
+    docstring."""
     name = check_options(name=name, default_name=stem(nuggets))
     if failed_as not in FAILED_AS:
         raise InvalidInputError(f"failed_as must be one of {', '.join(FAILED_AS)}; got "
@@ -404,6 +431,7 @@ def import_nuggets(nuggets, *, assignments=None, answers=None, qrels=None, origi
     if assignments is not None:
         judgements = _read_assignments(assignments, reading, provenance, max_bytes)
     files = [path for path in (nuggets, assignments, answers, qrels) if path is not None]
+    _passage_texts(reading, corpus)
     if not reading.corpus:
         raise DatasetFileError(f"{file_names(files)}: name no passage, and a test set needs "
                                "one: give the answers the assignments judge (--answers, "

@@ -177,7 +177,7 @@ def _nuggets(options):
                           answers=options["answers"], qrels=options["qrels"],
                           origin=options["origin"], reviewer=options["reviewer"],
                           date=options["date"], failed_as=options["failed_as"],
-                          name=options["name"])
+                          name=options["name"], corpus=options["corpus"])
 
 
 def _alce(options):
@@ -360,6 +360,11 @@ IMPORTERS = {importer.name: importer for importer in (
                         reads=True),
                  Option(("--qrels",), {"default": None,
                                        "help": "TREC qrels grading the passages"}, reads=True),
+                 Option(("--corpus",), {"default": None,
+                                        "help": "the segments' text: JSON Lines (or .gz) in "
+                                                "the MS MARCO v2.1 segmented corpus layout "
+                                                "(docid, segment, ...); only the segments "
+                                                "the test set names are kept"}, reads=True),
                  Option(("--origin",), {"choices": ("llm-draft", "post-edited", "human"),
                                         "default": "llm-draft",
                                         "help": "who made the assignments: an LLM's drafts "

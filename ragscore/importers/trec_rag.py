@@ -19,7 +19,8 @@ topic under ``metadata``, no ``response_length``::
 ``run_id`` names the system; ``topic_id`` (``metadata.narrative_id``) the question (a
 number is read as its digits, and said so: ``numbered``); ``topic`` (``metadata.narrative``)
 its text; ``references`` the segments the answer was given, in order, which becomes the
-run's ranking; each answer sentence cites segments by their 0-based index into
+run's ranking (each an ID, or a segment in the MS MARCO v2.1 corpus layout, whose
+``segment`` is then the passage's text); each answer sentence cites segments by their 0-based index into
 ``references``, resolved here to their IDs (``sentences``,
 :mod:`ragscore.io.nugget_fields`); ``response_length`` is kept as the file gives it.
 
@@ -37,7 +38,8 @@ from pathlib import Path
 
 from ..core.rules import OPEN, show
 from ..io.jsonl import DatasetFileError, records, where
-from ._common import id_list, open_input, unicode_problem
+from ._common import open_input, unicode_problem
+from .segments import reference_list
 
 __all__ = ["Answer", "read_answers", "response_length", "topic_id", "write_answers"]
 
@@ -59,11 +61,12 @@ class Answer:
     ``response_length`` (``None`` when left out), ``sentences`` (``(text, cited IDs)``
     pairs), ``fields`` (the names of its system, question ID and question text fields, for
     messages: ``metadata.narrative_id`` in 2025), ``filled`` (what the record left out:
-    ``run_id``, ``references``, ``citations``) and ``unkept`` (its 2025 metadata held
-    ``team_id``, ``type`` or ``prompt``, which are not kept)."""
+    ``run_id``, ``references``, ``citations``), ``unkept`` (its 2025 metadata held
+    ``team_id``, ``type`` or ``prompt``, which are not kept) and ``texts`` (``{ID: text}``
+    of the references given as segments, :mod:`ragscore.importers.segments`)."""
 
     __slots__ = ("line", "system", "case", "numbered", "question", "references",
-                 "response_length", "sentences", "fields", "filled", "unkept")
+                 "response_length", "sentences", "fields", "filled", "unkept", "texts")
 
     def __init__(self, **values):
         for name, value in values.items():
@@ -201,15 +204,15 @@ def read_answers(path, *, max_bytes):
                     length is None and "response_length" in record:
                 raise DatasetFileError(f"{place}: field 'response_length' must be a whole "
                                        f"number of at least 0; got {show(length)}")
-            references = None
+            references, texts = None, {}
             if "references" in record:
-                references = id_list(record["references"], "field 'references'", place)
+                references, texts = reference_list(record["references"], place)
             sentences, uncited = _sentences(record["answer"], references, place)
             filled += ("references",) * (references is None) + ("citations",) * uncited
             found.append(Answer(line=number, system=system, case=case, numbered=numbered,
                                 question=question, references=references or (),
                                 response_length=length, sentences=sentences, fields=fields,
-                                filled=filled, unkept=metadata))
+                                filled=filled, unkept=metadata, texts=texts))
     return found, dropped
 
 

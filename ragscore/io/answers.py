@@ -136,7 +136,8 @@ def labelled(dataset, *, judges=False, split="sentence", pattern=None, unit="chu
         dataset, legacy, _ = upgrade_reviews(
             dataset, claims_by_case(dataset, split=split, pattern=pattern))
         records = legacy + records
-    decided = resolved(records, machines=judges)
+    decided = resolved(records, machines=judges,
+                       adjudicators=tuple(getattr(dataset, "adjudicators", ()) or ()))
     spans = None
     if getattr(dataset, "documents", None):
         from .spans import apply_spans, span_view

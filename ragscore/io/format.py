@@ -93,7 +93,7 @@ INDEX_KEYS = {1: frozenset({"format", "version", "name", "description"}),
                             "min_relevance", "files", "notes", "checked"})}
 INDEX_KEYS[3] = INDEX_KEYS[2] | {"rubric", "manifests"}
 INDEX_KEYS[4] = INDEX_KEYS[3]
-INDEX_KEYS[5] = INDEX_KEYS[3] | {"spans"}
+INDEX_KEYS[5] = INDEX_KEYS[3] | {"spans", "adjudicators"}
 #: The settings of a span test set (index key ``spans``) and their defaults.
 SPAN_SETTINGS = {"min_overlap": 1, "overlapping_chunks": False}
 
@@ -105,9 +105,9 @@ __all__ = ["Dataset", "INDEX", "KINDS", "VERSION", "VERSIONS", "check_index", "d
 class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_relevance "
                                     "sources versions notes groups superseded rubric "
                                     "manifests judgements documents positions min_overlap "
-                                    "overlapping_chunks",
+                                    "overlapping_chunks adjudicators",
                          defaults=("dataset", "", "course", 1, None, None, (), None,
-                                   frozenset(), None, None, (), None, None, 1, False))):
+                                   frozenset(), None, None, (), None, None, 1, False, ()))):
     """A frozen test set: corpus, cases, and recorded runs as ``runs[case][system]``.
 
     ``ids`` names the ID rules (``course`` or ``open``); ``min_relevance`` is the lowest
@@ -122,8 +122,10 @@ class Dataset(namedtuple("Dataset", "corpus cases runs name description ids min_
     text)}``), ``positions`` (``{chunk: (doc, start, end)}``: where each chunk is cut from),
     ``min_overlap`` (the characters of a relevant span a chunk must hold to take its grade)
     and ``overlapping_chunks`` (whether chunks may share characters); see
-    :mod:`ragscore.core.spans`. A run may be a list of runs: the repeated trials of one
-    system on one case, in trial order.
+    :mod:`ragscore.core.spans`. ``adjudicators`` (version 5, index key ``adjudicators``)
+    names the reviewers whose decision settles a dispute (:mod:`ragscore.core.adjudication`).
+    A run may be a list of runs: the repeated trials of one system on one case, in trial
+    order.
     """
 
     __slots__ = ()
@@ -184,6 +186,11 @@ def check_index(index, place):
         check_manifests(index["manifests"], place)
     if "spans" in index:
         _check_span_settings(index["spans"], place)
+    named = index.get("adjudicators", [])
+    if type(named) is not list or not all(type(name) is str and name.strip() for name in named) \
+            or len(set(named)) != len(named):
+        raise InvalidInputError(f"{place}: key 'adjudicators' must be an array of distinct "
+                                f"reviewer names; got {show(named)}")
     minimum = index.get("min_relevance", 1)
     if type(minimum) is not int or minimum < 1:
         raise InvalidInputError(f"{place}: key 'min_relevance' must be an int of at least 1; "
@@ -238,7 +245,7 @@ def uses_version_4(dataset):
 def uses_version_5(dataset):
     """True when ``dataset`` holds judgements or source documents (a span test set), a case
     listing nuggets or a run recording its answer as sentences or its response length."""
-    if dataset.judgements or dataset.documents:
+    if dataset.judgements or dataset.documents or dataset.adjudicators:
         return True
     if type(dataset.cases) is dict and any(
             type(case) is dict and key in case
@@ -279,6 +286,8 @@ def dataset_index(dataset, version=VERSION):
     if dataset.documents:
         index["spans"] = {"min_overlap": dataset.min_overlap,
                           "overlapping_chunks": dataset.overlapping_chunks}
+    if dataset.adjudicators:
+        index["adjudicators"] = list(dataset.adjudicators)
     return index
 
 

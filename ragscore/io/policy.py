@@ -213,7 +213,8 @@ def _rule_of(item, policy):
                 slice=item.get("slice"), cases=item.get("cases"), k=k,
                 severity=item.get("severity", "major"),
                 missing=item.get("missing", policy.get("missing", "fail")),
-                **_na_allowance(item, policy))
+                estimate=item.get("estimate"), audit_share=item.get("audit_share"),
+                audit_seed=item.get("audit_seed"), **_na_allowance(item, policy))
 
 
 def _na_allowance(item, policy):

@@ -4,8 +4,10 @@
 byte order mark) and checks every row that holds a decision against the queue of the
 dataset as it is now: its ``kind``, ``case`` and ``key`` must name an item the queue offers
 (judged or not), its ``doc`` or ``citations`` must be that item's, one item may be decided
-once per file, and a file is imported once. The first problem stops the import with its line
-and field, and nothing is stored.
+once per file, and a file is imported once. A review page's export
+(:mod:`ragscore.io.page_export`) is checked as such first: the folder it was made from, each
+line as the page wrote it, the export its lines make. The first problem stops the import
+with its line and field, and nothing is stored.
 """
 import csv
 import hashlib
@@ -17,6 +19,7 @@ from collections import namedtuple
 from ..core.labels import KINDS, check_record, content_key, current, decision_of
 from ..core.rules import InvalidInputError, check_date, check_name, show
 from .jsonl import DECODER, check_encodable
+from .page_export import is_page_export, page_rows
 from .review_queue import COLUMNS, review_queue
 
 __all__ = ["Decisions", "READ_BACK", "add_judgements", "check_queue_output", "read_decisions"]
@@ -101,7 +104,7 @@ def _grade(cell, at):
                             f"got {show(cell)}")
 
 
-def _record(row, item, at, *, reviewer, date, batch, expected):
+def _record(row, item, at, *, reviewer, date, batch, expected, role=None):
     """The judgement record one checked row makes."""
     kind = row["kind"]
     decision = row.get("decision")
@@ -136,6 +139,8 @@ def _record(row, item, at, *, reviewer, date, batch, expected):
         if type(note) is not str:
             raise InvalidInputError(f"{at}: field 'note' must be text; got {show(note)}")
         record["note"] = note
+    if role is not None:
+        record["role"] = role
     if record["reviewer"] == "" or type(record["reviewer"]) is str and \
             not record["reviewer"].strip():
         raise InvalidInputError(f"{at}: field 'reviewer' is empty (fill it in or pass "
@@ -175,16 +180,20 @@ def _matches(row, item, at):
 
 
 def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sentence",
-                   pattern=None):
+                   pattern=None, role=None):
     """The :class:`Decisions` of a filled-in queue file's ``text`` (``kind`` ``jsonl`` or
-    ``csv``) for ``dataset`` as it is now; rows with an empty decision are still to review.
-    Every refusal names the line and the field."""
+    ``csv``) for ``dataset`` as it is now; rows with an empty decision are still to review;
+    ``role`` ``"adjudicator"``: every decision settles its item's dispute. Every refusal
+    names the line and the field."""
     batch = content_key("queue file", hashlib.sha256(text.encode("utf-8")).hexdigest())
     if any(record["batch"] == batch for record in dataset.judgements):
         raise InvalidInputError("line 1: this file was already imported (the same bytes, batch "
                                 f"{batch}); nothing stored")
     text = text[1:] if text.startswith("\ufeff") else text
-    rows = _csv_rows(text) if kind == "csv" else _jsonl_rows(text)
+    if kind == "jsonl" and is_page_export(text):  # a review page's export: checked first
+        rows = page_rows(text, dataset)
+    else:
+        rows = _csv_rows(text) if kind == "csv" else _jsonl_rows(text)
     items, mine = None, current(dataset.judgements).items
     records, seen, replaced, unchanged, still_open = [], {}, 0, 0, 0
     for number, row in rows:
@@ -206,7 +215,7 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
                 f"edited key, or a test set changed since the export)")
         _matches(row, items[item], at)
         record = _record(row, items[item], at, reviewer=reviewer, date=date, batch=batch,
-                         expected=dataset.cases[item[1]].get("support"))
+                         expected=dataset.cases[item[1]].get("support"), role=role)
         if item in seen:
             first, decided = seen[item]
             what = ("the same decision again" if decided == decision_of(record) else
@@ -216,7 +225,8 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
                                     "item and file")
         seen[item] = (number, decision_of(record))
         earlier = mine.get(item, {}).get(record["reviewer"])
-        if earlier is not None and decision_of(earlier) == decision_of(record):
+        if earlier is not None and decision_of(earlier) == decision_of(record) \
+                and earlier.get("role") == record.get("role"):
             unchanged += 1
             continue
         replaced += earlier is not None

@@ -124,7 +124,8 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
                    min_relevance=minimum, sources=sources, versions=versions,
                    notes=tuple(index.get("notes", ())), groups=reader.groups or None,
                    superseded=frozenset(reader.superseded), rubric=index.get("rubric"),
-                   manifests=index.get("manifests"), judgements=judgements, **chunking)
+                   manifests=index.get("manifests"), judgements=judgements,
+                   adjudicators=tuple(index.get("adjudicators", ())), **chunking)
 
 
 def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES, codec=None):

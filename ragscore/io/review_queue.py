@@ -25,7 +25,8 @@ judged; ``everything``: nothing is). Each row carries the item's ``kind``, ``cas
 (:mod:`ragscore.io.queue_file`).
 """
 from ..core.answers import answer_text, normalise
-from ..core.labels import citation_key, current, is_machine, passage_key, question_key
+from ..core.labels import KINDS, citation_key, current, is_machine, passage_key, \
+    question_key
 from ..core.nuggets import assignment_key, case_nuggets, check_nuggets, nugget_key
 from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
@@ -38,6 +39,34 @@ COLUMNS = ("kind", "case", "question", "doc", "passage", "claim", "citations", "
            "decision", "states", "reviewer", "date", "note")
 #: The pool depth ``review export`` uses unless told otherwise.
 POOL_DEPTH = 10
+#: The grades a reviewer gives a passage in the queue (the scale of a relevance item).
+GRADES = ((0, "0 not relevant"), (1, "1 relevant"), (2, "2 highly relevant"))
+
+
+def row_choices(row):
+    """``[(label, decision, states)]``: the decisions a queue row offers (its item's scale),
+    in the order a reviewer meets them.
+
+    >>> [label for label, _, _ in row_choices({"kind": "support", "expected": {"monday": []}})]
+    ['supported, states monday', 'supported, states none', 'unsupported', 'not a claim']
+    >>> [label for label, _, _ in row_choices({"kind": "support", "expected": {}})]
+    ['supported', 'unsupported', 'not a claim']
+    >>> [label for label, _, _ in row_choices({"kind": "nugget"})]
+    ['support', 'partial support', 'not support']
+    """
+    if row["kind"] == "relevance":
+        return [(label, grade, None) for grade, label in GRADES]
+    if row["kind"] == "answerability":
+        return [(word, word, None) for word in ("answerable", "unanswerable", "unsure")]
+    if row["kind"] in ("nugget", "citation"):  # TREC RAG's three levels, highest first
+        return [(word.replace("_", " "), word, None)
+                for word in reversed(KINDS[row["kind"]].decisions)]
+    if row["expected"]:
+        found = [(f"supported, states {name}", "supported", name) for name in row["expected"]]
+        found.append(("supported, states none", "supported", None))
+    else:
+        found = [("supported", "supported", None)]
+    return found + [("unsupported", "unsupported", None), ("not a claim", "not a claim", None)]
 
 
 def _row(kind, case_name, question, key, **shown):
@@ -78,10 +107,13 @@ def _done(found, reviewer, everything):
 
 
 def review_queue(dataset, *, system=None, pool_depth=POOL_DEPTH, reviewer=None,
-                 split="sentence", pattern=None, everything=False, citations=False):
+                 split="sentence", pattern=None, everything=False, citations=False,
+                 answers=False):
     """The rows awaiting review (dicts with :data:`COLUMNS`; see the module docstring).
     ``pool_depth`` ``None``: every retrieved passage, ``0``: no relevance rows;
-    ``citations``: offer each cited passage's support of its claim too."""
+    ``citations``: offer each cited passage's support of its claim too; ``answers``: a
+    claim's row also holds ``answers``, the text of each answer that makes it (what the
+    review page shows around a claim)."""
     if system is not None and system not in dataset.systems:
         raise InvalidInputError(f"system {show(system)} is not in the dataset (its systems: "
                                 f"{', '.join(dataset.systems) or 'none'})")
@@ -114,7 +146,7 @@ def review_queue(dataset, *, system=None, pool_depth=POOL_DEPTH, reviewer=None,
         if open_rules and _unlabelled(case) and ("answerability", case_name, key) not in done:
             rows.append(_row("answerability", case_name, question, key))
         rows += _claim_rows(case_name, case, per_case, systems, claims.get(case_name, ()),
-                            corpus, done)
+                            corpus, done, answers=answers)
         answered = _answers(per_case, systems, claims.get(case_name, ()))
         rows += _nugget_rows(case_name, case, answered, dataset, done,
                              split=split, pattern=pattern)
@@ -191,9 +223,11 @@ def _unlabelled(case):
                             grades) == -1
 
 
-def _claim_rows(case_name, case, per_case, systems, derived_runs, corpus, done):
-    """The support rows of one case: each (claim, cited passages) once."""
-    rows, seen = [], set()
+def _claim_rows(case_name, case, per_case, systems, derived_runs, corpus, done, *,
+                answers=False):
+    """The support rows of one case: each (claim, cited passages) once (with ``answers``:
+    each holding the text of every answer that makes it)."""
+    rows, seen = [], {}
     answered = [run for system, trials in per_case.items()
                 if systems is None or system in systems
                 for run in trial_runs(trials) if answer_only(run)]
@@ -202,12 +236,18 @@ def _claim_rows(case_name, case, per_case, systems, derived_runs, corpus, done):
         given = run.get("delivered")
         given = run.get("retrieved", ()) if given is None else given
         for claim, key in zip(derived.claims, derived.keys):
-            if key in seen or ("support", case_name, key) in done:
+            if key in seen:
+                if answers and answer_text(run) not in seen[key]["answers"]:
+                    seen[key]["answers"].append(answer_text(run))
                 continue
-            seen.add(key)
+            if ("support", case_name, key) in done:
+                continue
             rows.append(_row(
                 "support", case_name, case.get("question", ""), key, claim=claim.text,
                 citations=list(claim.citations), passages=_shown(corpus, claim.citations),
                 context={} if claim.citations else _shown(corpus, given),
                 findings=list(claim.findings), expected=expected))
+            seen[key] = rows[-1]
+            if answers:
+                rows[-1]["answers"] = [answer_text(run)]
     return rows

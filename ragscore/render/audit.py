@@ -2,6 +2,7 @@
 import json
 
 from ..tables.audit import KINDS
+from .adjudication import dispute_data, dispute_lines
 from .escape import text
 
 #: A heading per kind of finding.
@@ -56,31 +57,42 @@ def render_audit(result, *, name):
     return "\n".join(lines) + "\n"
 
 
-def audit_json(result, *, name):
-    """An :class:`ragscore.tables.audit.Audit` as JSON: ``dataset``, ``k``, ``unjudged``
-    (per system), ``findings`` (kind, case, system, docs, detail; system null for a label
-    finding) and ``notes`` (kind: why it was not checked)."""
-    return json.dumps({
+def audit_record(result, *, name):
+    """An :class:`ragscore.tables.audit.Audit` as the object :func:`audit_json` writes."""
+    return {
         "dataset": name, "k": result.k,
         "unjudged": {system: counts._asdict() for system, counts in result.unjudged.items()},
         "findings": [{**finding._asdict(), "docs": list(finding.docs)}
                      for finding in result.findings],
         "notes": result.notes,
-    }, indent=2) + "\n"
+    }
+
+
+def audit_json(result, *, name):
+    """An :class:`ragscore.tables.audit.Audit` as JSON: ``dataset``, ``k``, ``unjudged``
+    (per system), ``findings`` (kind, case, system, docs, detail; system null for a label
+    finding) and ``notes`` (kind: why it was not checked)."""
+    return json.dumps(audit_record(result, name=name), indent=2) + "\n"
 
 
 def agreement_text(dataset):
-    """The agreement section of ``ragscore audit``: per kind of item and pair of reviewers,
-    Cohen's kappa (:func:`ragscore.tables.reviews.agreement_table`), then per kind
-    Krippendorff's alpha (:func:`ragscore.tables.reviews.alpha_table`)."""
+    """The agreement section of ``ragscore audit``, measured before adjudication
+    (:func:`before_adjudication`: the adjudicators' decisions left out, said so only when
+    there are some): per kind of item and pair of reviewers, Cohen's kappa
+    (:func:`ragscore.tables.reviews.agreement_table`), then per kind Krippendorff's alpha
+    (:func:`ragscore.tables.reviews.alpha_table`)."""
     from ..tables.reviews import agreement_table, alpha_table
     from .formats import render_frame
 
+    before = before_adjudication(dataset)
+    left_out = len(dataset.judgements) - len(before.judgements)
     return ("\nAgreement between reviewers, per kind of item (decisions compared as they "
             "are, each kind on its own scale; kappa = (po - pe) / (1 - pe)):\n"
-            + render_frame(agreement_table(dataset), fmt="text")
+            + ("(before adjudication: the adjudicators' decisions are left out)\n"
+               if left_out else "")
+            + render_frame(agreement_table(before), fmt="text")
             + "\nKrippendorff's alpha per kind (people only; ordinal for relevance grades, "
-              "nominal otherwise):\n" + render_frame(alpha_table(dataset), fmt="text"))
+              "nominal otherwise):\n" + render_frame(alpha_table(before), fmt="text"))
 
 
 def judgement_lines(records, *, stale):
@@ -122,11 +134,25 @@ def audit_text(result, display):
     if dataset.judgements:
         written += "\n" + "\n".join(judgement_lines(dataset.judgements,
                                                     stale=result.stale)) + "\n"
+        listed = dispute_lines(dataset)  # disputes, open and settled
+        if listed:
+            written += "\n" + "\n".join(listed) + "\n"
     if dataset.judgements or any(case.get("reviews") for case in dataset.cases.values()):
         written += agreement_text(dataset)
     return written
 
 
 def audit_data(result, display):
-    """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON."""
-    return audit_json(result.findings, name=result.dataset.name)
+    """The writer of a :class:`ragscore.usecases.audit.Audit` as JSON (with ``disputes``,
+    open and settled: :func:`ragscore.render.adjudication.dispute_data`)."""
+    data = audit_record(result.findings, name=result.dataset.name)
+    data["disputes"] = dispute_data(result.dataset)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def before_adjudication(dataset):
+    """``dataset`` without its adjudicators' decisions: what agreement is measured on."""
+    from ..core.adjudication import before_adjudication as kept
+
+    return dataset._replace(judgements=tuple(kept(dataset.judgements,
+                                                  tuple(dataset.adjudicators or ()))))

@@ -25,7 +25,11 @@ __all__ = ["write_queue"]
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
 #: An ID starting with one of these is written as a JSON string (a formula, or a quote).
 _LEADS = ("=", "+", "-", "@", "\t", "\r", '"', "'", " ")
-_JSON = ("citations", "passages", "context", "findings", "expected")
+_JSON = ("citations", "passages", "context", "findings", "expected", "moves", "decisions")
+#: The columns a queue ordered by what decides adds (``audit``: in the seeded audit slice;
+#: ``moves``: the rules the item can still move), and a queue of disputes (``decisions``:
+#: each reviewer's), after the others when present; import ignores them.
+ORDERED = ("audit", "moves", "decisions")
 
 
 def _json(value):
@@ -51,6 +55,8 @@ def _id_cell(value):
 
 
 def _cell(name, value):
+    if name == "audit":
+        return "yes" if value else ""
     if name in READ_BACK:
         return _id_cell(value)
     if name in _JSON:
@@ -67,7 +73,8 @@ def write_queue(rows, *, kind="jsonl"):
         raise InvalidInputError(f"queue format must be jsonl or csv; got {show(kind)}")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    columns = COLUMNS + tuple(name for name in ORDERED if any(name in row for row in rows))
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([_cell(name, row[name]) for name in COLUMNS])
+        writer.writerow([_cell(name, row[name]) for name in columns])
     return buffer.getvalue()

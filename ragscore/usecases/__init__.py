@@ -19,6 +19,7 @@ sweep                 :func:`~.sweep.sweep`                      :class:`~.sweep
 gate                  :func:`~.gate.gate`                        :class:`~.gate.Verdict`
 baseline save/verify  :mod:`~.baselines`                         ``SavedBaseline``, ``BaselineCheck``
 review export         :func:`~.review.review_queue`              :class:`~.review.Queue`
+review page           :func:`~.review.review_page`               :class:`~.review.Queue`
 labels                :func:`~.spans.span_labels`                :class:`~.spans.SpanLabels`
 html                  :func:`~.share.share_page`                 :class:`~.share.Shared`
 ====================  =========================================  ==========================

@@ -15,6 +15,7 @@ match its digest or the test set changed), or a chunking's folder (``DIR:SYSTEM`
 """
 from collections import namedtuple
 
+from ..core.gate import Outcome
 from ..core.rules import InvalidInputError, show
 from ..engine import DEFAULT_ENGINE
 from ..render import gate as written
@@ -204,6 +205,53 @@ def _source(dataset, baseline, candidate, engine, allow_mismatch):
                                 allow_mismatch=allow_mismatch)
 
 
+def ppi_outcome(rule, estimate, label, where, *, digits=2):
+    """The :class:`~ragscore.core.gate.Outcome` of a ``min_mean`` rule judged by an
+    estimate: it passes only when the interval's lower end reaches the threshold (an
+    undefined estimate fails: nothing shows it passes)."""
+    if estimate.mean is None:
+        return Outcome(rule, False, None, 0, 0, [],
+                       f"estimate (prediction-powered) of the mean {label} in the {where}: "
+                       f"n/a ({estimate.reason}): nothing shows it passes.")
+    passed = estimate.low >= rule.threshold
+    return Outcome(rule, passed, estimate.mean, estimate.sample + estimate.rest, 0, [],
+                   f"estimate (prediction-powered, not a measurement) of the mean {label} "
+                   f"{estimate.mean:.{digits}f}, 95% interval [{estimate.low:.{digits}f}, "
+                   f"{estimate.high:.{digits}f}], from {estimate.rest} answers a judge "
+                   f"drafted and {estimate.sample} people judged in the audit sample, in the "
+                   f"{where}; threshold {rule.threshold:g}, which the interval's lower end "
+                   f"{'reaches' if passed else 'does not reach'}.")
+
+
+def _estimated(outcomes, inputs, candidate, *, k, digits):
+    """``outcomes`` with each rule that says ``estimate = "ppi"`` judged by the
+    prediction-powered estimate of its mean (:mod:`ragscore.usecases.estimate`) over its
+    scope: a judge's drafts corrected by people's audit sample."""
+    from ..core.gate import in_scope
+    from ..core.metrics import get
+    from .estimate import estimates, judge_counted
+    from ..core.audit_slice import AUDIT_SHARE, audit_cases
+
+    judge, found = None, []
+    for outcome in outcomes:
+        rule = outcome.rule
+        if rule.estimate is None or outcome.no_run:
+            found.append(outcome)
+            continue
+        judge = judge or judge_counted(inputs.dataset)
+        metric, at = get(rule.metric), rule.k or k
+        scope = in_scope(rule, inputs.cases, inputs.tags)
+        sample = audit_cases(inputs.dataset.cases, seed=rule.audit_seed or 0,
+                             share=AUDIT_SHARE if rule.audit_share is None else rule.audit_share)
+        row = estimates(inputs.dataset, k=at, metrics=[metric], sample=sample,
+                        cases=set(scope), systems={candidate}, people=inputs.counted,
+                        judge=judge, conservative=True)[0]
+        where = f"{len(scope)} question{'s' * (len(scope) != 1)}" + (
+            f" tagged {rule.slice}" if rule.slice is not None else "")
+        found.append(ppi_outcome(rule, row.ppi, metric.label_at(at), where, digits=digits))
+    return found
+
+
 def gate(dataset, *, policy, candidate, baseline=None, baseline_file=None,
          engine=DEFAULT_ENGINE, allow_mismatch=False, digits=4, show=10):
     """Judge every rule of ``policy`` (a TOML file's path) for system ``candidate`` of
@@ -256,9 +304,11 @@ def gate(dataset, *, policy, candidate, baseline=None, baseline_file=None,
                                     "with 'ragscore baseline save', or pass --allow-mismatch)")
         if problem:
             warnings.append(f"--allow-mismatch: {problem}")
-    verdict = verdict_of(run_gate(found.rules, judged, k=found.k, tags=inputs.tags,
-                                  baseline=against, cases=inputs.cases,
-                                  max_k=counted.rules.max_k, digits=digits))
+    outcomes = run_gate(found.rules, judged, k=found.k, tags=inputs.tags, baseline=against,
+                        cases=inputs.cases, max_k=counted.rules.max_k, digits=digits)
+    if any(rule.estimate is not None for rule in found.rules):
+        outcomes = _estimated(outcomes, inputs, candidate, k=found.k, digits=digits)
+    verdict = verdict_of(outcomes)
     notes = [note for note in counted.notes  # answers awaiting review, span labels lost
              if note.startswith((f"system {candidate}: ", f"system {name}: ", LOST_NOTE))]
     notes += label_notes(counted, found.k, systems={candidate, name})

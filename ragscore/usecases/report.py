@@ -205,20 +205,33 @@ def _measured(dataset, **options):
     return measured(dataset, **options)
 
 
+def _estimated(dataset, *, estimate, **options):
+    """``report --estimate ppi`` (:func:`~ragscore.usecases.estimate.estimate_report`)."""
+    from .estimate import estimate_report
+
+    return estimate_report(dataset, k=options.get("k", 2), metrics=options.get("metrics"),
+                           audit_share=estimate["audit_share"], seed=estimate["seed"],
+                           confidence=estimate["confidence"], system=options.get("system"))
+
+
 #: The jobs of ``ragscore report``, by the option that asks for each.
-JOBS = {"--failures": failures_report, "--by": sliced_report, "--measures": _measured,
-        "report": report}
+JOBS = {"--estimate": _estimated, "--failures": failures_report, "--by": sliced_report,
+        "--measures": _measured, "report": report}
 
 
-def job_of(*, failures=False, by=None, measures=None, trec_eval=False, **options):
+def job_of(*, failures=False, by=None, measures=None, trec_eval=False, estimate=None,
+           **options):
     """``(job, its options)``: which of :data:`JOBS` the options of ``ragscore report`` ask
     for and what it takes; options that cannot combine are refused, naming both."""
-    asked = [name for name, given in (("--failures", failures), ("--by", by is not None),
+    asked = [name for name, given in (("--estimate", estimate is not None),
+                                      ("--failures", failures), ("--by", by is not None),
                                       ("--measures", measures is not None),
                                       ("--trec-eval", trec_eval)) if given]
     if len(asked) > 1 and asked[-2:] != ["--measures", "--trec-eval"]:
         raise InvalidInputError(f"{asked[0]} and {asked[1]} ask for different reports; "
                                 "give one of them")
+    if estimate is not None:
+        return _estimate_options(estimate, options)
     if failures:
         for option, value in (("--metrics", options.pop("metrics", None)),
                               ("--na-as-zero", options.pop("na_as_zero", False) or None)):
@@ -236,9 +249,23 @@ def job_of(*, failures=False, by=None, measures=None, trec_eval=False, **options
     return "report", options
 
 
+def _estimate_options(estimate, options):
+    """``report --estimate ppi``: refused beside options it does not read, naming them."""
+    for option, given in (("--na-as-zero", options.get("na_as_zero")),
+                          ("--drafts", options.get("drafts")),
+                          ("--split", options.get("split")),
+                          ("--unit", options.get("unit", "chunk") != "chunk"),
+                          ("--dedupe", options.get("dedupe"))):
+        if given:
+            raise InvalidInputError(f"--estimate ppi reads people's judgements and the drafts "
+                                    f"as they are; it does not combine with {option}")
+    return "--estimate", {**options, "estimate": estimate}
+
+
 def report_job(dataset, **options):
     """The result ``ragscore report`` prints for these options (:func:`job_of` says which
-    job: :func:`failures_report`, :func:`sliced_report`, the named measures of
+    job: the estimate of :func:`~ragscore.usecases.estimate.estimate_report`,
+    :func:`failures_report`, :func:`sliced_report`, the named measures of
     :func:`~ragscore.usecases.measured.measured`, else :func:`report`)."""
     job, chosen = job_of(**options)
     return JOBS[job](dataset, **chosen)

@@ -3,8 +3,8 @@ person's review written out as a queue, and the decisions read back (docs/answer
 
 - :func:`claims`: every claim derived from the runs' answer text: a :class:`Claims`;
 - :func:`review_queue`: the items that await review (pooled passages, questions, claims,
-  nuggets, citations): a :class:`Queue`, written as JSON Lines or CSV (to a file or to
-  standard output);
+  nuggets, citations): a :class:`Queue`, written as JSON Lines, CSV or the review page (to
+  a file or to standard output); :func:`review_page` is the page;
 - :func:`import_decisions`: a filled-in queue read into the folder under its lock: a
   :class:`DecisionsImported`.
 """
@@ -17,8 +17,9 @@ from ..render import queue as written
 from ..render.writers import Writer, data_writer, writer_table
 from .result import Result
 
-__all__ = ["Claims", "DecisionsImported", "Queue", "claims", "import_decisions",
-           "queue_summary", "review_queue", "write_queue_file"]
+__all__ = ["Claims", "DecisionsImported", "QUEUE_KINDS", "Queue", "claims",
+           "import_decisions", "queue_summary", "review_page", "review_queue",
+           "write_queue_file"]
 
 
 class Claims(Result, namedtuple("Claims", "rows")):
@@ -72,29 +73,64 @@ def queue_summary(rows):
     return f"{len(rows)} {noun} review ({', '.join(parts)})"
 
 
-class Queue(Result, namedtuple("Queue", "rows out")):
-    """What awaits review: ``rows`` (one dict per item, :mod:`ragscore.io.review_queue`) and
-    the file it was written to (``out``; ``None``: it is written on standard output)."""
+class Queue(Result, namedtuple("Queue", "rows out identity order date",
+                               defaults=(None, None, None))):
+    """What awaits review: ``rows`` (one dict per item, :mod:`ragscore.io.review_queue`), the
+    file it was written to (``out``; ``None``: it is written on standard output), and for
+    the review page its ``identity`` (:class:`~ragscore.io.page_export.PageIdentity`), the
+    ``order`` the rows are in (``None``: the test set's) and the ``date`` its decisions
+    default to (``None``: the reviewer's today)."""
 
     __slots__ = ()
     job = "a review queue"
 
+    def text(self, kind):
+        """The queue as ``kind`` (``jsonl``, ``csv`` or ``html``, the review page)."""
+        if kind == "html":
+            from ..render.review_page import write_page
+
+            return write_page(self)
+        return written.write_queue(self.rows, kind=kind)
+
     def _written(self, display, kind):
         if self.out is None:
-            return written.write_queue(self.rows, kind=kind)
+            return self.text(kind)
         return f"wrote {self.out}: {queue_summary(self.rows)}\n"
 
     writers = writer_table(
         data_writer("jsonl", lambda result, display: result._written(display, "jsonl")),
-        data_writer("csv", lambda result, display: result._written(display, "csv")))
+        data_writer("csv", lambda result, display: result._written(display, "csv")),
+        data_writer("html", lambda result, display: result._written(display, "html")))
+
+
+#: The kinds a queue offers, in queue order (``--kinds`` chooses among them).
+QUEUE_KINDS = ("relevance", "answerability", "support", "nugget", "citation")
 
 
 def queue_format(out, fmt):
-    """The format a queue is written in: ``fmt``, else CSV for an ``out`` ending in
-    ``.csv``, else JSON Lines."""
+    """The format a queue is written in: ``fmt``, else by ``out``'s suffix (``.csv``: CSV,
+    ``.html``: the review page), else JSON Lines.
+
+    >>> queue_format("review.HTML", None), queue_format(None, None)
+    ('html', 'jsonl')
+    """
     if fmt is not None:
         return fmt
-    return "csv" if out is not None and str(out).lower().endswith(".csv") else "jsonl"
+    suffix = "" if out is None else str(out).lower().rpartition(".")[2]
+    return {"csv": "csv", "html": "html", "htm": "html"}.get(suffix, "jsonl")
+
+
+def check_kinds(kinds):
+    """``kinds`` (names, or ``None``: every kind) checked against :data:`QUEUE_KINDS`."""
+    if kinds is None:
+        return None
+    kinds = tuple(kinds)
+    unknown = [kind for kind in kinds if kind not in QUEUE_KINDS]
+    if unknown or not kinds:
+        raise InvalidInputError(f"--kinds must name kinds of the review queue "
+                                f"({', '.join(QUEUE_KINDS)}), separated by commas; got "
+                                f"{show(unknown[0] if unknown else ','.join(kinds))}")
+    return kinds
 
 
 def write_queue_file(dataset, path, *, kind=None, **options):
@@ -102,32 +138,103 @@ def write_queue_file(dataset, path, *, kind=None, **options):
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
 
-    rows = queued(dataset, **options)
-    write_file_atomically(Path(path), [written.write_queue(rows,
-                                                           kind=queue_format(path, kind))])
+    kind = queue_format(path, kind)
+    rows = queued(dataset, answers=kind == "html", **options)
+    identity = None
+    if kind == "html":  # a review page: --review-out queue.html
+        from ..io.page_export import page_identity
+
+        identity = page_identity(dataset, rows, options.get("reviewer"))
+    write_file_atomically(Path(path), [Queue(rows, path, identity).text(kind)])
     return f"wrote {path}: {queue_summary(rows)}"
 
 
-def review_queue(dataset, *, out=None, fmt=None, overwrite=False, overwrite_decisions=False,
-                 **options):
+#: The options that order a queue by what decides (:func:`~.review_status.ordered_queue`).
+ORDERING = ("order", "policy", "candidate", "baseline", "metric", "k", "audit_share", "seed",
+            "only_deciding")
+
+
+def disputed_rows(source, *, adjudicators=None, **options):
+    """The queue rows of the items people decided differently and no adjudicator has
+    settled (:func:`ragscore.core.adjudication.disputes`), each with ``decisions``
+    (``{reviewer: decision}``), in queue order."""
+    from ..core.adjudication import disputes, said
+    from ..io.review_queue import review_queue as queued
+
+    named = tuple(source.adjudicators if adjudicators is None else adjudicators)
+    found = {dispute.item: dispute for dispute in disputes(source.judgements, named)
+             if dispute.open}
+    options.update(everything=True, citations=True, pool_depth=None)
+    options.pop("reviewer", None)
+    rows = []
+    for row in queued(source, **options):
+        dispute = found.get((row["kind"], row["case"], row["key"]))
+        if dispute is not None:
+            rows.append(dict(row, decisions={name: said(decision) for name, decision
+                                             in dispute.decisions.items()}))
+    return rows
+
+
+def review_queue(dataset, *, out=None, fmt=None, kinds=None, date=None, disputed=False,
+                 overwrite=False, overwrite_decisions=False, **options):
     """The review queue of ``dataset`` (``options``: those of
-    :func:`~ragscore.io.review_queue.review_queue`); with ``out``, written there atomically
-    in ``fmt`` (default: by its suffix) before the result is returned: a file there is
-    replaced only with ``overwrite``, and one holding decisions only with
-    ``overwrite_decisions`` (:func:`~ragscore.io.queue_file.check_queue_output`)."""
+    :func:`~ragscore.io.review_queue.review_queue`, and those of
+    :func:`~ragscore.usecases.review_status.ordered_queue` that order it by what decides),
+    only the ``kinds`` named when given; with ``out``, written there atomically in ``fmt``
+    (default: by its suffix) before the result is returned: a file there is replaced only
+    with ``overwrite``, and one holding decisions only with ``overwrite_decisions``
+    (:func:`~ragscore.io.queue_file.check_queue_output`). As a review page (``html``) it
+    carries its identity, and its decisions default to ``date``. ``disputed``: the items
+    people decided differently and nobody has adjudicated (:func:`disputed_rows`)."""
     from ..io.queue_file import check_queue_output
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
     from .reading import loaded, paths
 
+    kinds = check_kinds(kinds)
+    kind = queue_format(out, fmt)
+    if date is not None:
+        from ..core.rules import check_date
+
+        check_date(date, "--date")
     target = None if out is None else check_queue_output(
         out, flag="--out", inputs=paths(dataset), overwrite=overwrite,
         decisions=overwrite_decisions)
-    rows = queued(loaded(dataset), **options)
+    source = loaded(dataset)
+    if kinds is not None and "citation" in kinds:
+        options["citations"] = True
+    ordering = {name: options.pop(name) for name in ORDERING if name in options}
+    if disputed and any(value not in (None, False) for value in ordering.values()):
+        raise InvalidInputError("--disputed lists the items people decided differently; it "
+                                "does not combine with --order and its options")
+    if disputed:
+        rows = disputed_rows(source, answers=kind == "html", **options)
+    else:
+        rows = queued(source, answers=kind == "html", **options)
+    if kinds is not None:
+        rows = [row for row in rows if row["kind"] in kinds]
+    if ordering:
+        from .review_status import ordered_queue
+
+        rows = ordered_queue(source, rows, pool_depth=options.get("pool_depth"),
+                             citations=options.get("citations", False),
+                             split=options.get("split", "sentence"),
+                             pattern=options.get("pattern"), **ordering)
+    identity = None
+    if kind == "html":
+        from ..io.page_export import page_identity
+
+        identity = page_identity(source, rows, options.get("reviewer"))
+    queue = Queue(rows, out, identity, ordering.get("order"), date)
     if target is not None:
-        write_file_atomically(target, [written.write_queue(rows,
-                                                           kind=queue_format(out, fmt))])
-    return Queue(rows, out)
+        write_file_atomically(target, [queue.text(kind)])
+    return queue
+
+
+def review_page(dataset, *, out=None, **options):
+    """The review page of ``dataset``'s queue (:func:`review_queue` as ``html``): one
+    self-contained HTML file, written at ``out`` when given."""
+    return review_queue(dataset, out=out, fmt="html", **options)
 
 
 class DecisionsImported(Result, namedtuple("DecisionsImported", "folder decisions")):
@@ -154,10 +261,11 @@ def _decisions_text(result):
 
 
 def import_decisions(folder, file, *, reviewer=None, date=None, split="sentence",
-                     pattern=None):
+                     pattern=None, role=None):
     """Read the filled-in queue ``file`` (CSV or JSON Lines, by its suffix) into the dataset
     ``folder``, under the folder's lock and against the folder as it is then; rows that
-    leave them empty take ``reviewer`` and ``date`` (default today, UTC)."""
+    leave them empty take ``reviewer`` and ``date`` (default today, UTC); ``role``
+    ``"adjudicator"``: the decisions settle their items' disputes."""
     import datetime
 
     from ..folders import update_dataset
@@ -173,7 +281,7 @@ def import_decisions(folder, file, *, reviewer=None, date=None, split="sentence"
     def add(dataset):  # under the folder's lock, against the folder as it is now
         try:
             decisions = read_decisions(text, dataset, kind=kind, reviewer=reviewer,
-                                       date=date, split=split, pattern=pattern)
+                                       date=date, split=split, pattern=pattern, role=role)
         except InvalidInputError as error:
             raise InvalidInputError(f"{path}, {error}") from None
         found["decisions"] = decisions

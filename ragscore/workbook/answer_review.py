@@ -19,15 +19,11 @@ alone makes it count as supported where its cited passages are visible.
 """
 import html
 
-from ..core.labels import KINDS
 from ..core.rules import InvalidInputError
 
-#: The grades a relevance button records.
-GRADES = ((0, "0 not relevant"), (1, "1 relevant"), (2, "2 highly relevant"))
-
-
 def choices(row):
-    """``[(label, decision, states)]``: the buttons of one queue row.
+    """``[(label, decision, states)]``: the buttons of one queue row (the queue's own scale,
+    :func:`ragscore.io.review_queue.row_choices`, which the review page offers too).
 
     >>> [label for label, _, _ in choices({"kind": "support", "expected": {"monday": []}})]
     ['supported, states monday', 'supported, states none', 'unsupported', 'not a claim']
@@ -36,19 +32,9 @@ def choices(row):
     >>> [label for label, _, _ in choices({"kind": "nugget"})]
     ['support', 'partial support', 'not support']
     """
-    if row["kind"] == "relevance":
-        return [(label, grade, None) for grade, label in GRADES]
-    if row["kind"] == "answerability":
-        return [(word, word, None) for word in ("answerable", "unanswerable", "unsure")]
-    if row["kind"] in ("nugget", "citation"):  # TREC RAG's three levels, highest first
-        return [(word.replace("_", " "), word, None)
-                for word in reversed(KINDS[row["kind"]].decisions)]
-    if row["expected"]:
-        found = [(f"supported, states {name}", "supported", name) for name in row["expected"]]
-        found.append(("supported, states none", "supported", None))
-    else:
-        found = [("supported", "supported", None)]
-    return found + [("unsupported", "unsupported", None), ("not a claim", "not a claim", None)]
+    from ..io.review_queue import row_choices
+
+    return row_choices(row)
 
 
 def judgement_of(row, decision, states, *, reviewer, date):
