@@ -114,3 +114,27 @@ def test_parameterised_measures_in_eval_report_and_compare(tmp_path):
                               "STANDARD", "--measures", names, "--format", "json"])
     assert code == 0, err
     assert [row["measure"] for row in json.loads(out)["summary"]] == names.split()
+
+
+#: every trec_eval measure ragscore computes, with trec_eval's own cutoffs
+ALL_TREC = ["map", "Rprec", "bpref", "recip_rank", "P", "recall", "infAP", "ndcg", "ndcg_cut",
+            "map_cut", "success"]
+
+
+@pytest.mark.parametrize("qrels, expected, options", [
+    ("qrels.test", "out.test.aq", []), ("qrels.rel_level", "out.test.aql", ["-l", "2"])])
+def test_eval_m_prints_trec_evals_own_expected_output(qrels, expected, options):
+    # trec_eval's make quicktest: trec_eval -m all_trec -q [-l2] QRELS results.test; its
+    # lines for the measures ragscore computes, byte for byte (with -l2, qrels.rel_level
+    # lists grade -1: pooled but unjudged, which bpref skips and infAP counts)
+    argv = ["eval", str(TREC_EVAL / qrels), RUN, "-q", "--trec-eval", *options]
+    for name in ALL_TREC:
+        argv += ["-m", name]
+    code, out, err = capture(argv)
+    assert code == 0, err
+    ours = out.splitlines()
+    names = {line.split()[0] for line in ours}
+    theirs = [line for line in (TREC_EVAL / expected).read_text().splitlines()
+              if line.split()[0] in names]
+    assert len(names) == 45 and len(ours) == 180  # 45 measures x (3 questions + all)
+    assert ours == theirs

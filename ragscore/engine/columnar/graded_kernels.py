@@ -3,18 +3,15 @@ value per row, under the same names (the columnar engine's ``ArrayAt`` reads the
 :data:`GRADED_PRIMITIVES`). Sums are taken in the reference's order, one addition at a
 time, so both engines give the same values, bit for bit.
 """
+from functools import partial
+
 import numpy as np
 
 from ...core.graded import INFAP_EPSILON
 
 __all__ = ["graded_primitives"]
 
-#: ``log2(rank + 1)`` for ranks 0 to ``most`` and the class of the primitives at k: the
-#: columnar engine's own (:func:`graded_primitives` is given them).
-_discounts = _array_at = None
-
-
-def _at_level(columns, k):
+def _at_level(columns, k, *, array_at):
     """:meth:`ragscore.core.counts.At.at_level`: the primitives with relevance read at a
     grade or above, the graded ranks at that grade as the relevant ranks (each level's
     columns made once)."""
@@ -27,7 +24,7 @@ def _at_level(columns, k):
             per_case = np.bincount(columns.ideal_case[high], minlength=len(columns.graded_case))
             relevant = np.where(columns.graded, per_case[columns.row_case],
                                 columns.n_relevant if level <= 1 else 0)
-            found[level] = _array_at(columns._replace(
+            found[level] = array_at(columns._replace(
                 relevant_row=columns.gain_row[keep], relevant_rank=columns.gain_rank[keep],
                 n_relevant=relevant), k)
         return found[level]
@@ -45,19 +42,19 @@ def _exp_gains(grades):
     return np.ldexp(1.0, np.minimum(grades, 1000)) - 1.0
 
 
-def _exp_dcg(columns, k):
+def _exp_dcg(columns, k, *, discounts):
     within = columns.gain_rank <= k
     ranks = columns.gain_rank[within]
-    table = _discounts(int(ranks.max()) if len(ranks) else 0)
+    table = discounts(int(ranks.max()) if len(ranks) else 0)
     return np.bincount(columns.gain_row[within],
                        weights=_exp_gains(columns.gain_grade[within]) / table[ranks],
                        minlength=columns.rows)
 
 
-def _exp_ideal_dcg(columns, k):
+def _exp_ideal_dcg(columns, k, *, discounts):
     cases = columns.graded_case
     most = int(min(k, columns.n_relevant.max())) if columns.rows else 0
-    table = _discounts(max(most, 1))
+    table = discounts(max(most, 1))
     binary = np.concatenate([[0.0], np.cumsum(1.0 / table[1:most + 1])])
     ideal = binary[np.minimum(columns.n_relevant, most)]
     if cases.any():
@@ -67,7 +64,7 @@ def _exp_ideal_dcg(columns, k):
         place = np.arange(len(columns.ideal_case)) - np.repeat(
             begins, np.diff(np.append(begins, len(columns.ideal_case)))) + 1
         within = place <= k
-        table = _discounts(int(place[within].max()) if within.any() else 0)
+        table = discounts(int(place[within].max()) if within.any() else 0)
         graded = np.bincount(columns.ideal_case[within],
                              weights=_exp_gains(columns.ideal_grade[within]) /
                              table[place[within]], minlength=len(cases))
@@ -173,24 +170,19 @@ def _infap_sum(columns, k):
 
 
 def graded_primitives(array_at, discounts):
-    """``{primitive name: kernel(columns, k)}``, reading ``discounts(most)`` (the
-    discounts ``log2(rank + 1)``, as the other kernels read them) and making the
-    primitives of another relevance level with ``array_at(columns, k)``."""
-    global _discounts, _array_at
-    _discounts, _array_at = discounts, array_at
-    return dict(GRADED)
-
-
-GRADED = {
-    "at_level": _at_level,
-    "r_hits": _r_hits,
-    "exp_dcg": _exp_dcg,
-    "exp_ideal_dcg": _exp_ideal_dcg,
-    "top_grade": _top_grade,
-    "cascade": _cascade,
-    "persistence_sum": _persistence_sum,
-    "covered": _span_sum("span_covered"),
-    "read": _span_sum("span_read"),
-    "bpref_sum": _bpref_sum,
-    "infap_sum": _infap_sum,
-}
+    """``{primitive name: kernel(columns, k)}``: the kernels read ``discounts(most)`` (the
+    discounts ``log2(rank + 1)`` the other kernels read) and make the primitives of another
+    relevance level with ``array_at(columns, k)`` (the engine's ``ArrayAt``)."""
+    return {
+        "at_level": partial(_at_level, array_at=array_at),
+        "r_hits": _r_hits,
+        "exp_dcg": partial(_exp_dcg, discounts=discounts),
+        "exp_ideal_dcg": partial(_exp_ideal_dcg, discounts=discounts),
+        "top_grade": _top_grade,
+        "cascade": _cascade,
+        "persistence_sum": _persistence_sum,
+        "covered": _span_sum("span_covered"),
+        "read": _span_sum("span_read"),
+        "bpref_sum": _bpref_sum,
+        "infap_sum": _infap_sum,
+    }
