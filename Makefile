@@ -8,6 +8,9 @@ CHAPTER ?= 02
 # preheated kernels), so the live page is ready when the class opens it; the browser test
 # starts Voila with the same options.
 PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1
+# `make lab` opens chapter 1, not the Launcher: the address it prints (and opens, where a
+# browser can be started) is the notebook's own; the browser test starts Lab with the same.
+LAB_OPTIONS := --LabApp.default_url=/lab/tree/notebooks/01_test_set.ipynb
 # Test processes: two, one per core of the machines CI runs on; each test file runs whole in one
 # process, so a notebook's cells keep their order and kernel (make test JOBS=0 runs them in one process).
 JOBS ?= 2
@@ -32,8 +35,8 @@ test-all: $(STAMP)  ## the suite plus the exhaustive tests (a fresh install, tre
 	$(PYTEST) tests ragscore notebooks
 
 lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks/01_test_set.ipynb
-	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \
-	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings notebooks/01_test_set.ipynb \
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) $(LAB_OPTIONS) \
+	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
 present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02

@@ -158,16 +158,18 @@ def _fail(argv, code, stderr_path):
 
 
 def measure_with_time(argv, stdout_path, scratch):
-    """Seconds (perf_counter around the process) and peak RSS bytes via ``/usr/bin/time``."""
+    """Seconds (perf_counter around the process), peak RSS bytes and CPU seconds (user +
+    system) via ``/usr/bin/time``."""
     report, errors = scratch / "time.txt", scratch / "stderr.txt"
     with open(stdout_path, "wb") as out, open(errors, "wb") as err:
         start = time.perf_counter()
-        code = subprocess.call([TIME_BINARY, "-f", "%M", "-o", str(report), *argv],
+        code = subprocess.call([TIME_BINARY, "-f", "%M %U %S", "-o", str(report), *argv],
                                stdout=out, stderr=err)
         seconds = time.perf_counter() - start
     if code:
         _fail(argv, code, errors)
-    return seconds, int(report.read_text().split()[-1]) * 1024
+    peak, user, system = report.read_text().split()[-3:]
+    return seconds, int(peak) * 1024, float(user) + float(system)
 
 
 def measure_with_wrapper(argv, stdout_path, scratch):
@@ -182,20 +184,25 @@ def measure_with_wrapper(argv, stdout_path, scratch):
         _fail(argv, "unknown", errors)
     if result["code"]:
         _fail(argv, result["code"], errors)
-    return result["seconds"], result["peak_kib"] * 1024
+    return result["seconds"], result["peak_kib"] * 1024, None
 
 
 def interleaved_rounds(commands_by_label, repeat, measure, scratch):
     """Run every command once per round, ``repeat`` rounds; per command the best and median
     seconds and the largest peak bytes."""
     seconds = {label: [] for label in commands_by_label}
+    cpus = {label: [] for label in commands_by_label}
     peaks = dict.fromkeys(commands_by_label, 0)
     for _ in range(repeat):
         for label, (argv, stdout_path) in commands_by_label.items():
-            took, peak = measure(argv, stdout_path, scratch)
+            took, peak, cpu = measure(argv, stdout_path, scratch)
             seconds[label].append(took)
+            if cpu is not None:
+                cpus[label].append(cpu)
             peaks[label] = max(peaks[label], peak)
     return {label: {"best": min(taken), "median": statistics.median(taken),
+                    "cpu": min(cpus[label]) if cpus[label] else None,
+                    "cpu_median": statistics.median(cpus[label]) if cpus[label] else None,
                     "peak": peaks[label]} for label, taken in seconds.items()}
 
 
@@ -311,12 +318,19 @@ def print_table(results):
     peer = results[PEER]
     width = max(map(len, results))
     print(f"{'command':<{width}}  {'best s':>8}  {'median s':>8}  {'peak MiB':>8}  "
-          f"{'x peer (best/median)':>20}  goal met")
+          f"{'x peer (best/median)':>20}  goal met  {'CPU s (best/median)':>19}  "
+          f"{'CPU x peer':>13}")
     for label, result in results.items():
         ratios = f"{result['best'] / peer['best']:.2f}x / {result['median'] / peer['median']:.2f}x"
         goal = "(peer)" if label == PEER else verdict(result, peer)
+        cpu = cpu_ratio = ""
+        if result["cpu"] is not None and peer["cpu"]:
+            cpu = f"{result['cpu']:.2f} / {result['cpu_median']:.2f}"
+            cpu_ratio = (f"{result['cpu'] / peer['cpu']:.2f}x / "
+                         f"{result['cpu_median'] / peer['cpu_median']:.2f}x")
         print(f"{label:<{width}}  {result['best']:>8.2f}  {result['median']:>8.2f}  "
-              f"{result['peak'] / 2 ** 20:>8.1f}  {ratios:>20}  {goal}")
+              f"{result['peak'] / 2 ** 20:>8.1f}  {ratios:>20}  {goal:<8}  {cpu:>19}  "
+              f"{cpu_ratio:>13}")
 
 
 def print_import(bare_ms, light_ms):

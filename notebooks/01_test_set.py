@@ -4,21 +4,24 @@
 # **Promise:** by the end of this chapter you can read a grounded test set (notes, questions,
 # labels, recorded runs) and say what each part claims and what it leaves open.
 #
-# **Time:** about 25 minutes. **Before this chapter:** basic Python (calling a function,
+# **Time:** about 20 minutes. **Before this chapter:** basic Python (calling a function,
 # reading a dict); no background in retrieval or evaluation.
+#
+# **The short route:** chapters 1 to 6 carry the whole lesson in about 2 hours 20 minutes
+# (20 + 25 + 25 + 25 + 20 + 25). Take each chapter's steps, recap and exercises, and leave
+# its *Going further* part, folded at the end, for later. Chapters 7 to 11 bring the same
+# rules to your own data.
 #
 # You will learn:
 # - the two places where a retrieval-augmented answer can go wrong;
-# - what the notes, the questions and the recorded runs hold, read as tables;
+# - what the notes, the questions and the recorded runs hold;
 # - what an *unanswerable* question is and why a test set needs one;
-# - why questions must be representative, sources frozen, and held-out data kept apart;
 # - what validation refuses before any score exists.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* next,
-# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · every
-# chapter is listed in the README's "Start here" · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · bold
+# terms are in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [corpus](../docs/glossary.md#corpus,-note,-chunk) ·
@@ -41,15 +44,11 @@ course = ragscore.load_course()
 
 # %% [markdown]
 # ## Step 1: two places to fail
-# A retrieval-augmented system answers in two stages. First a retriever picks notes; then an
-# answer stage writes claims and cites notes. Either stage can fail on its own: the retriever
-# can miss the note that holds the answer, and the answer stage can ignore or misuse a note it
-# was given. A useful test set therefore scores the two stages separately; the Ragas paper
-# (Es and others, 2023, in the glossary's references) makes the same case for scoring the
-# parts of a RAG pipeline one by one. This course takes that idea only: it does not install
-# Ragas or reproduce its scores. System A on the
-# `owner` question shows the second kind: the right note was retrieved (R@2 is 1.00), yet the
-# answer cites the wrong one (support is 0.00).
+# A retrieval-augmented system answers in two stages: a retriever picks notes, then an
+# answer stage writes claims and cites notes. Either stage can fail alone, so a useful test
+# set scores them apart, as the Ragas paper (Es and others, 2023) argues; this course takes
+# that idea only, not Ragas or its scores. System A on `owner` shows the second failure: the
+# right note was retrieved (R@2 is 1.00), yet the answer cites the wrong one (support 0.00).
 
 # %%
 Table(row for row in question_rows(course, k=2, system="A") if row["case"] == "owner")
@@ -76,13 +75,11 @@ Table({"case": name, "question": case["question"],
 
 # %% [markdown]
 # Nothing is relevant to `region` and no claim is expected: the question is **unanswerable**
-# from these notes. That is a statement about this frozen evidence, not about the world. The
-# right behaviour is to decline. A system that declined every question would never make an
-# unsupported claim, and it would fail every answerable question; keeping both kinds of
-# question in the set is what exposes it. Reading-comprehension benchmarks learned the same
-# lesson: SQuAD 2.0 (Rajpurkar, Jia and Liang, 2018) added questions that the given passage
-# cannot answer, so that a model is rewarded for saying so. `region` is our own question, not
-# one of theirs.
+# from these frozen notes (a statement about this evidence, not about the world). The right
+# behaviour is to decline. A system that declined everything would never make an unsupported
+# claim, and would fail every answerable question: keeping both kinds in the set exposes it.
+# SQuAD 2.0 (Rajpurkar, Jia and Liang, 2018) added unanswerable questions for the same
+# reason; `region` is our own.
 
 # %%
 show(quick_check("01"))
@@ -90,8 +87,8 @@ show(quick_check("01"))
 # %% [markdown]
 # ## Step 4: the recorded runs
 # A run is what one system did for one question: the notes it retrieved, best first, and the
-# claims it made with their citations. Systems A and B are hand-written examples chosen to
-# make the rules visible; they are not measurements of any model.
+# claims it made with their citations. Systems A and B are hand-written to make the rules
+# visible; they measure no model.
 
 # %%
 Table({"case": name, "system": system,
@@ -102,31 +99,22 @@ Table({"case": name, "system": system,
 
 # %% [markdown]
 # ## Step 5: before you build your own
-# Three habits decide whether a score means anything:
-#
-# - *Representative questions.* Pick questions the way real users ask them, including hard
-#   and unanswerable ones, rather than the ones a system already handles.
-# - *Frozen sources.* Fix the version of every note before labelling; a label written
-#   against one version says nothing about the next.
-# - *Development versus held-out data.* Tune on development questions. Score the held-out
-#   questions once and record the result before looking at the failures. Once you tune
-#   against held-out failures, that set has become development data and you need fresh
-#   questions.
-#
-# Four questions are far too few to split, so treat this set as development data: it
-# teaches the rules and estimates nothing. Reviewers also disagree and labels can be
-# incomplete; record the doubt instead of treating a label as universal truth.
+# Three habits decide whether a score means anything. Pick *representative questions*, hard
+# and unanswerable ones included. *Freeze the sources* before labelling: a label written
+# against one version says nothing about the next. Tune on *development* questions, then
+# score the *held-out* ones once and record the result before reading the failures; once you
+# tune against them, they are development data. Four questions are too few to split: this
+# set teaches the rules and estimates nothing. Reviewers disagree and labels can be
+# incomplete: record the doubt.
 
 # %% [markdown]
 # ## Step 6: what validation refuses
 # Malformed input is refused before anything is scored, with a message naming the field and
-# the value. Each row below is one attempt on the `owner` question: what was tried, and
-# `accepted` or `refused:` with the message.
+# the value. Each row is one attempt on the `owner` question:
 
 # %% [markdown] tags=["lab-only"]
-# In the cell below, `attempt(corpus, case, run)` tries one run written as in `course.runs`:
-# `owner` B's is `{"retrieved": ("owners", "archive"), "claims": (("aurora", ("owners",)),)}`,
-# each claim a pair of its ID and the notes it cites.
+# `attempt(corpus, case, run)` tries one run written as in `course.runs`: `owner` B's is
+# `{"retrieved": ("owners", "archive"), "claims": (("aurora", ("owners",)),)}`.
 
 # %%
 owner = course.cases["owner"]
@@ -146,40 +134,31 @@ Table([
 ])
 
 # %% [markdown]
-# Validation checks shape, not truth. A well-formed label can still be wrong, a relevant note
-# can be missing from the labels, and two notes can contradict each other: reviewing labels
-# is separate work from validating them.
+# Validation checks shape, not truth: a well-formed label can still be wrong or incomplete.
 
 # %% [markdown]
 # ## Recap
-# - A RAG answer can fail at retrieval or at the answer stage, so the two are scored apart.
-# - A test set is frozen notes, questions with reviewed labels (relevant notes, expected
-#   claims and their supporting notes) and recorded runs; the scorer compares IDs only.
+# - An answer can fail at retrieval or at the answer stage: the two are scored apart.
+# - A test set is frozen notes, questions with reviewed labels and recorded runs; the scorer
+#   compares IDs only.
 # - An unanswerable question belongs in the set: declining it is the right answer.
-# - Representative questions, frozen sources and a held-out split keep a score honest.
-# - Validation refuses malformed input (a repeated or unknown note, blank text, a label
-#   outside the relevant notes, a bad cutoff) and names the field; it does not check truth.
+# - Validation refuses malformed input and names the field; it does not check truth.
 
 # %% [markdown]
 # ## Questionnaire
-# Answer in your own words; each answer is in the step named after the question.
+# Each answer is in the step named after the question.
 #
-# 1. What are the two stages of a retrieval-augmented answer, and why does a test set score
-#    them apart? (step 1)
-# 2. What does a claim ID stand for, and what does the scorer never read? (step 3)
-# 3. What makes a question unanswerable, and what should a system do with one? (step 3)
-# 4. What does a recorded run hold for one question and one system? (step 4)
-# 5. Why are the notes frozen before anyone labels them? (step 5)
-# 6. When does a held-out question stop being held-out? (step 5)
-# 7. Name three things validation refuses, and one thing it cannot check. (step 6)
+# 1. What are the two stages of a retrieval-augmented answer? (step 1)
+# 2. What does a claim ID stand for? (step 3)
+# 3. What should a system do with an unanswerable question? (step 3)
+# 4. When does a held-out question stop being held-out? (step 5)
+# 5. Name three things validation refuses, and one it cannot check. (step 6)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell. The check tells you whether you are right,
-# hints at the likely mistake if not, and never prints the answer. Counts are whole numbers,
-# rates are numbers from 0 to 1 compared to two decimals (you may type a fraction such as
-# `1/4`), and a choice is one of the names listed, in quotes. After your first try, right or
-# wrong, `solution("01.1")` (with the exercise's number) shows the worked solution.
+# Replace `None` with your answer and run the cell: a count is a whole number, a choice a
+# listed name in quotes. The check hints at the likely mistake and never prints the answer;
+# after a first try, `solution("01.1")` (with the exercise's number) shows the working.
 #
 # 1. Over the four questions, how many claims does the reviewer expect in all? (a count)
 
@@ -189,26 +168,23 @@ check("01.1", answer)
 
 # %% [markdown] tags=["exercise"]
 # 2. How many of the eight recorded runs make at least one claim that cites a note *not*
-#    labelled as support for that claim? (a count; compare step 4 with step 3; a claim the
-#    reviewer did not expect has no note labelled for it)
+#    labelled as support for that claim? (a count; compare step 4 with step 3)
 
 # %% tags=["exercise"]
 answer = None
 check("01.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Suppose an answer to `owner` claims `aurora` and cites a note called `no-such-note`.
-#    What becomes of it? Type one of `"refused"` (validation refuses the whole run),
-#    `"dropped"` (the citation is dropped and the claim judged without it), `"unsupported"`
-#    (the run is scored and the claim counts as unsupported) or `"supported"` (the claim
-#    counts as supported, since `owners` is retrieved). You can try it with `attempt` and
-#    `ragscore.evaluate` in a new cell.
+# 3. An answer to `owner` claims `aurora` citing a note called `no-such-note`. What becomes
+#    of it? One of `"refused"` (the whole run), `"dropped"` (the citation is dropped),
+#    `"unsupported"` (the claim counts as unsupported) or `"supported"` (`owners` is
+#    retrieved). You can try it with `attempt` and `ragscore.evaluate`.
 
 # %% tags=["exercise"]
 answer = None
 check("01.3", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Next:** [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) ·
 # [glossary](../docs/glossary.md) · every chapter is listed in the README's "Start here".

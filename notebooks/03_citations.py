@@ -4,21 +4,20 @@
 # **Promise:** you will decide, for any claim, whether it counts as supported under the strict
 # rule, and say why in one sentence.
 #
-# **Time:** about 35 minutes. **Before this chapter:** chapters 1 and 2 (labels, runs and
+# **Time:** about 25 minutes. **Before this chapter:** chapters 1 and 2 (labels, runs and
 # the cutoff k).
 #
 # You will learn:
 # - the strict citation rule, and support against coverage;
 # - why `owner` A's good retrieval does not rescue its wrong citation;
 # - why `launch` B's extra claim lowers support but not coverage;
-# - how an answer with no claims is scored, on answerable and unanswerable questions;
-# - what this grader does not do: judge free text or read a refusal.
+# - how an answer with no claims is scored, on answerable and unanswerable questions.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
 # [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · next,
-# [Chapter 4 — Every question before any average](04_every_question.ipynb) · terms in
-# **bold** are defined in the [glossary](../docs/glossary.md).
+# [Chapter 4 — Every question before any average](04_every_question.ipynb) · bold terms are
+# in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [supported claim](../docs/glossary.md#supported-claim) ·
@@ -51,15 +50,13 @@ def claims_of(case, system, k=2):
 # %% [markdown]
 # ## Step 1: the rule
 # A generated claim is **supported** only when it has at least one citation and *every*
-# cited note is both labelled as supporting that very claim and among the top k retrieved.
-# A note that exists, or is relevant to the question, is not enough, and one good citation
-# does not make up for a bad one.
+# cited note is labelled as supporting that very claim and is among the top k retrieved. A
+# note that exists, or is relevant to the question, is not enough, and one good citation
+# does not make up for a bad one. Labels belong to a question: a claim expected on one
+# question has no supporting note on another.
 #
 # - **Support** = supported claims / claims the answer made.
 # - **Coverage** = supported expected claims / claims the reviewer expected.
-#
-# Labels belong to a question: a claim ID the reviewer expected for one question has no
-# supporting note on another.
 
 # %% [markdown]
 # ## Step 2: a wrong citation despite perfect retrieval
@@ -86,16 +83,14 @@ claims_of("launch", "B")
 Table([scored("launch", "A"), scored("launch", "B")])
 
 # %% [markdown]
-# Coverage stays 1.00 because the one expected claim is there; support halves because one of
-# the two claims is unsupported. A report of coverage alone, or of retrieval alone, would
-# miss the addition.
+# Coverage stays 1.00 (the expected claim is there); support halves. A report of coverage
+# or of retrieval alone would miss the addition.
 
 # %% [markdown]
 # ## Step 4: supported but incomplete
-# `rollback` A retrieved only `rollback` and makes only the `switch` claim, correctly cited.
-# Everything it says is supported (support 1.00), but it covers one of two expected actions
-# (coverage 0.50). Support asks how much of what was said is backed; coverage asks how much
-# of what should have been said is there.
+# `rollback` A makes only the `switch` claim, correctly cited: support 1.00, coverage 0.50.
+# Support asks how much of what was said is backed; coverage, how much of what should have
+# been said is there.
 
 # %%
 Table([scored("rollback", "A")])
@@ -116,17 +111,16 @@ Table([scored("rollback", "B", k=2), scored("rollback", "B", k=1)])
 
 # %% [markdown]
 # ## Step 6: edit citations live
-# The editor starts on `owner` A's recorded answer, `aurora: archive`. Edit the box (one claim
-# per line, `claim: citation, citation`): change `archive` to `owners`, add a line, or clear
-# it. Support, coverage and each claim's reason follow; you can also switch case, system or k.
+# The editor starts on `owner` A's answer, `aurora: archive` (one claim per line, `claim:
+# citation, citation`). Change `archive` to `owners`, add a line, or clear it: support,
+# coverage and each claim's reason follow. You can also switch case, system or k.
 
 # %%
 editor = citation_editor(course, case="owner", system="A", k=2)
 show(editor)
 
 # %% [markdown]
-# Fixing the citation to `owners` makes `aurora` supported: support and coverage both become
-# 1.00, which is `owner` B's answer.
+# Citing `owners` makes `aurora` supported: 1.00 and 1.00, `owner` B's answer.
 
 # %%
 fixed = (("aurora", ("owners",)),)
@@ -134,66 +128,39 @@ Table([scored("owner", "A", claims=fixed, label="A citing owners"), scored("owne
 
 # %% [markdown]
 # ## Step 7: an answer with no claims
-# An answer that makes no claim declines the question. Its support is undefined (n/a: there
-# is nothing to check). On an answerable question its coverage is 0, since the expected claim
-# is missing. On the unanswerable `region` question coverage is n/a and the decline is the
-# correct behaviour: correct abstention is yes for B and no for A, which claimed something.
+# An answer with no claim declines. Its support is n/a (nothing to check). On an answerable
+# question its coverage is 0; on the unanswerable `region` coverage is n/a and declining is
+# right: correct abstention is yes for B, no for A, which claimed something.
 
 # %%
 Table([scored("owner", "B", claims=(), label="no claims"), scored("region", "B"),
        scored("region", "A")])
 
 # %% [markdown]
-# ## Step 8: repeating a claim does not count twice
-# A claim ID may appear once per answer. Repeating a correct claim would inflate the
-# numerator, so validation refuses it:
-
-# %%
-twice = {"retrieved": ("owners",), "claims": (("aurora", ("owners",)),) * 2}
-Table([{"attempt": "aurora claimed twice, citing owners both times",
-        "result": attempt(course.corpus, course.cases["owner"], twice)}])
-
-# %% [markdown]
-# ## Step 9: what this grader does not do
-# The claim IDs were assigned by reviewers; this grader never reads a sentence. A free-text
-# evaluator must first split an answer into propositions, match them to the rubric and read
-# the cited passages, and a human or model judge can get any of those steps wrong; keep the
-# original answer, the exact context shown and the judge's decision so a disagreement can be
-# audited. Likewise, an empty claim list stands in for "I cannot answer". A real refusal is a
-# sentence, and deciding that a sentence refuses, and refuses helpfully, is a separate
-# judgement this lab does not make.
-
-# %% [markdown]
 # ## Recap
 # - A claim is supported only when it cites at least one note and every cited note is
-#   labelled for that claim and is in the top k.
-# - Support asks how much of what was said is backed; coverage asks how much of what should
-#   have been said is there.
-# - Good retrieval does not rescue a wrong citation, and a relevant note does not support a
+#   labelled for that claim and in the top k.
+# - Support: how much of what was said is backed; coverage: how much of what should have
+#   been said is there.
+# - Good retrieval does not rescue a wrong citation; a relevant note does not support a
 #   claim nobody labelled it for.
-# - An answer with no claims has support n/a; its coverage is 0 on an answerable question and
-#   n/a on an unanswerable one, where declining is the correct abstention.
-# - The grader compares reviewed IDs; judging free text or a refusal is separate work.
+# - No claims: support n/a; coverage 0 on an answerable question, n/a on an unanswerable
+#   one, where declining is the correct abstention.
 
 # %% [markdown]
 # ## Questionnaire
-# Answer in your own words; each answer is in the step named after the question.
+# Each answer is in the step named after the question.
 #
 # 1. State the strict citation rule in one sentence. (step 1)
 # 2. Why does `owner` A's perfect recall not rescue its answer? (step 2)
 # 3. Why does `launch` B's extra claim lower support but not coverage? (step 3)
-# 4. What does support ask, and what does coverage ask? (step 4)
-# 5. Why does `smoke` lose its support at k = 1? (step 5)
-# 6. How is an answer with no claims scored on an answerable question, and on an
-#    unanswerable one? (step 7)
-# 7. Why is a claim made twice in one answer refused? (step 8)
-# 8. What would a grader of free text have to do that this one does not? (step 9)
+# 4. Why does `smoke` lose its support at k = 1? (step 5)
+# 5. How is an answer with no claims scored? (step 7)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`. After your first try, right or wrong,
-# `solution("03.1")` (with the exercise's number) shows the worked solution.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals (a
+# fraction such as `1/4` is fine). After a first try, `solution("03.1")` shows the working.
 #
 # 1. Suppose `launch` B's answer also claimed `switch`, citing `launch`. What would its
 #    support be at k = 2? (a rate)
@@ -220,8 +187,31 @@ check("03.2", answer)
 answer = None
 check("03.3", answer)
 
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for chapter 4: a claim made twice, and what this grader does not do.
+
+# %% [markdown] tags=["going-further"]
+# ### Repeating a claim does not count twice
+# A claim ID may appear once per answer: repeating a correct claim would inflate the
+# numerator, so validation refuses it.
+
+# %% tags=["going-further"]
+twice = {"retrieved": ("owners",), "claims": (("aurora", ("owners",)),) * 2}
+Table([{"attempt": "aurora claimed twice, citing owners both times",
+        "result": attempt(course.corpus, course.cases["owner"], twice)}])
+
+# %% [markdown] tags=["going-further"]
+# ### What this grader does not do
+# Reviewers assigned the claim IDs; this grader never reads a sentence. A free-text
+# evaluator must split an answer into propositions, match them to the rubric and read the
+# cited passages, and a human or model judge can get each step wrong: keep the original
+# answer, the context shown and the decision, so a disagreement can be audited. An empty
+# claim list stands in for "I cannot answer"; deciding that a sentence refuses, and refuses
+# helpfully, is a separate judgement (chapter 9 starts on it).
+
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:**
 # [Chapter 2 — Denominators, ordering and missing values](02_denominators.ipynb) · **Next:**
 # [Chapter 4 — Every question before any average](04_every_question.ipynb) ·

@@ -4,20 +4,19 @@
 # **Promise:** you will watch the contract tests catch three plausible scoring bugs, and know
 # why an import error would prove nothing.
 #
-# **Time:** about 25 minutes. **Before this chapter:** chapters 2 to 4 (the metrics and the
+# **Time:** about 20 minutes. **Before this chapter:** chapters 2 to 4 (the metrics and the
 # n/a policy); reading a short test function helps.
 #
 # You will learn:
-# - the ten behaviours the workbook's tests pin, and what the other contract tests add;
-# - what each of the workbook's three defects does to the numbers, and which test fails;
-# - how an independent arithmetic cross-check of 3,840 evaluations widens the net;
+# - the ten behaviours the workbook's tests pin;
+# - what each of the workbook's three defects does, and which test catches it;
 # - what tests cannot fix: disagreement about the labels themselves.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
 # [Chapter 4 — Every question before any average](04_every_question.ipynb) · next,
-# [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) · terms in
-# **bold** are defined in the [glossary](../docs/glossary.md).
+# [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) · bold terms are
+# in the [glossary](../docs/glossary.md).
 #
 # *Terms in this chapter* (each link opens its entry):
 # [contract test](../docs/glossary.md#contract,-contract-test) ·
@@ -54,19 +53,15 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 
 # %% [markdown]
 # ## Step 2: run the tests on the real scorer and on each defect
-# Each run copies the package and its tests into a scratch folder, writes the defect into
-# that copy, and runs the contract tests (`tests/core/test_contract.py`) there: four runs,
-# the scorer as shipped and one per defect. A defect counts as *caught* only when a test
-# *fails an assertion*; an import error would only show that the copy is broken, not that
-# any test checks the rule.
+# Each run copies the package and its tests to a scratch folder, writes the defect into the
+# copy and runs the contract tests (`tests/core/test_contract.py`): four runs, the scorer as
+# shipped and one per defect. A defect is *caught* only when a test *fails an assertion*; an
+# import error would only show that the copy is broken.
 
 # %% [markdown] tags=["lab-only"]
-# In the cell below, `contract_checks` does the four runs, two at a time; a bar counts the
-# finished runs, and the tables below appear once all four are done. `reuse=True` keeps each
-# run's result under a hash of everything it read (every file it copied, the defect, the
-# tests, Python's and pytest's versions) and reads it back when exactly that is run again:
-# the same code gives the same verdict. Change a file and the runs happen again; leave
-# `reuse` out to run them whatever happened before.
+# `contract_checks` does the four runs, two at a time. `reuse=True` keeps each result under a
+# hash of everything the run read and reads it back when exactly that runs again; change a
+# file and the runs happen again.
 
 # %%
 bar = progress_bar(1 + len(MUTATIONS), "test runs finished")
@@ -76,24 +71,21 @@ results = contract_checks([None, *MUTATIONS], progress=bar.step, reuse=True)
 show(quick_check("05"))
 
 # %% [markdown]
-# The workbook's own test file checks ten behaviours. Each is pinned here by one or more
-# tests (a test with several cases counts once per case). Each defect breaks exactly one of
-# the ten, and it is a different one each time:
+# The workbook's own test file checks ten behaviours, each pinned by one or more tests. Each
+# defect breaks exactly one of the ten, a different one each time:
 
 # %%
 Table(behaviour_rows(results))
 
 # %% [markdown]
-# The contract file holds more than those ten. The other tests pin the workbook's whole table
-# value by value and the edges of the input rules (a test marked slow, a million-note
-# corpus, is left out of these runs):
+# The contract file's other tests pin the workbook's whole table and the edges of the input
+# rules (a slow one, a million-note corpus, is left out here):
 
 # %%
 Table(other_rows(results[None]))
 
 # %% [markdown]
-# All of them together, per scorer: how many passed, how many failed an assertion, how many
-# broke with an error, and which tests failed.
+# All of them, per scorer: passed, failed assertions, errors, and which tests failed.
 
 # %%
 Table({"scorer": name or "as shipped", "passed": result["passed"],
@@ -103,73 +95,35 @@ Table({"scorer": name or "as shipped", "passed": result["passed"],
       for name, result in results.items())
 
 # %% [markdown]
-# ## Step 3: what the first defect would have shown
-# With the short-list defect, `rollback` A's P@2 becomes hits / returned = 1/1 = 1.00 instead
-# of hits / k = 1/2 = 0.50: a short list looks perfect. A list of k notes or more is not
-# affected. System A's answerable questions, with counts from the package:
-
-# %%
-counts = claim_counts(course, k=2)
-rows = []
-for case in ("launch", "rollback", "owner"):
-    hits = int(counts.loc[(case, "A"), "hits"])
-    returned = min(2, len(course.runs[case]["A"]["retrieved"]))
-    rows.append({"case": case, "system": "A", "hits": hits, "k": 2, "returned": returned,
-                 "P@2": f"{hits / 2:.2f}", "with the defect": f"{hits / returned:.2f}"})
-Table(rows)
-
-
-# %% [markdown]
-# ## Step 4: an independent cross-check
-# The contract tests pin hand-worked cases. A cross-check widens the net: it builds 384
-# small retrieval configurations (8 sets of relevant notes × 16 rankings × 3 cutoffs) and 10
-# answer patterns for each, recomputes every expected value with plain loops and fractions,
-# and compares it with `ragscore.evaluate`.
-
-# %%
-Table([crosscheck()])
-
-# %% [markdown]
-# Three thousand eight hundred and forty agreements widen the arithmetic coverage; they do
-# not turn a synthetic fixture into a benchmark of any real system.
-
-# %% [markdown]
-# ## Step 5: what tests cannot fix
-# Every test here checks arithmetic against labels. If the labels are wrong, the tests pass
-# and the scores are still wrong. Reviewers disagree about whether a passage supports a
-# proposition, especially for paraphrases, partial support, conflicting versions,
-# multi-step inferences and claims with several clauses. When they disagree, record both
-# judgements and resolve the disagreement, or keep it visible, rather than forcing one
-# convenient claim ID. State the unit of evaluation, and have a sample reviewed independently
-# when you can.
+# ## Step 3: what tests cannot fix
+# Every test here checks arithmetic against labels: with wrong labels the tests pass and the
+# scores are still wrong. Reviewers disagree about support, above all for paraphrases,
+# partial support, conflicting versions, multi-step inferences and claims with several
+# clauses. Record both judgements and resolve the disagreement, or keep it visible, rather
+# than forcing one convenient claim ID; state the unit of evaluation, and have a sample
+# reviewed independently when you can.
 
 # %% [markdown]
 # ## Recap
-# - Ten behaviours pin the contract, from the short-list denominator to refused labels and
-#   cutoffs; the other tests pin the workbook's table and the input limits.
+# - Ten behaviours pin the contract, from the short-list denominator to refused labels.
 # - Each of the three defects flatters a weak answer, and each fails one behaviour's test.
 # - A defect is caught only by a failed assertion; an import error proves nothing.
-# - 3,840 evaluations agree with independent arithmetic, which widens the net without making
-#   the fixture a benchmark.
 # - Tests check arithmetic against labels; disagreement about the labels needs review.
 
 # %% [markdown]
 # ## Questionnaire
-# Answer in your own words; each answer is in the step named after the question.
+# Each answer is in the step named after the question.
 #
-# 1. What does each of the three defects change, and which kind of weak answer does it
-#    flatter? (step 1)
+# 1. What does each defect change, and which weak answer does it flatter? (step 1)
 # 2. Why does an import error not count as catching a defect? (step 2)
 # 3. How many of the ten behaviours does each defect break? (step 2)
-# 4. What does the short-list defect do to `rollback` A's P@2, and why only there? (step 3)
-# 5. What does the cross-check compare, and what does it not prove? (step 4)
-# 6. What can no test of the scorer fix, and what should you do about it? (step 5)
+# 4. What can no test of the scorer fix? (step 3)
+# 5. What should you do when two reviewers disagree? (step 3)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`. After your first try, right or wrong,
-# `solution("05.1")` (with the exercise's number) shows the worked solution.
+# Replace `None` with your answer and run the cell; rates are compared to two decimals (a
+# fraction such as `1/4` is fine). After a first try, `solution("05.1")` shows the working.
 #
 # 1. Under the "any citation suffices" defect, what support would `rollback` B get at k = 1
 #    if its answer made three claims: `switch` citing `rollback` and `archive`, `smoke`
@@ -198,8 +152,39 @@ check("05.2", answer)
 answer = None
 check("05.3", answer)
 
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for chapter 6: the first defect's numbers, and an independent cross-check.
+
+# %% [markdown] tags=["going-further"]
+# ### What the short-list defect would have shown
+# With it, `rollback` A's P@2 is hits / returned = 1/1 = 1.00 instead of hits / k = 1/2: a
+# short list looks perfect, while a list of k notes or more is not affected. System A's
+# answerable questions, with counts from the package:
+
+# %% tags=["going-further"]
+counts = claim_counts(course, k=2)
+rows = []
+for case in ("launch", "rollback", "owner"):
+    hits = int(counts.loc[(case, "A"), "hits"])
+    returned = min(2, len(course.runs[case]["A"]["retrieved"]))
+    rows.append({"case": case, "system": "A", "hits": hits, "k": 2, "returned": returned,
+                 "P@2": f"{hits / 2:.2f}", "with the defect": f"{hits / returned:.2f}"})
+Table(rows)
+
+# %% [markdown] tags=["going-further"]
+# ### An independent cross-check
+# The contract tests pin hand-worked cases. A cross-check widens the net: 384 small retrieval
+# configurations (8 sets of relevant notes × 16 rankings × 3 cutoffs), each with 10 answer
+# patterns, every expected value recomputed with plain loops and fractions and compared with
+# `ragscore.evaluate`. 3,840 agreements widen the arithmetic's coverage; they do not make
+# the synthetic fixture a benchmark of any real system.
+
+# %% tags=["going-further"]
+Table([crosscheck()])
+
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 4 — Every question before any average](04_every_question.ipynb) ·
 # **Next:** [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) ·
 # [glossary](../docs/glossary.md)

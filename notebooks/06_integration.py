@@ -5,21 +5,18 @@
 # their manifests and the context they actually used, compare one controlled change stage by
 # stage, and let a policy written in advance decide, with an exit code your CI can read.
 #
-# **Time:** about 45 minutes. **Before this chapter:** chapters 3 and 4 (support, coverage
-# and paired comparisons); a terminal, and a TOML file read once.
+# **Time:** about 25 minutes. **Before this chapter:** chapters 3 and 4 (support, coverage
+# and paired comparisons); a terminal.
 #
 # You will learn:
 # - what a run manifest records, and why the test set's hashes are computed, not typed;
-# - how a recorded delivered context is checked against the retrieval;
-# - how to evaluate retrieval and answer stages separately for two configurations;
-# - how an acceptance gate reads a policy and a baseline, and what its exit code means;
-# - what happens when the test set changes under a committed baseline;
-# - how to record a running system's answers into a test set folder and gate them.
+# - why a record keeps the context actually delivered to the answer stage;
+# - how to compare two configurations stage by stage;
+# - how an acceptance gate reads a policy, and what its exit code means;
+# - what a real integration still needs.
 #
 # The data: `fixtures/course-runs/` holds the course's four questions recorded as runs of
-# two configurations. B is A with *one controlled change*, a reranker after BM25. The
-# questions, labels and rankings are the course's own; `tools/build_course_runs.py` adds the
-# manifests, the delivered contexts, the answers and illustrative operation figures.
+# two configurations. B is A with *one controlled change*, a reranker after BM25.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
@@ -57,16 +54,16 @@ POLICY = "../fixtures/policies/course.toml"
 BASELINE = "../fixtures/baselines/course-A.json"
 recorded = ragscore.load_dataset(RUNS)
 
+
 # %% [markdown]
 # ## Step 1: a manifest per run, and a fingerprint of the test set
 # A score is only as reproducible as what produced it. Each run carries a manifest: run ID,
 # date, code revision, retrieval settings, context cutoff, prompt revision, model, generation
-# settings and rubric version. The corpus and question-set versions are *not* typed into
-# it: ragscore computes them as SHA-256 hashes of the content in a canonical form, so the
-# same content gives the same hash on any machine. `corpus_sha256` is computed over every
-# note (its ID, text, source document, version and access groups); `questions_sha256` over
-# every question (its text, labels, tags and split), but not over reviewers' judgements.
-# Together they are the test set's **fingerprint**. `ragscore manifest DIR` prints the same.
+# settings and rubric version. The corpus and question-set versions are not typed in:
+# ragscore computes them as SHA-256 hashes of the content, the same on any machine.
+# `corpus_sha256` covers every note (ID, text, source document, version, access groups);
+# `questions_sha256` every question (text, labels, tags, split), not reviewers' judgements.
+# Together they are the test set's **fingerprint**.
 
 # %%
 report = manifest_report(recorded)
@@ -83,13 +80,9 @@ Table({"field": field, "A": shown(a[field]), "B": shown(b[field]),
        "same in both": "yes" if a[field] == b[field] else "no"} for field in a)
 
 # %% [markdown]
-# Every field the text names is there, and the last column shows the one controlled change:
-# besides what every run has of its own (its ID, date, code revision and notes), the two
-# differ only in `retrieval`, where B adds the reranker. The prompt, the model, the
-# generation settings, the context cutoff and the rubric are the same, so a difference in
-# the scores can be put down to the reranker. Below, the fingerprint: each hash is shown by
-# the first 16 of its 64 hex digits, enough to tell two apart (`ragscore manifest DIR`
-# prints them whole).
+# The last column shows the one controlled change: besides each run's own ID, date, revision
+# and notes, A and B differ only in `retrieval`. Below, the fingerprint (the first 16 of 64
+# hex digits; `ragscore manifest DIR` prints them whole):
 
 # %%
 prints = report["fingerprint"]
@@ -99,7 +92,7 @@ Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"][:16] + "…"},
 
 # %% [markdown]
 # Change one word of one question and the question-set hash changes; the corpus hash does
-# not. That is how a baseline knows its test set moved (Step 5).
+# not. That is how a committed baseline knows its test set moved.
 
 # %%
 reworded = recorded._replace(cases={**recorded.cases, "owner": {
@@ -110,10 +103,9 @@ Table([{"hash": key, "changed": "yes" if fingerprint(reworded)[key] != prints[ke
 # %% [markdown]
 # ## Step 2: the context actually delivered
 # A record keeps what the answer stage was given, not only the ranking: each run lists its
-# `delivered` chunks, and each chunk names its source document and version. The strict
-# citation rule is then applied to the delivered context. When the delivered context is not
-# the top k retrieved, the `ctx differs@k` column says so, for every question, in every
-# report: otherwise the visible-context rule would evaluate the wrong input.
+# `delivered` chunks, each with its source document and version, and the strict citation
+# rule is applied to them. Where the delivered context is not the top k retrieved, the
+# `ctx differs@k` column says so, in every report.
 
 # %%
 flags = question_table(recorded, k=2, metrics=("support", "context_differs"))
@@ -122,11 +114,11 @@ Table({**row, "retrieved": ", ".join(run["retrieved"]) or "(none)",
       for row in table_rows(flags) for run in [recorded.runs[row["case"]][row["system"]]])
 
 
+
 # %% [markdown]
-# One record differs: for `owner`, A retrieved `archive` then `owners`, but a token budget cut
-# the context to `archive` alone. Its claim cites `archive` (not labelled for it), so its
-# support is 0.00 either way; had it cited `owners`, the top-2 record would have called the
-# claim supported although the answer stage never saw that note.
+# For `owner`, A retrieved `archive` then `owners`, but a token budget cut the context to
+# `archive`. Had A cited `owners`, a top-2 record would have called the claim supported
+# although the answer stage never saw that note.
 
 # %%
 owner_a = recorded.runs["owner"]["A"]
@@ -138,13 +130,11 @@ Table([{"what": "retrieved (top 2)", "IDs": ", ".join(owner_a["retrieved"][:2])}
 
 # %% [markdown]
 # ## Step 3: retrieval and answer stages, separately
-# Compare the two configurations on the same frozen questions, one stage at a time. The
-# reranker improves retrieval (`rollback`'s recall and `owner`'s RR rise) while the answer
-# stage regresses on `launch` (support falls from 1.00 to 0.50 because B adds an unsupported
+# On the same frozen questions, the reranker improves retrieval (`rollback`'s recall and
+# `owner`'s RR rise) while the answer stage regresses on `launch` (B adds an unsupported
 # claim). When retrieval improves but support falls, read the changed context and claims
-# before changing anything else. The first table holds macro means over the 3 answerable
-# questions (`region`, with nothing labelled relevant and no claim expected, is not in it);
-# the second, each question whose value changed.
+# before changing anything else. First macro means over the 3 answerable questions, then
+# each question whose value changed:
 
 # %%
 means = aggregates(recorded, k=2, metrics=("precision", "recall", "rr", "support", "coverage"))
@@ -161,24 +151,9 @@ changes = compare(question_table(recorded, k=2), baseline="A", candidate="B")
 Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
 
 # %% [markdown]
-# `region` has no answer in the notes. A retrieved `archive` and claimed from it (support
-# 0.00); B retrieved nothing and declined, so it made no claim and its support is n/a ("no
-# longer defined", never 0), while declining is the right reply: abstention "improved".
 # `owner`'s `ctx differs@2` went from yes to no: B was given its top two notes where A's
 # context had been cut. That is *changed*, not improved: a different input to the answer
-# stage, to read before trusting either support value.
-
-# %% [markdown]
-# Latency, tokens, cost and failures are reported beside quality when a record carries them.
-# This lab calls no model: the figures below are recorded in the fixture to show the report
-# and measure nothing (the median and 95th percentile are by nearest rank).
-
-# %%
-ops = ops_summary(recorded)
-Table([{"system": row.system, "records": row.records, "failed": row.failed,
-        "latency median (ms)": f"{row.latency_ms_median:.0f}",
-        "latency p95 (ms)": f"{row.latency_ms_p95:.0f}", "tokens": row.tokens_total,
-        "cost ($)": f"{row.cost_total:.4f}"} for row in ops.itertuples(index=False)])
+# stage. `region`'s support becomes n/a ("no longer defined", never 0) as B declines.
 
 # %% [markdown]
 # ## Step 4: the gate, decided before looking
@@ -186,9 +161,8 @@ Table([{"system": row.system, "records": row.records, "failed": row.failed,
 # five rules: no question loses support; the questions tagged `critical` keep full coverage
 # (these two are of severity critical); mean coverage is at least 0.8; every unanswerable
 # question is declined; at most one claim is unsupported. `ragscore gate` prints each rule
-# with PASS or FAIL and the questions that broke it, worst first, grouped by severity. It
-# exits 0 when every rule passes, 1 when a rule fails and 2 on bad input; a CI job reads
-# that code.
+# with PASS or FAIL and the questions that broke it. It exits 0 when every rule passes, 1
+# when one fails and 2 on bad input: a CI job reads that code.
 
 # %%
 code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
@@ -199,139 +173,54 @@ CommandOutput(out + err + f"exit code {code}")
 show(quick_check("06"))
 
 # %% [markdown]
-# B fails one rule, no support regression, because of `launch`. Its averages look better
-# than A's, and the gate still refuses it, because the policy said in advance that no
-# question may lose support. Each rule's line says what it found in short sentences: how
-# many questions broke it out of how many it could judge, then where it looked and how many
-# values were n/a. A gate rule reads every question of the test set (or every question with
-# the rule's tag), not the answerable slice of chapter 4's averages, so `region`, whose
-# coverage is n/a, is inside what the coverage rules read: "1 n/a left out". A, judged by
-# the same policy against B, fails all five rules:
-
-# %%
-code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "A",
-                          "--baseline", "B"])
-CommandOutput(out + err + f"exit code {code}")
-
-# %% [markdown]
-# ## Step 5: a committed baseline, and a test set that moves under it
-# `ragscore baseline save DIR --system A --out FILE` writes A's per-question counts with the
-# test set's fingerprint; the file is committed beside the policy. The gate can compare
-# against it instead of a system in the same folder. Writing a baseline is always an
-# explicit command, never a side effect of a gate.
-
-# %%
-code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
-                          "--baseline-file", BASELINE])
-CommandOutput("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]))
-
-# %% [markdown]
-# Now reword one question, as if someone edited the test set after the baseline was saved.
-# The gate refuses to compare (exit 2) and names both hashes. `--allow-mismatch` would
-# compare anyway and say so on its first line; the honest fix is a new baseline.
-
-# %%
-with tempfile.TemporaryDirectory() as scratch:
-    ragscore.save_dataset(reworded, f"{scratch}/moved")
-    code, out, err = capture(["gate", f"{scratch}/moved", "--policy", POLICY,
-                              "--candidate", "B", "--baseline-file", BASELINE])
-CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
-
-# %% [markdown]
-# ## Step 6: record a system that is running
-# Runs come from a system, not from a file typed by hand. `ragscore record` sends every
-# question to the system's HTTP endpoint, keeps the ranking, the delivered context and the
-# answer text it returns, fills in the manifest (fingerprint, date, code revision, settings)
-# and writes the runs into a normal dataset folder; every finished call is journalled, so an
-# interrupted recording resumes (`docs/record.md` has the details).
+# B's averages are better than A's, and the gate still refuses it: the policy said in
+# advance that no question may lose support, and `launch` did. Each rule's line says how
+# many questions broke it out of how many it could judge, and how many values were n/a. A
+# rule reads every question (or every question with its tag), not chapter 4's answerable
+# slice, so `region`'s n/a coverage is inside what the coverage rules read.
 #
-# The system here is a toy, `ragscore.workbook.toy_system`: it ranks the notes by the words
-# they share with the question, delivers the first two and answers "See the note ...". Open
-# the module to see all a system has to answer; `serving(notes)` runs it on this machine, on
-# a free port, for the length of a `with` block.
-
-# %%
-recording = tempfile.TemporaryDirectory(prefix="ragscore-live-")
-LIVE = Path(recording.name) / "live"
-with serving(recorded.corpus) as endpoint:
-    code, out, err = capture(["record", RUNS, "--endpoint", endpoint, "--system", "live",
-                              "--out", str(LIVE)])
-CommandOutput(out.split("; wrote")[0] + ("" if code == 0 else f"\n{err}"))
+# Each line also says how many values were n/a on each side, and why. An n/a the labels make
+# (`region` is unanswerable) never counts against B; a candidate n/a where the baseline
+# answered fails the rule, so going silent cannot pass, unless the policy allowed it in
+# advance (`max_na = 1`).
 
 # %% [markdown]
-# The recording is a system like A and B, in a dataset folder of its own:
-
-# %%
-live = ragscore.load_dataset(LIVE)
-Table([{"question": case, "retrieved": ", ".join(live.runs[case]["live"]["retrieved"][:3]),
-        "delivered": ", ".join(live.runs[case]["live"]["delivered"]),
-        "answer": live.runs[case]["live"]["answer"]} for case in live.cases])
-
-# %% [markdown]
-# ## Step 7: gate the recording
-# The same tables score the recording, and a gate reads it. Nobody has judged the live
-# answers yet, so their support and coverage are **not assessed** (n/a, never 0), and the
-# policy for this release, `fixtures/policies/retrieval.toml`, asks only about retrieval:
-
-# %%
-RETRIEVAL_POLICY = "../fixtures/policies/retrieval.toml"
-CommandOutput(Path(RETRIEVAL_POLICY).read_text())
-
-# %% [markdown]
-# Against A, on the same questions:
-
-# %%
-code, out, err = capture(["gate", str(LIVE), "--policy", RETRIEVAL_POLICY,
-                          "--candidate", "live", "--baseline", "A"])
-CommandOutput("\n".join(out.splitlines()[1:]))
-
-# %% [markdown]
-# ## Step 8: what this chapter does not settle, and why
-# - *A practical test collection* (lookups, multi-evidence, near-duplicates, outdated and
-#   conflicting notes, unanswerable and permission-sensitive questions): four questions
-#   estimate nothing; the practice collection and its slices are the next step.
-# - *Permissions*: the format records access groups and counts disclosures (a restricted
-#   chunk delivered or cited for a caller outside its groups), never excused by a correct
-#   answer; the course notes have no restricted note, so the column stays out of these
-#   tables. It models access labels; it is not an access-control system.
-# - *Latency and cost*: measured only by recording them from a real system, with the
-#   measurement environment and request count; this lab's toy retriever answers at once
-#   and calls no model, so its latencies say nothing and are not shown.
+# ## Step 5: what a real integration still needs
+# - *A practical test collection*: lookups, multi-evidence, near-duplicate, outdated and
+#   conflicting notes, unanswerable and permission-sensitive questions (chapter 8).
+# - *Permissions*: a restricted note delivered or cited for a caller outside its groups is
+#   a disclosure, never excused by a correct answer (chapter 8); the format models access
+#   labels, it is not an access-control system.
+# - *Latency, cost and failures*, beside quality, measured on a real system with its
+#   environment and request count; this lab calls no model and claims none.
 # - *A hosted judge* brings its own cost, variability and errors: validate it against a
-#   reviewed sample before trusting its score.
-# - *Uncertainty*: needs more than a handful of questions; repeated trials of one question
-#   are one question (ragscore reports their spread and never counts them as more).
-# - *Monitoring*: a passing gate lasts until the corpus, prompts or providers change;
-#   rerun it on versioned test sets, which the fingerprint makes visible.
+#   reviewed sample first.
+# - *Acceptance and uncertainty*: write the policy before looking; report uncertainty on
+#   enough questions, and never count repeated trials of one question as more questions.
+# - *Monitoring*: a passing gate lasts until the corpus, prompts or providers change; rerun
+#   it on versioned test sets, which the fingerprint makes visible.
 
 # %% [markdown]
 # ## Recap
-# - A run carries its manifest; the test set's fingerprint (two content hashes) is computed,
-#   never typed, so a changed note or question shows. `ragscore record` fills both in while
-#   it records a running system.
-# - A record keeps the context actually delivered to the answer stage, and `ctx differs@k`
-#   flags every question where it is not the top k.
+# - A run carries its manifest; the test set's fingerprint is computed, never typed, so a
+#   changed note or question shows.
+# - A record keeps the context actually delivered, and `ctx differs@k` flags every question
+#   where it is not the top k.
 # - One controlled change is compared stage by stage: retrieval can improve while the
 #   answer stage regresses.
-# - A gate applies a policy written before looking, prints PASS or FAIL per rule with the
-#   questions that broke it, and exits 0, 1 or 2 for CI.
-# - A committed baseline refuses to compare against a test set that has moved.
+# - A gate applies a policy written before looking, prints PASS or FAIL per rule, and exits
+#   0, 1 or 2 for CI.
 
 # %% [markdown]
 # ## Questionnaire
-# Answer in your own words; each answer is in the step named after the question.
+# Each answer is in the step named after the question.
 #
-# 1. What does a run manifest record, and which two hashes are computed rather than typed?
-#    (step 1)
-# 2. What does `ctx differs@k` flag, and why does the strict rule need the delivered
-#    context? (step 2)
+# 1. Which two hashes of a manifest are computed rather than typed? (step 1)
+# 2. Why does the strict rule need the delivered context? (step 2)
 # 3. How can retrieval improve while the answer stage regresses? (step 3)
 # 4. What do the gate's exit codes 0, 1 and 2 mean to a CI job? (step 4)
 # 5. Why is the policy written before anyone looks at the results? (step 4)
-# 6. What does the gate do when the test set changed after the baseline was saved, and what
-#    is the honest fix? (step 5)
-# 7. What does `ragscore record` keep from each call, and what lets it resume? (step 6)
-# 8. Why does the recording's policy ask only about retrieval? (step 7)
+# 6. Name three things a real integration needs that this fixture leaves out. (step 5)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
@@ -363,8 +252,102 @@ check("06.2", answer)
 answer = None
 check("06.3", answer)
 
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for chapter 7: operation figures, the gate from A's side, a committed baseline,
+# and a running system recorded and gated.
+
+# %% [markdown] tags=["going-further"]
+# ### Operation figures
+# Latency, tokens, cost and failures are reported beside quality when a record carries them.
+# This lab calls no model: these figures are written into the fixture to show the report
+# and measure nothing (median and 95th percentile by nearest rank).
+
+# %% tags=["going-further"]
+ops = ops_summary(recorded)
+Table([{"system": row.system, "records": row.records, "failed": row.failed,
+        "latency median (ms)": f"{row.latency_ms_median:.0f}",
+        "latency p95 (ms)": f"{row.latency_ms_p95:.0f}", "tokens": row.tokens_total,
+        "cost ($)": f"{row.cost_total:.4f}"} for row in ops.itertuples(index=False)])
+
+# %% [markdown] tags=["going-further"]
+# ### A, judged by the same policy against B
+# A fails all five rules:
+
+# %% tags=["going-further"]
+code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "A",
+                          "--baseline", "B"])
+CommandOutput(out + err + f"exit code {code}")
+
+# %% [markdown] tags=["going-further"]
+# ### A committed baseline, and a test set that moves under it
+# `ragscore baseline save DIR --system A --out FILE` writes A's per-question counts with the
+# test set's fingerprint; the file is committed beside the policy, and the gate can compare
+# against it. Writing a baseline is always an explicit command, never a side effect.
+
+# %% tags=["going-further"]
+code, out, err = capture(["gate", RUNS, "--policy", POLICY, "--candidate", "B",
+                          "--baseline-file", BASELINE])
+CommandOutput("\n".join([out.splitlines()[0], out.splitlines()[-1], f"exit code {code}"]))
+
+# %% [markdown] tags=["going-further"]
+# Reword one question, as if someone edited the test set after the baseline was saved: the
+# gate refuses to compare (exit 2) and names both hashes. `--allow-mismatch` would compare
+# anyway and say so on its first line; the honest fix is a new baseline.
+
+# %% tags=["going-further"]
+with tempfile.TemporaryDirectory() as scratch:
+    ragscore.save_dataset(reworded, f"{scratch}/moved")
+    code, out, err = capture(["gate", f"{scratch}/moved", "--policy", POLICY,
+                              "--candidate", "B", "--baseline-file", BASELINE])
+CommandOutput(err.replace("; ", ";\n  ") + f"exit code {code}")
+
+# %% [markdown] tags=["going-further"]
+# ### Record a system that is running
+# `ragscore record` sends every question to a system's HTTP endpoint, keeps the ranking, the
+# delivered context and the answer it returns, fills in the manifest and writes the runs
+# into a dataset folder; every finished call is journalled, so an interrupted recording
+# resumes (`docs/record.md`). The system here is a toy, `ragscore.workbook.toy_system`: it
+# ranks notes by the words they share with the question, delivers the first two and answers
+# "See the note ...". `serving(notes)` runs it on a free local port for a `with` block.
+
+# %% tags=["going-further"]
+recording = tempfile.TemporaryDirectory(prefix="ragscore-live-")
+LIVE = Path(recording.name) / "live"
+with serving(recorded.corpus) as endpoint:
+    code, out, err = capture(["record", RUNS, "--endpoint", endpoint, "--system", "live",
+                              "--out", str(LIVE)])
+CommandOutput(out.split("; wrote")[0] + ("" if code == 0 else f"\n{err}"))
+
+# %% [markdown] tags=["going-further"]
+# The recording is a system like A and B, in a dataset folder of its own:
+
+# %% tags=["going-further"]
+live = ragscore.load_dataset(LIVE)
+Table([{"question": case, "retrieved": ", ".join(live.runs[case]["live"]["retrieved"][:3]),
+        "delivered": ", ".join(live.runs[case]["live"]["delivered"]),
+        "answer": live.runs[case]["live"]["answer"]} for case in live.cases])
+
+# %% [markdown] tags=["going-further"]
+# ### Gate the recording
+# Nobody has judged the live answers, so their support and coverage are **not assessed**
+# (n/a, never 0); the policy for this release, `fixtures/policies/retrieval.toml`, asks only
+# about retrieval:
+
+# %% tags=["going-further"]
+RETRIEVAL_POLICY = "../fixtures/policies/retrieval.toml"
+CommandOutput(Path(RETRIEVAL_POLICY).read_text())
+
+# %% [markdown] tags=["going-further"]
+# Against A, on the same questions:
+
+# %% tags=["going-further"]
+code, out, err = capture(["gate", str(LIVE), "--policy", RETRIEVAL_POLICY,
+                          "--candidate", "live", "--baseline", "A"])
+CommandOutput("\n".join(out.splitlines()[1:]))
+
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:**
 # [Chapter 5 — A scoring defect can make a weak system look strong](05_scoring_defects.ipynb)
 # · **Next:** [Chapter 7 — Your own data](07_your_own_data.ipynb) ·

@@ -207,7 +207,7 @@ answer = None
 check("07.2", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 6 — From the fixture to a release decision](06_integration.ipynb) ·
 # **Next:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) ·
 # [glossary](../docs/glossary.md)

@@ -9,19 +9,14 @@
 # and chapter 9, step 4 (a label is a judgement about the test set).
 #
 # You will learn:
-# - why a label that names a chunk ID dies when the chunker changes, and a **span** of the
-#   source text does not;
-# - the one rule that derives a chunking's labels from spans: relevant chunks, and for each
-#   expected claim its *full* and *partial* chunks;
-# - why a claim whose evidence is cut in two needs both pieces cited (the strict rule,
-#   generalised), and how that makes the same answer score differently on another chunking;
-# - what happens to each label when a document is edited: **kept**, **moved**, **orphaned**
-#   or **ambiguous**, never guessed.
+# - why a label naming a chunk ID dies with the chunker, and a **span** of text does not;
+# - the one rule that derives any chunking's labels from spans, *full* and *partial*;
+# - why a claim whose evidence is cut in two needs both pieces cited;
+# - what an edit does to each label: **kept**, **moved**, **orphaned** or **ambiguous**.
 #
-# The data: `fixtures/spans/` holds the course's five notes as two documents (the release
-# notes and the team notes), the course's labels as spans of them, and two chunkings: the
-# notes' sentences (the course's own chunks, with its IDs) and the whole notes. The runs
-# are the course systems' answers, on each chunking. We read everything at k = 2.
+# The data: `fixtures/spans/` holds the course's notes as two documents, its labels as
+# spans of them, and two chunkings (the sentences, with the course's IDs, and the whole
+# notes), each with the course systems' runs. We read everything at k = 2.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
@@ -57,8 +52,8 @@ SPANS = Path("../fixtures/spans")
 K = 2
 
 # %% [markdown]
-# The chapter reads one span test set on two chunkings, each with the runs recorded on it,
-# straight from the files in memory (`ragscore import spans` writes the same as a folder):
+# One span test set on two chunkings, each with its runs, read from the files into memory
+# (`ragscore import spans` writes the same as a folder):
 
 # %%
 def load(chunks, runs):
@@ -103,9 +98,11 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
 # ## Step 2: one chunking, the course's sentences
 # A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
 # five chunks, named as the course names its notes. No chunk label is stored anywhere: the
-# rule derives them. A chunk holding any character of a relevant span is relevant, and so
-# is a chunk holding any of a claim's evidence (evidence answers the question); for each
-# expected claim, a chunk is *full* when it contains one of its evidence spans whole,
+# rule derives them. A chunk holding a character of a relevant span is relevant, with the
+# span's grade (shown in brackets; every grade here is 1, as the course's labels are
+# yes-or-no); a setting, `min_overlap`, can ask for more than one character. A chunk
+# holding any of a claim's evidence is relevant too (evidence answers the question). For
+# each expected claim, a chunk is *full* when it contains one of its evidence spans whole,
 # *partial* when it only overlaps one:
 
 # %%
@@ -138,13 +135,11 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
        for row in score_rows(notes, k=K, system="A")])
 
 # %% [markdown]
-# Read the owner row. On sentences, A cited `archive` for "Aurora owns the alert": a wrong
-# sentence, so support 0. On whole notes, the same citation is the team note, which holds
-# the evidence: support 1. Bigger chunks forgive imprecise citations. Because both
-# chunkings are judged by the same spans, the comparison is fair, and the paired rows say
-# exactly where it differs. From the command line the same comparison is `ragscore compare
-# --baseline sentences:A --candidate notes:A`, on two folders imported from one span test
-# set (docs/spans.md).
+# Read the owner row. On sentences, A cited `archive`, a wrong sentence: support 0. On whole
+# notes the same citation is the team note, which holds the evidence: support 1. Bigger
+# chunks forgive imprecise citations. Both chunkings are judged by the same spans, so the
+# comparison is fair (`ragscore compare --baseline sentences:A --candidate notes:A` on two
+# folders imported from one span test set, docs/spans.md).
 
 # %% [markdown]
 # ## Step 4: full, partial, and the chunk size
@@ -154,12 +149,11 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
 # evidence span entirely*. One piece alone is partial: unsupported. Where chunks hold their
 # evidence whole, this is exactly chapter 3's rule.
 #
-# The panel cuts both documents into chunks of at most the slider's number of characters,
-# at word boundaries, and names each chunk `DOCUMENT@START`. System B's runs are re-expressed
-# on each chunking: it ranks the chunks holding the text it ranked before, and each citation
-# becomes the one chunk holding most of the sentence it cited. (A teaching device: a real
-# chunker's runs are recorded again.) Move the slider and watch the full and partial columns,
-# then the scores:
+# The panel cuts both documents at word boundaries into chunks of at most the slider's
+# number of characters, named `DOCUMENT@START`. System B's run is carried over (a teaching
+# device; a real chunker's runs are recorded again): it ranks the chunks holding the text it
+# ranked, and cites the chunk holding most of each sentence it cited. Move the slider and
+# watch B's scores under it, then the full and partial columns:
 
 # %%
 explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")
@@ -169,11 +163,12 @@ show(explorer)
 show(quick_check("10"))
 
 # %% [markdown]
-# At 60 characters, rollback's two sentences are cut mid-way: both its claims are only
-# partially held by any one chunk, and B, citing one chunk for each, is supported on
-# neither. Below 50 every evidence span of the course is cut; at 100 and 110 every one is
-# whole again, at 120 the cut falls inside "run the smoke test" (try it), and from 130 up
-# all are whole. R@2 moves too: a relevant passage cut into three chunks needs three slots.
+# At 60, rollback's two sentences are cut mid-way: no chunk holds either claim whole, and B,
+# citing one chunk for each, is supported on neither. At 50 the cuts fall between the
+# sentences (0-46, 47-97, 98-127), so every span is whole and B's support is back to 1.00;
+# below 50 every span is cut; at 100 and 110 all are whole, at 120 "run the smoke test" is
+# cut (try it), from 130 all are whole. R@2 moves too: a passage cut into three chunks
+# needs three slots.
 
 # %% [markdown]
 # ## Step 5: a note is edited
@@ -195,15 +190,11 @@ Table([{"case": label["case"], "label": label["kind"], "claim": label["claim"] o
        for label in span_report(edited)["labels"]])
 
 # %% [markdown]
-# Every label was looked for by its *text* in the new version:
-# - the relevant sentence "After rollback, run the smoke test." is no longer in the notes:
-#   **orphaned**. It is kept in the test set, never applied, and counted;
-# - the evidence "run the smoke test" is still there once, seven characters later:
-#   **moved**, and still applied;
-# - the other labels sit where they were: **kept**.
-#
-# A text found twice would be **ambiguous**, and left out rather than guessed. Runs are
-# carried only where every chunk they name kept its text; the others need recording again:
+# Each label was looked for by its *text*: the relevant sentence "After rollback, run the
+# smoke test." is gone, **orphaned** (kept in the test set, never applied, counted); the
+# evidence "run the smoke test" is there once, seven characters later, **moved** and still
+# applied; the rest are **kept**. A text found twice would be **ambiguous**, left out, not
+# guessed. Runs are carried only where every chunk they name kept its text:
 
 # %%
 Table([{"system": system, "runs left out": ", ".join(cases)}
@@ -219,72 +210,71 @@ CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
 Table(score_rows(edited, k=K, system="A"))
 
 # %% [markdown]
+# The note counts every lost label by its cause: orphaned, ambiguous, or *in no chunk* (its
+# text is still in the document, but the chunking left that text out of every chunk).
 # A's scores do not move: `checklist` stays relevant for rollback, because it still holds
 # the evidence "run the smoke test" (moved, not lost), and evidence makes a chunk relevant.
 
 # %% [markdown]
 # ## Recap
-# - A span labels text, not a chunk: one test set derives the labels of any chunking of
-#   its documents, so two chunkers are compared fairly, question by question.
-# - The rule: a chunk is relevant when it holds a relevant span (by `min_overlap`
-#   characters, 1 by default) or any of a claim's evidence; for each claim it is full when
-#   it contains an evidence span, partial when it only overlaps one.
-# - A claim is supported when its cited chunks all overlap its evidence, are all visible,
-#   and together cover one evidence span; with chunks that hold their evidence whole this is
-#   the strict rule of chapter 3.
-# - An edit moves each label by its text: kept, moved, orphaned or ambiguous, never guessed;
-#   a lost label stays in the test set, and every report counts it.
+# - A span labels text, not a chunk: one test set derives the labels of any chunking, so
+#   two chunkers are compared fairly, question by question.
+# - A chunk is relevant when it holds a relevant span's text or a claim's evidence; for a
+#   claim it is full when it contains an evidence span, partial when it only overlaps one.
+# - A claim is supported when its cited chunks all overlap its evidence, are all in the top
+#   k, and together cover one evidence span: chapter 3's rule where chunks hold it whole.
+# - An edit moves each label by its text: kept, moved, orphaned or ambiguous; a lost label
+#   is counted in every report.
 
 # %% [markdown]
 # ## Questionnaire
-# Answer in your own words; each answer is in the step named after the question.
+# Each answer is in the step named after the question.
 #
 # 1. Why does a label that names a chunk ID die when the chunker changes? (step 1)
-# 2. Where do a chunking's labels come from, and where are they stored? (step 2)
-# 3. Why does system A's support on `owner` differ between the two chunkings? (step 3)
+# 2. Where do a chunking's labels come from? (step 2)
+# 3. Why does A's support on `owner` differ between the two chunkings? (step 3)
 # 4. What must a claim cite when its evidence is cut across two chunks? (step 4)
-# 5. What happens to a label whose text an edit removed, and to one whose text moved?
-#    (step 5)
+# 5. What happens to a label whose text an edit removed, or moved? (step 5)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
-# Replace `None` with your answer and run the cell; rates are compared to two decimals, and
-# you may type a fraction such as `1/4`. After your first try, right or wrong,
-# `solution("10.1")` (with the exercise's number) shows the worked solution. Work 1 and 2
-# out from the offsets they give before you set step 4's panel to 80: the panel would
-# show you the answers, and the point is to see why.
+# Replace `None` with your answer and run the cell. After a first try, `solution("10.1")`
+# shows the working.
 #
-# 1. With chunks of at most 80 characters, the release notes are cut into
-#    `release-notes@0` (characters 0 to 73) and `release-notes@74` (74 to 127). The
-#    evidence spans are `monday` 14-45, `switch` 47-90 and `smoke` 108-126. Which claim has
-#    no full chunk at that size? Type one of `"monday"`, `"switch"`, `"smoke"`,
-#    `"aurora"`. (a choice)
+# The exercises use a chunker the panel does not have: it cuts the release notes at
+# characters 62 and 112 and keeps the spaces, so its chunks meet end to end: `r@0` (0-62,
+# "The fictional ... Switch traffic "), `r@62` (62-112, "back to the previous version.
+# After rollback, run ") and `r@112` (112-127, "the smoke test."), a start counted in and
+# an end not, as in step 1, whose table has the evidence spans.
+#
+# 1. Over the release notes' three claims (`monday`, `switch`, `smoke`), how many (claim,
+#    chunk) pairs are partial on this chunking? (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("10.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. At that size, system B ranks `release-notes@0` and `release-notes@74` for rollback and
-#    cites, for each claim, the chunk holding most of the sentence it cited before: for
-#    `switch` (the sentence 47-91) and for `smoke` (the sentence 92-127). What is B's
-#    support on rollback at k = 2? (a rate)
+# 2. A system ranks `r@62`, `r@0`, `r@112` for the rollback question. At k = 3, how many of
+#    these five claims with their citations count as supported? (a) `switch` citing `r@0`;
+#    (b) `switch` citing `r@0` and `r@62`; (c) `switch` citing `r@0`, `r@62` and `r@112`;
+#    (d) `smoke` citing `r@62` and `r@112`; (e) `smoke` citing `r@112`. (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("10.2", answer)
 
 # %% [markdown] tags=["exercise"]
-# 3. Suppose the edit of step 5 had renamed the team instead: "The fictional Aurora team
-#    owns the alert." becomes "The fictional Borealis team owns the alert." How many of the
-#    eight span labels would be lost? (a count)
+# 3. Suppose the edit of step 5 had been another: "Switch traffic back to the previous
+#    version." becomes "Switch traffic back to the last good version." How many of the eight
+#    span labels would be **moved**? (a count)
 
 # %% tags=["exercise"]
 answer = None
 check("10.3", answer)
 
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 9 — Your system's answers](09_your_answers.ipynb) ·
 # **Next:** [Chapter 11 — Nuggets: what a complete answer says](11_nuggets.ipynb) · the
 # README's "Start here" lists every chapter · [glossary](../docs/glossary.md)

@@ -17,6 +17,8 @@
 # - how TREC RAG's five scores count a partial assignment and weigh an okay nugget;
 # - how to work the weighted score W by hand, and which change to an answer raises it.
 #
+# Its folded *Going further* part reads the same scores from TREC RAG's own files.
+#
 # The data: chapter 9's twelve answers by `draft`, `careful` and `terse` to the course's
 # four questions, with that chapter's frozen review decisions applied. We add nuggets to
 # the questions in step 1. We read everything at k = 2.
@@ -130,14 +132,19 @@ show(quick_check("11"))
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
 # once per answer: the same sentences citing the same passages in a later run reuse the
-# decision. Three buttons: **support**, **partial support**, *not support*. Here the
-# queue holds one item, terse's answer against `order`: choose a button and the panel
-# says the queue is judged; nothing is saved without a folder (`path=`).
+# decision. Three buttons: **support**, **partial support**, *not support*. The queue
+# holds three items, one per system's rollback answer against `order`:
 
 # %%
 queue = [row for row in review_queue(nuggety) if row["kind"] == "nugget"]
-Table([{"case": row["case"], "nugget": row["nugget"],
+system_of = {run["answer"]: system for system, run in nuggety.runs["rollback"].items()}
+Table([{"case": row["case"], "system": system_of[row["answer"]], "nugget": row["nugget"],
         "answer": row["answer"].replace("\n", " ⏎ ")} for row in queue])
+
+# %% [markdown]
+# The panel below is given `terse`'s runs only, so its queue holds one item: choose a
+# button, and the panel lists what it recorded. Nothing is saved without a folder
+# (`path=`).
 
 # %%
 editor = answer_queue_editor(nuggety, system="terse", reviewer="learner", date="2026-12-05",
@@ -153,7 +160,6 @@ show(editor)
 
 # %%
 ORDER = {"draft": "support", "careful": "support", "terse": "partial_support"}
-system_of = {run["answer"]: system for system, run in nuggety.runs["rollback"].items()}
 records = [judgement_of(row, ORDER[system_of[row["answer"]]], None, reviewer="ana",
                         date="2026-12-05") for row in queue]
 batch = content_key("chapter 11", [record["key"] for record in records])
@@ -207,30 +213,6 @@ for system in ("careful", "terse"):
     print(f"{system}: W = {scores.values(W, K)[position]}")
 
 # %% [markdown]
-# ## Step 6: the same scores from TREC RAG's files
-# The track ships nuggets and assignments in nuggetizer's layout, and answers in
-# ragnarok's. `ragscore import nuggets` reads them; an LLM's assignments come in as
-# *drafts* (origin `llm-draft`), kept with their provenance, and count only when asked
-# (`--drafts`): a score nobody reviewed is never passed off as reviewed.
-
-# %%
-FILES = "../fixtures/import/nuggets"
-with tempfile.TemporaryDirectory() as scratch:
-    capture(["import", "nuggets", "--nuggets", f"{FILES}/nuggets.jsonl", "--answers",
-             f"{FILES}/answers.jsonl", "--assignments", f"{FILES}/assignments.jsonl",
-             "--qrels", f"{FILES}/qrels.txt", "--date", "2026-12-05", "--out",
-             f"{scratch}/trec-rag"])
-    code, out, err = capture(["report", f"{scratch}/trec-rag", "--metrics",
-                              "nugget_strict_vital,nugget_all,nugget_weighted", "--drafts"])
-CommandOutput(out.split("\n\nAggregates")[0])
-
-# %% [markdown]
-# Without `--drafts` these are n/a: "a nugget is not assigned yet", until a person reviews
-# the drafts (`ragscore review export`, or import them as `--origin post-edited` when
-# assessors already corrected them). `ragscore export nuggets` writes the files back as
-# nuggetizer writes them, byte for byte.
-
-# %% [markdown]
 # ## Recap
 # - A nugget is a fact a complete answer states, vital or okay; a question's expected
 #   claims are its nuggets, vital unless listed otherwise, and a case may list nuggets
@@ -241,8 +223,8 @@ CommandOutput(out.split("\n\nAggregates")[0])
 #   weighs an okay nugget half a vital one.
 # - With every nugget vital and assigned by the strict rule, each nugget score equals
 #   coverage; okay nuggets, reviewers and partial answers make them part.
-# - `ragscore import nuggets` reads TREC RAG's files; an LLM's assignments are drafts that
-#   count only with `--drafts` (docs/nuggets.md).
+# - `ragscore import nuggets` reads TREC RAG's files (Going further); an LLM's assignments
+#   are drafts that count only with `--drafts` (docs/nuggets.md).
 
 # %% [markdown]
 # ## Questionnaire
@@ -254,7 +236,6 @@ CommandOutput(out.split("\n\nAggregates")[0])
 # 3. Why is `terse`'s answer to rollback a partial answer for `order`? (step 3)
 # 4. On which questions do the nugget scores equal coverage, and why? (step 4)
 # 5. Why does missing an okay nugget cost less in W than missing a vital one? (step 5)
-# 6. When does an LLM's assignment count in a score? (step 6)
 
 # %% [markdown] tags=["exercise"]
 # ## Exercises
@@ -294,8 +275,36 @@ check("11.2", answer)
 answer = None
 check("11.3", answer)
 
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for the exercises: the same scores from TREC RAG's own files.
+
+# %% [markdown] tags=["going-further"]
+# The track ships nuggets and assignments in the layout of nuggetizer (its nugget tool),
+# and answers in that of ragnarok (its answer generator). `ragscore import nuggets` reads
+# them; an LLM's assignments come in as *drafts* (origin `llm-draft`), kept with their
+# provenance, and count only when asked (`--drafts`): a score nobody reviewed is never
+# passed off as reviewed.
+
+# %% tags=["going-further"]
+FILES = "../fixtures/import/nuggets"
+with tempfile.TemporaryDirectory() as scratch:
+    capture(["import", "nuggets", "--nuggets", f"{FILES}/nuggets.jsonl", "--answers",
+             f"{FILES}/answers.jsonl", "--assignments", f"{FILES}/assignments.jsonl",
+             "--qrels", f"{FILES}/qrels.txt", "--date", "2026-12-05", "--out",
+             f"{scratch}/trec-rag"])
+    code, out, err = capture(["report", f"{scratch}/trec-rag", "--metrics",
+                              "nugget_strict_vital,nugget_all,nugget_weighted", "--drafts"])
+CommandOutput(out.split("\n\nAggregates")[0])
+
+# %% [markdown] tags=["going-further"]
+# Without `--drafts` these are n/a: "a nugget is not assigned yet", until a person reviews
+# the drafts (`ragscore review export`, or import them as `--origin post-edited` when
+# assessors already corrected them). `ragscore export nuggets` writes the files back as
+# nuggetizer writes them, byte for byte.
+
 # %% [markdown] tags=["lab-only"]
-# ---
+# ## Where next
 # **Previous:** [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb)
 # · this is the last chapter for now; the README's "Start here" lists every chapter ·
 # [glossary](../docs/glossary.md)

@@ -11,17 +11,15 @@ library; :func:`score_runs` and the submodules :mod:`ragscore.reports` and
 """
 from importlib import import_module
 
-from .core.metrics import CONTRACT, REGISTRY, Metric
-from .core.rules import InvalidInputError
-from .core.scoring import evaluate
-from .core.validation import ids, validate
-from .io.course import load_course
-from .io.format import Dataset
-from .io.jsonl import DatasetFileError
-from .folders import load_dataset, save_dataset
-
-# Loaded on first access, so `import ragscore` stays light.
-_LAZY = {"score_runs": "ragscore.tables.scores", "gate": "ragscore.usecases.gate",
+# Every public name is loaded on first access, so `import ragscore` runs no module of the
+# package: the command line (ragscore.__main__) starts under its Ctrl-C handling at once.
+_LAZY = {"CONTRACT": "ragscore.core.metrics", "REGISTRY": "ragscore.core.metrics",
+         "Metric": "ragscore.core.metrics", "InvalidInputError": "ragscore.core.rules",
+         "evaluate": "ragscore.core.scoring", "ids": "ragscore.core.validation",
+         "validate": "ragscore.core.validation", "load_course": "ragscore.io.course",
+         "Dataset": "ragscore.io.format", "DatasetFileError": "ragscore.io.jsonl",
+         "load_dataset": "ragscore.folders", "save_dataset": "ragscore.folders",
+         "score_runs": "ragscore.tables.scores", "gate": "ragscore.usecases.gate",
          "record": "ragscore.recording"}
 _SUBMODULES = ("reports", "plots", "tables", "render", "workbook", "cli", "engine", "io", "core",
                "usecases")
@@ -39,7 +37,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
+        value = globals()[name] = getattr(import_module(_LAZY[name]), name)
+        return value
     if name in _SUBMODULES:
         return import_module(f"ragscore.{name}")
     raise AttributeError(f"module 'ragscore' has no attribute {name!r}")

@@ -38,8 +38,22 @@ def save_dataset(dataset, path, *, overwrite=False):
     """Write ``dataset`` as a dataset folder at ``path`` in format version 5 (the test set in
     JSON Lines, the runs in one Parquet file); return the path. Checked before anything is
     written, written atomically (see :func:`ragscore.io.write.save_dataset`)."""
+    from .engine.columnar.trec_folder import as_dicts, columns_of
+
+    columns = columns_of(dataset) if hasattr(dataset, "corpus") else None
+    if columns is not None:  # an imported TREC dataset kept in columns: written from them
+        from .engine.columnar.trec_folder import trec_files
+        from .io.format import check_index, dataset_index
+        from .io.store import write_dataset_folder
+
+        index = dataset_index(dataset)
+        check_index(index, "dataset")  # its name, description and notes, as any save checks
+        return write_dataset_folder(lambda: trec_files(columns), index, path,
+                                    overwrite=overwrite)
     from .io.write import save_dataset as write
 
+    if hasattr(dataset, "corpus"):
+        dataset = as_dicts(dataset)
     return write(dataset, path, overwrite=overwrite, codec=_codec())
 
 

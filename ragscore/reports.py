@@ -10,12 +10,12 @@ from .render.formats import render
 from .tables.audit import audit
 from .tables.compare import VERDICTS, compare
 from .tables.nuggets import assignment_rows
-from .tables.reviews import agreement_table, disputed_slice
+from .tables.reviews import agreement_table, alpha_table, disputed_slice
 from .tables.scores import count_dataset, question_table
 from .tables.stats import paired_stats, stats_table
 from .tables.summary import aggregates, answerable, claim_counts, sweep
 
-__all__ = ["VERDICTS", "aggregates", "agreement_table", "answerable", "assignment_rows", "audit",
-           "claim_counts",
+__all__ = ["VERDICTS", "aggregates", "agreement_table", "alpha_table", "answerable",
+           "assignment_rows", "audit", "claim_counts",
            "compare", "count_dataset", "disputed_slice", "paired_stats", "question_table",
            "render", "stats_table", "sweep"]

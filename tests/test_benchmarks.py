@@ -107,3 +107,37 @@ def test_the_span_benchmark_runs_on_a_small_size(tmp_path):
         assert any(line.startswith(f"  ragscore {command}: wall best") for line in lines)
     assert any(line.startswith("  in process, CPU seconds:") and "(200 questions, 0 labels "
                "lost)" in line for line in lines)
+
+
+VERIFY = BENCH.parent / "bench_verify.py"
+
+
+@pytest.mark.exhaustive
+def test_the_content_check_benchmark_runs_and_its_reports_agree(tmp_path):
+    result = subprocess.run([sys.executable, str(VERIFY), "--questions", "200", "--repeat",
+                             "1", "--data", str(tmp_path / "data")],
+                            capture_output=True, text=True, check=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("200 questions x 2 systems, corpus of 100,000 docs")
+    for layout in ("v5 (parquet runs)", "v2 (json lines)"):
+        assert sum(line.startswith(layout) for line in lines) == 2, layout
+    assert lines[-1] == ("checked and --no-verify reports: identical CSV for every layout and "
+                         "engine")
+
+
+SHAPES = BENCH.parent / "bench_shapes.py"
+
+
+def test_the_benchmark_of_shapes_runs_and_every_value_agrees_with_pytrec_eval():
+    pytest.importorskip("pytrec_eval")
+    result = subprocess.run([sys.executable, str(SHAPES), "--shape", "chunks", "--questions",
+                             "20", "--scale", "1", "--repeat", "1", "--start-repeat", "1"],
+                            capture_output=True, text=True, check=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("shapes chunks at 1x; measures P@10 R@100 RR nDCG@10 nDCG AP")
+    assert any(line.startswith("start: ragscore eval on one line") for line in lines)
+    for command in ("eval", "import", "report", "pytrec_eval", "import + report"):
+        assert any(line.startswith(f"{command} ") for line in lines), command
+    # 20 questions, one in 20 without qrels: 19 judged x 6 measures
+    assert "eval against pytrec_eval: 114 values compared, 0 differ" in lines
+    assert "report against pytrec_eval: 114 values compared, 0 differ" in lines

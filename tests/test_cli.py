@@ -8,6 +8,7 @@ import pytest
 import ragscore
 
 from ragscore.cli import main
+from tests.folder_edits import rehash
 
 # Chapter 4's expected output, copied from the workbook (the reference, not from our code).
 WORKBOOK_OUTPUT = """\
@@ -248,6 +249,7 @@ def test_dedupe_and_document_unit_report_what_they_removed(tmp_path):
     runs = folder / json.loads((folder / "dataset.json").read_text())["files"]["runs"]
     runs.write_text(runs.read_text().replace('["b#1", "a#1", "a#2"]',
                                              '["b#1", "a#1", "b#1", "a#2"]'))
+    rehash(folder)  # named by its new content: the run rules, not the content check, meet it
     assert _run("report", str(folder), "--unit", "document").returncode == 2
     deduped = _run("report", str(folder), "--unit", "document", "--dedupe")
     assert "- q s: 1 dropped, 1 collapsed" in deduped.stdout
@@ -286,8 +288,8 @@ def test_compare_stats_json_gives_the_exact_sign_flip_p(tmp_path, capsys):
                  "--format", "json", "--metrics", "recall,rr,support"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [set(record) for record in records] == [
-        {"metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value",
-         "min_detectable", "note"}] * 3
+        {"metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value", "p_holm",
+         "tested", "min_detectable", "note"}] * 3
     recall, rr, support = records
     assert (recall["metric"], recall["n"]) == ("recall", 12)
     assert recall["mean_delta"] == pytest.approx((10 - 2) * 0.5 / 12)
@@ -296,9 +298,11 @@ def test_compare_stats_json_gives_the_exact_sign_flip_p(tmp_path, capsys):
     assert recall["ci_low"] < recall["mean_delta"] < recall["ci_high"]
     assert recall["method"].endswith("exact (2^12 flips)")
     assert (rr["mean_delta"], rr["p_value"], rr["ci_low"], rr["ci_high"]) == (0, 1, 0, 0)
+    # Holm over the two p-values (support has none): the smaller times 2, the larger times 1
+    assert (recall["p_holm"], rr["p_holm"], recall["tested"]) == (2 * 158 / 4096, 1, 2)
     assert support == {"metric": "support", "method": "mean of paired deltas only", "n": 0,
                        "mean_delta": None, "ci_low": None, "ci_high": None, "p_value": None,
-                       "min_detectable": None,
+                       "p_holm": None, "tested": 2, "min_detectable": None,
                        "note": "no question where both systems are defined; at least 10 "
                                "are needed"}
 

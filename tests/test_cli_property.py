@@ -5,7 +5,8 @@ here): for each command it builds a working command line from defaults derived f
 argument's name or type (one small table of exceptions below), then runs it with each
 option, and each positional, given a hostile value: empty, huge, negative, inf, nan,
 control characters, a FIFO, a zero device, a folder, a path naming one of the command's
-own inputs, a dataset's data file. Each run must:
+own inputs, a dataset's data file, an integer too large for 64 bits, a file nesting 100,000
+arrays, a date that names no day, a filled-in review queue (issue 40). Each run must:
 
 - exit 0, 1, 2 or 130, never with a traceback or an internal error;
 - change no input (every input file hashed before and after);
@@ -14,10 +15,11 @@ own inputs, a dataset's data file. Each run must:
 - never block (a FIFO is refused, not opened for reading).
 
 ``make test`` runs a derandomized share of the hostile values (a fixed rotation that gives
-every option some values and every value some options); ``make test-all`` (the exhaustive
-mark) runs them all. Runs are in-process (:func:`ragscore.cli.capture`) from a sandbox
-folder; no device or FIFO of the machine is ever named (the zero device is made in the
-sandbox).
+every option some values and every value some options) and issue 40's inputs where they
+bit (:data:`ISSUE_40`); ``make test-all`` (the exhaustive mark) runs them all, and each
+of issue 40's inputs on every argument of its kind. Runs are in-process
+(:func:`ragscore.cli.capture`) from a sandbox folder; no device or FIFO of the machine is
+ever named (the zero device is made in the sandbox).
 """
 import argparse
 import hashlib
@@ -44,9 +46,12 @@ SHARE = 2
 
 #: What every hostile value is, by name; paths are filled in per sandbox and command.
 HOSTILE = ("empty", "huge", "negative", "inf", "nan", "control", "fifo", "zero", "folder",
-           "own input", "data file")
+           "own input", "data file", "big integer", "nested", "bad date", "filled queue")
 TEXT = {"empty": "", "huge": "9" * 5000, "negative": "-1", "inf": "inf", "nan": "nan",
-        "control": "\x1b[2J\nverdict: PASS\r"}
+        "control": "\x1b[2J\nverdict: PASS\r", "big integer": "99999999999999999999",
+        "bad date": "2026-13-45"}
+#: A file nesting this many arrays (the same bytes whatever its suffix says it holds).
+DEPTH = 100_000
 
 
 # ---- the sandbox: every input a command reads, copied, with a FIFO and a zero device ----
@@ -98,6 +103,12 @@ class Sandbox:
             self.zero = None
         index = json.loads((self.dataset / "dataset.json").read_text())
         self.data_file = self.dataset / index["files"]["runs"]
+        self.nested = self.root / "nested"  # beside the inputs: an output may replace it
+        self.nested.mkdir()
+        self.qrels, self.run = self.inputs / "plain.qrels", self.inputs / "plain.run"
+        self.qrels.write_text("".join(f"q{n} 0 d{n} 1\n" for n in range(30)))
+        self.run.write_text("".join(f"q{n} Q0 d{(n + r) % 40} {r + 1} {50 - r}.5 sys\n"
+                                    for n in range(30) for r in range(10)))  # laid out plainly
         self.systems = ("draft", "careful")
         self.outputs = 0
 
@@ -109,8 +120,18 @@ class Sandbox:
     def value(self, name, own_input):
         if name in TEXT:
             return TEXT[name]
+        if name == "nested":  # written afresh: as JSON, TOML or a CSV cell, by the suffix
+            texts = {".json": "[" * DEPTH, ".toml": "k = " + "[" * DEPTH + "]" * DEPTH + "\n",
+                     ".csv": 'question,retrieved\n"q","' + "[" * DEPTH + '"\n',
+                     ".jsonl": "[" * DEPTH + "\n"}
+            suffix = Path(own_input).suffix.lower()
+            suffix = suffix if suffix in texts else ".jsonl"
+            path = self.nested / f"nested{suffix}"
+            path.write_text(texts[suffix])
+            return str(path)
         return str({"fifo": self.fifo, "zero": self.zero or self.fifo, "folder": self.folder,
-                    "own input": own_input, "data file": self.data_file}[name])
+                    "own input": own_input, "data file": self.data_file,
+                    "filled queue": self.queue}[name])
 
     def snapshot(self):
         """``{path: digest}`` of every regular file in the inputs folder."""
@@ -220,6 +241,7 @@ def exceptions(box, url):
                        "--report", box.fresh(".json")],
         ("record",): [box.dataset, "--endpoint", url, "--system", "live", "--retries", "0",
                       "--timeout", "10"],
+        ("eval",): [box.qrels, box.run],  # read in columns: where -M once overflowed
     }
 
 
@@ -289,20 +311,78 @@ def variants(words, parser, argv, box, *, everything):
         if action.choices and not everything:
             values.append(("choice", str(list(action.choices)[-1])))
         for name, value in values:
-            if flag is None:  # a positional: replace its value, or give it
-                index = _positional_index(words, parser, argv, action)
-                changed = list(argv)
-                if index is None:
-                    changed.append(value)
-                else:
-                    changed[index] = value
-            elif flag in argv and not isinstance(action, argparse._AppendAction):
-                changed = list(argv)
-                changed[changed.index(flag) + 1] = value
-            else:
-                changed = [*argv, f"{flag}={value}" if value.startswith("-") else flag,
-                           *([] if value.startswith("-") else [value])]
-            found.append((f"{flag or action.dest}={name}", changed))
+            found.append((f"{flag or action.dest}={name}",
+                          _given(words, parser, argv, action, value)))
+    return found
+
+
+def _given(words, parser, argv, action, value):
+    """``argv`` with argument ``action`` given ``value`` (a positional's value replaced or
+    given; an option's value replaced, or the option added)."""
+    flag = action.option_strings[0] if action.option_strings else None
+    if flag is None:
+        index = _positional_index(words, parser, argv, action)
+        changed = list(argv)
+        if index is None:
+            changed.append(value)
+        else:
+            changed[index] = value
+        return changed
+    if flag in argv and not isinstance(action, argparse._AppendAction):
+        changed = list(argv)
+        changed[changed.index(flag) + 1] = value
+        return changed
+    return [*argv, f"{flag}={value}" if value.startswith("-") else flag,
+            *([] if value.startswith("-") else [value])]
+
+
+def _given_value(words, parser, argv, action):
+    """The value ``action`` has in ``argv`` (``None`` when it is not given)."""
+    flag = action.option_strings[0] if action.option_strings else None
+    if flag is None:
+        index = _positional_index(words, parser, argv, action)
+        return None if index is None else argv[index]
+    return argv[argv.index(flag) + 1] if flag in argv and action.nargs != 0 else None
+
+
+#: Issue 40's inputs where they bit, run by make test: ``(command words, argument's dest,
+#: hostile value)``.
+ISSUE_40 = ((("eval",), "max_depth", "big integer"),
+            (("import", "trec"), "max_depth", "big integer"),
+            (("review", "export"), "out", "filled queue"),
+            (("import", "log"), "review_out", "filled queue"),
+            (("html",), "out", "filled queue"),
+            (("import", "spans"), "date", "bad date"),
+            (("review", "import"), "file", "nested"),
+            (("gate",), "policy", "nested"))
+
+
+def issue_40(words, parser, argv, box, *, everything):
+    """``[(label, argv)]``: issue 40's inputs on the arguments of their kind (an integer
+    too large on every typed option, a bad date on every date, a filled-in queue on every
+    output, a nested file on every file read), or, unless ``everything``, only where they
+    bit (:data:`ISSUE_40`)."""
+    found = []
+    for action in arguments(parser):
+        if action.dest in ("debug", "version", "command") or action.nargs == 0:
+            continue
+        given = _given_value(words, parser, argv, action)
+        kinds = []
+        if action.type not in (None, str):
+            kinds.append("big integer")
+        if action.dest == "date":
+            kinds.append("bad date")
+        if given is not None and given.startswith(str(box.work)) or (
+                given is None and action.dest in ("out", "review_out", "report")):
+            kinds.append("filled queue")  # an output
+        if given is not None and given.startswith(str(box.inputs)) and os.path.isfile(given):
+            kinds.append("nested")
+        for name in kinds:
+            if everything or (words, action.dest, name) in ISSUE_40:
+                label = action.option_strings[0] if action.option_strings else action.dest
+                found.append((f"{label}={name}", _given(
+                    words, parser, argv, action,
+                    box.value(name, given or own_input(argv, box)))))
     return found
 
 
@@ -460,7 +540,8 @@ def walk(root, *, everything, only=None):
                 problems.append((argv, problem))
             if code not in (0, 1) and (derived or words in table):
                 base_failed.append((words, code))
-            for _, changed in variants(words, parser, argv, box, everything=everything):
+            for _, changed in variants(words, parser, argv, box, everything=everything) + \
+                    issue_40(words, parser, argv, box, everything=everything):
                 _, problem = run_checked(changed, box)
                 runs += 1
                 if problem:
@@ -504,3 +585,7 @@ def test_the_walk_reaches_every_command_and_every_hostile_value(tmp_path):
         for label, _ in variants(words, parser, argv, box, everything=False):
             names[label.partition("=")[2]] += 1
     assert set(HOSTILE) <= set(names), names
+    reached = {(words, label) for words, parser in commands
+               for label, _ in issue_40(words, parser, base_argv(words, parser, box, table)[0],
+                                        box, everything=False)}
+    assert len(reached) == len(ISSUE_40), reached  # each of issue 40's inputs where it bit

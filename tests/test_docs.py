@@ -36,3 +36,26 @@ def test_the_policy_schema_knows_the_registered_checks():
     rule = schema["properties"]["rule"]["items"]["properties"]
     assert rule["check"]["enum"] == list(CHECKS)
     assert rule["severity"]["enum"] == list(SEVERITIES)
+
+
+def test_the_docs_index_lists_every_page_once():
+    """docs/README.md gives every page of docs/ one line (issue 41's front door)."""
+    import re
+
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| \[([a-z0-9-]+\.md)\]\(\1\) \| \S", index, re.MULTILINE)
+    pages = sorted(path.name for path in (ROOT / "docs").glob("*.md") if path.name != "README.md")
+    assert sorted(listed) == pages and len(set(listed)) == len(listed)
+
+
+def test_the_readme_is_a_front_door():
+    """At most 15 KB, its three doors on the first screen, pointing at pages that exist."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) <= 15_000
+    first_screen = text[:text.index("### Learn")]
+    assert "**Learn**" in first_screen and "**Use**" in first_screen \
+        and "**Contribute**" in first_screen
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        assert (ROOT / target).exists(), target

@@ -198,3 +198,17 @@ LONGEST_MODULE = 500
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_module_is_over_500_lines(path):
     assert len(path.read_text().splitlines()) <= LONGEST_MODULE
+
+
+@pytest.mark.exhaustive
+def test_every_module_imports_on_its_own():
+    """Each module imported first, in a fresh interpreter (as `import ragscore` now loads
+    nothing, any module may be the first): a circle through a package's __init__ that an
+    earlier import used to hide (core.trials -> core.metrics -> core.trials) fails here."""
+    import subprocess
+
+    names = [module_name(path) for path in MODULES]
+    failed = [name for name in names
+              if subprocess.run([sys.executable, "-c", f"import {name}"],
+                                capture_output=True).returncode]
+    assert failed == []

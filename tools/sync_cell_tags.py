@@ -1,4 +1,5 @@
-"""Give each chapter's .ipynb cells the tags of its .py cells (``make notebooks`` runs it).
+"""Give each chapter's .ipynb cells the tags of its .py cells, and the fold of its Going
+further heading (``make notebooks`` runs it).
 
 ``jupytext --update`` keeps a stored cell's metadata when a new cell takes its place: a
 questionnaire inserted before the Exercises heading came out tagged ``exercise``, so present
@@ -10,6 +11,10 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+
+
+#: The cell metadata JupyterLab reads to fold a heading when it opens a notebook.
+FOLDED = "jp-MarkdownHeadingCollapsed"
 
 
 def sync(source):
@@ -29,6 +34,13 @@ def sync(source):
                 cell.metadata["tags"] = tags
             else:
                 cell.metadata.pop("tags", None)
+        folded = wanted.metadata.get(FOLDED, False)  # a Going further heading, folded
+        if folded != cell.metadata.get(FOLDED, False):
+            changed += 1
+            if folded:
+                cell.metadata[FOLDED] = True
+            else:
+                cell.metadata.pop(FOLDED, None)
     if changed:
         nbformat.write(stored, stored_path)
     return changed

@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT))
 
 from ragscore.core.tables_md import check_table, metric_table  # noqa: E402
 
-TABLES = {"README.md": {"metrics": metric_table}, "docs/ci.md": {"checks": check_table}}
+TABLES = {"docs/metrics.md": {"metrics": metric_table}, "docs/ci.md": {"checks": check_table}}
 
 
 def block(name, text):

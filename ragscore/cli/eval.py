@@ -1,14 +1,16 @@
 """``ragscore eval QRELS RUN... --measures "P@10 nDCG@10 AP RR"``: TREC files scored as they
 are, the way trec_eval and ir_measures take them, with no folder written.
 
-The use case is :func:`ragscore.usecases.measured.evaluate_files`; the numbers and the
-conventions are those of ``ragscore import trec`` followed by ``ragscore report
---measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's options
-have their equivalents: ``-q`` (per-question rows; without it, the means only), ``-c`` (a
-judged question a run lacks counts, with an empty ranking; without it the means are over the
-run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant) and ``-M N``
-(each ranking's best N); ``-m NAME`` (repeatable) takes trec_eval's measure names
-(``-m P.10 -m map``); ``--trec-eval`` prints trec_eval's layout.
+The use case is :func:`ragscore.usecases.measured.evaluate_files`. The files are read by the
+TREC importer's rules (straight into columns where they are laid out plainly:
+:mod:`ragscore.engine.columnar.trec_columns`) and counted by the columnar engine; the
+numbers and the conventions are those of ``ragscore import trec`` followed by ``ragscore
+report --measures`` (``tests/test_cli_eval.py`` holds the two to each other). trec_eval's
+options have their equivalents: ``-q`` (per-question rows; without it, the means only),
+``-c`` (a judged question a run lacks counts, with an empty ranking; without it the means
+are over the run's questions, as trec_eval's), ``-l N`` (the lowest grade judged relevant)
+and ``-M N`` (each ranking's best N); ``-m NAME`` (repeatable) takes trec_eval's measure
+names (``-m P.10 -m map``); ``--trec-eval`` prints trec_eval's layout.
 """
 import argparse
 

@@ -8,20 +8,21 @@ from ..usecases.transfer import export_dataset, import_dataset
 from .options import dataset_argument
 
 #: What ``import``'s own options are called in ``args`` (the rest are its importer's).
-_OWN = ("command", "kind", "handler", "out", "overwrite", "review_out", "width", "debug",
-        "version")
+_OWN = ("command", "kind", "handler", "out", "overwrite", "review_out", "overwrite_decisions",
+        "width", "debug", "version")
 
 
 def _import(args):
     options = {name: value for name, value in vars(args).items() if name not in _OWN}
     return import_dataset(args.kind, out=args.out, overwrite=args.overwrite,
-                          review_out=args.review_out, **options)
+                          review_out=args.review_out,
+                          overwrite_decisions=args.overwrite_decisions, **options)
 
 
 def _export(args):
     options = {name: value for name, value in vars(args).items()
                if name not in ("command", "kind", "handler", "dataset", "width", "debug",
-                               "version")}
+                               "version", "no_verify")}
     return export_dataset(args.kind, args.dataset, **options)
 
 
@@ -41,7 +42,11 @@ def add_import(commands):
             parser.add_argument(*option.flags, **option.settings)
         parser.add_argument("--out", required=True, help="the dataset folder to write")
         parser.add_argument("--overwrite", action="store_true",
-                            help="replace --out if it is a ragscore dataset already")
+                            help="replace --out if it is a ragscore dataset already, and "
+                                 "--review-out if it holds no decision")
+        parser.add_argument("--overwrite-decisions", action="store_true",
+                            help="replace --review-out even if it holds a reviewer's "
+                                 "decisions (they are lost)")
         parser.add_argument("--name", default=None,
                             help="the dataset's name (default: the --out folder's name; "
                                  "the input's file or folder name if that is not a valid "

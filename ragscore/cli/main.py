@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from .options import BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, ISSUES, OK, terminal_safe
+from .options import BAD_INPUT, BROKEN_PIPE, INTERNAL, INTERRUPTED, OK, terminal_safe
 from .output import write_result
 from ..core.rules import InvalidInputError, show
 from ..render.width import check_width, output_width
@@ -134,9 +134,15 @@ def main(argv=None, *, out=None):
         if args.command is None:
             parser.error("the following arguments are required: COMMAND")
         width = output_width(args.width, out)  # the columns a renderer may lay out in
-        result = args.handler(args)
-        return write_result(result, fmt=getattr(args, "format", None), out=out, width=width,
-                            digits=getattr(args, "digits", None))
+        options = dict(fmt=getattr(args, "format", None), out=out, width=width,
+                       digits=getattr(args, "digits", None))
+        if getattr(args, "no_verify", False):  # every output says so
+            from ..io.content import NO_VERIFY_NOTE, unverified
+
+            with unverified():
+                result = args.handler(args)
+            return write_result(result, first_note=NO_VERIFY_NOTE, **options)
+        return write_result(args.handler(args), **options)
     except InvalidInputError as error:
         print(f"ragscore: error: {error}", file=sys.stderr)
         return BAD_INPUT
@@ -153,7 +159,9 @@ def main(argv=None, *, out=None):
     except Exception as error:  # noqa: BLE001 (the last line of defence: one line, no trace)
         if args is not None and args.debug:
             raise
+        from ..recording.provenance import report_address
+
         print(f"ragscore: internal error ({type(error).__name__}): {show(str(error))}; "
-              f"this is a bug, please report it at {ISSUES} (run with --debug for the "
-              "details)", file=sys.stderr)
+              f"this is a bug, please {report_address()} (run the command again with "
+              "--debug for the details)", file=sys.stderr)
         return INTERNAL

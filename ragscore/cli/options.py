@@ -15,9 +15,6 @@ from ..io.course import COURSE_PATH
 OK, FAILED, BAD_INPUT, INTERNAL, BROKEN_PIPE, INTERRUPTED = 0, 1, 2, 3, 141, 130
 
 
-ISSUES = "https://github.com/ragscore/ragscore/issues"
-
-
 def course_k(text):
     """A cutoff for the course table (the course rules: 1 to 100)."""
     try:
@@ -53,6 +50,26 @@ def dataset_argument(parser, *, optional=False, pair=False):
                             help="dataset folder (default: the course dataset)")
     else:
         parser.add_argument("dataset", help="dataset folder (see docs/dataset-format.md)")
+    no_verify_option(parser)
+
+
+def queue_overwrite_options(parser, flag):
+    """``--overwrite`` and ``--overwrite-decisions`` for a command writing a review queue
+    to ``flag`` (:func:`ragscore.io.queue_file.check_queue_output`)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {flag} if it exists and holds no decision")
+    parser.add_argument("--overwrite-decisions", action="store_true",
+                        help=f"replace {flag} even if it holds a reviewer's decisions (they "
+                             "are lost)")
+
+
+def no_verify_option(parser):
+    """``--no-verify``, on every command that reads a dataset folder (see
+    :mod:`ragscore.io.content`; :func:`ragscore.cli.main.main` says so in the output)."""
+    parser.add_argument("--no-verify", action="store_true",
+                        help="read the folder's data files without comparing their content "
+                             "with the hash their names carry (a file you changed on "
+                             "purpose); every output then says so")
 
 
 def scoring_options(parser, *, k=True):

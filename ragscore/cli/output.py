@@ -8,10 +8,12 @@ from ..core.rules import InvalidInputError, show
 from ..render.writers import Display
 
 
-def write_result(result, *, fmt, out, width, digits=None):
+def write_result(result, *, fmt, out, width, digits=None, first_note=None):
     """Write ``result`` on ``out`` with the writer of its table called ``fmt`` (``None``: the
     table's first); the result's notes go inside a text for people and on standard error
-    beside data; its ``aside`` lines always on standard error."""
+    beside data; its ``aside`` lines always on standard error. ``first_note`` (how the
+    command read its input, e.g. ``--no-verify``) opens a text for people, else goes on
+    standard error."""
     writers = result.writers
     writer = writers.get(next(iter(writers)) if fmt is None else fmt)
     if writer is None:
@@ -27,6 +29,11 @@ def write_result(result, *, fmt, out, width, digits=None):
         stream = FittedLines(stream, width)
     if writer.escaped:
         stream = Escaping(stream)
+    if first_note is not None:
+        if writer.notes_inside:
+            stream.write(f"Note: {first_note}\n")
+        else:
+            side.write(f"ragscore: note: {first_note}\n")
     stream.write(text)
     stream.flush()
     if result.aside:

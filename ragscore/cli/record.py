@@ -5,6 +5,7 @@ what it answered as that system's runs (parsing only: the use case is
 import json
 
 from ..core.rules import InvalidInputError, show
+from .options import no_verify_option
 
 #: Built-in defaults, used when neither the command line nor --config gives a value.
 DEFAULTS = {"trials": 1, "concurrency": 8, "timeout": 30.0, "retries": 3, "backoff": 0.5,
@@ -75,6 +76,7 @@ def add_record(commands):
                     "journal; --resume continues an interrupted recording. See "
                     "docs/record.md.")
     parser.add_argument("dataset", metavar="DIR", help="the test set (a dataset folder)")
+    no_verify_option(parser)
     parser.add_argument("--endpoint", help="the URL each question is POSTed to")
     parser.add_argument("--system", help="the name the runs are recorded under")
     parser.add_argument("--config", metavar="TOML", help="settings file (see docs/record.md)")

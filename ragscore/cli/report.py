@@ -1,7 +1,6 @@
 """``ragscore demo``, ``report`` and ``sweep``: parse, call the use case
 (:mod:`ragscore.usecases.report`, :mod:`ragscore.usecases.sweep`), return its result."""
-from ..render.formats import FORMATS
-from ..usecases.report import demo, report_job
+from ..usecases.report import Report, demo, report_job
 from ..usecases.sweep import Sweep, sweep
 from ..usecases.measured import TREC_DEFAULT
 from .options import (confidence, course_k, dataset_argument, digits_option, format_option,
@@ -48,8 +47,7 @@ def add_report(commands):
                     "empty and json writes null, never 0.")
     dataset_argument(parser)
     scoring_options(parser)
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="output format (default text)")
+    format_option(parser, Report.writers)
     parser.add_argument("--by", choices=("tag", "split", "disputed"), default=None,
                         help="print the declared aggregates per tag, per split, or over all, "
                              "undisputed and disputed questions (reviews), instead of the "

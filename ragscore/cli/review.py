@@ -3,7 +3,7 @@ review queue out to a file and back (see ``docs/answers.md``); parsing only, the
 are :mod:`ragscore.usecases.review`'s."""
 from ..io.review_queue import POOL_DEPTH
 from ..usecases.review import Claims, Queue, claims, import_decisions, review_queue
-from .options import dataset_argument, format_option
+from .options import dataset_argument, format_option, queue_overwrite_options
 
 SPLIT_HELP = "how an answer is cut into claims: sentence (default), line or paragraph"
 
@@ -15,7 +15,8 @@ def _claims(args):
 def _export(args):
     return review_queue(args.dataset, out=args.out, fmt=args.format, system=args.system,
                         split=args.split, pattern=args.pattern, pool_depth=args.pool_depth,
-                        reviewer=args.reviewer, citations=args.citations)
+                        reviewer=args.reviewer, citations=args.citations,
+                        overwrite=args.overwrite, overwrite_decisions=args.overwrite_decisions)
 
 
 def _import(args):
@@ -58,6 +59,8 @@ def add_claims(commands):
 
 def add_review(commands):
     """Add ``review export|import``."""
+    from ..importers.registry import date_option
+
     review = commands.add_parser(
         "review", help="export what awaits review (pool, questions, claims, nuggets), or "
                        "import decisions",
@@ -71,6 +74,7 @@ def add_review(commands):
     dataset_argument(export)
     export.add_argument("--system", default=None, help="only this system's answers")
     export.add_argument("--out", default=None, help="the file to write (default: stdout)")
+    queue_overwrite_options(export, "--out")
     format_option(export, Queue.writers, default=None,
                   help="default: csv for an --out ending in .csv, else jsonl")
     export.add_argument("--pool-depth", type=_depth, default=POOL_DEPTH, metavar="N",
@@ -89,7 +93,7 @@ def add_review(commands):
     importing.add_argument("file", help="a filled-in queue file (.jsonl or .csv)")
     importing.add_argument("--reviewer", default=None,
                            help="the reviewer's name for rows that leave it empty")
-    importing.add_argument("--date", default=None,
+    importing.add_argument("--date", default=None, type=date_option,
                            help="YYYY-MM-DD for rows that leave it empty (default: today, UTC)")
     _common(importing)
     importing.set_defaults(handler=_import)

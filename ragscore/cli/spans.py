@@ -4,7 +4,7 @@ set on a new chunking or new document versions). Parsing only: the use cases are
 :mod:`ragscore.usecases.spans`'s. See docs/spans.md."""
 from ..core.rules import InvalidInputError
 from ..usecases.spans import SpanLabels, anchor_labels, rechunk_folder, span_labels
-from .options import format_option
+from .options import format_option, no_verify_option
 
 
 def _labels(args):
@@ -33,7 +33,7 @@ def _rechunk(args):
 
 def add_labels(commands):
     """Add ``labels`` (and ``labels anchor``) to the sub-command parser."""
-    from ..importers.registry import _today
+    from ..importers.registry import _today, date_option
 
     labels = commands.add_parser(
         "labels", help="a span test set's chunk labels, derived (or: labels anchor)",
@@ -61,10 +61,11 @@ def add_labels(commands):
                         help="anchor: accept placed chunks that share characters")
     labels.add_argument("--reviewer", default=None, metavar="NAME",
                         help="anchor: who stands behind the labels written as spans")
-    labels.add_argument("--date", default=_today(), metavar="YYYY-MM-DD",
+    labels.add_argument("--date", default=_today(), metavar="YYYY-MM-DD", type=date_option,
                         help="anchor: their date (default today)")
     labels.add_argument("--origin", choices=("human", "llm-draft", "post-edited"),
                         default="human", help="anchor: their origin (default human)")
+    no_verify_option(labels)
     labels.set_defaults(handler=_labels)
 
 
@@ -99,6 +100,7 @@ def add_rechunk(commands):
                                  "left out, as JSON")
     rechunking.add_argument("--overwrite", action="store_true",
                             help="replace --out if it is a ragscore dataset already")
+    no_verify_option(rechunking)
     rechunking.set_defaults(handler=_rechunk)
 
 

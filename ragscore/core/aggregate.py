@@ -24,6 +24,9 @@ both engines are aggregated by this one code.
 """
 from collections import Counter, namedtuple
 from fractions import Fraction
+from itertools import compress, repeat
+from functools import partial
+from operator import eq, is_not, itemgetter, not_
 
 from .metrics import COUNT, RATE, merged_reasons
 
@@ -60,8 +63,8 @@ def split_slices(view):
     """``{"answerable": view, "unanswerable": view, "all": view}``: the rows of each slice,
     each keeping the input order."""
     flags = view.answerable()
-    return {ANSWERABLE: view.take([p for p, flag in enumerate(flags) if flag]),
-            UNANSWERABLE: view.take([p for p, flag in enumerate(flags) if not flag]),
+    return {ANSWERABLE: view.take(list(compress(range(len(flags)), flags))),
+            UNANSWERABLE: view.take(list(compress(range(len(flags)), map(not_, flags)))),
             ALL: view}
 
 
@@ -98,14 +101,18 @@ def _exact(value):
     return numerator * (_UNIT // denominator)
 
 
+#: True for a value that is not n/a (``None``).
+_PRESENT = partial(is_not, None)
+
+
 def summarize(metric, view, *, k, na_as_zero=False):
     """The :class:`Summary` of ``metric`` at ``k`` over every question of ``view``; with
     ``na_as_zero``, n/a counts as 0.0 (a retrieval rate, trec_eval's convention; a nugget
     score, nuggetizer's)."""
     values = view.values(metric, k)
     if na_as_zero:
-        values = [0.0 if value is None else value for value in values]
-    defined = [value for value in values if value is not None]
+        values = list(map({None: 0.0}.get, values, values))
+    defined = list(filter(_PRESENT, values))
     reasons = ()
     if len(defined) < len(values):
         reasons = merged_reasons(view.reasons(metric, k))
@@ -233,10 +240,11 @@ def zeroed(metric, na_as_zero):
                            or metric.zero_by is not None)
 
 
-def summaries(view, *, k, metrics, na_as_zero=False):
+def summaries(view, *, k, metrics, na_as_zero=False, slices=None):
     """``{(metric name, slice): Summary}``: everything :func:`aggregates_of` needs, for one
-    system's questions (partitions' summaries merge with :func:`merged`)."""
-    slices = split_slices(view)
+    system's questions (partitions' summaries merge with :func:`merged`). ``slices``:
+    :func:`split_slices` of ``view``, when the caller has them already."""
+    slices = split_slices(view) if slices is None else slices
     found = {}
     for metric in metrics:
         found[metric.name, metric.slice] = summarize(metric, slices[metric.slice], k=k)
@@ -247,15 +255,16 @@ def summaries(view, *, k, metrics, na_as_zero=False):
     return found
 
 
-def aggregates(view, *, k, metrics, na_as_zero=False):
-    """Every declared aggregate of ``metrics`` over one system's rows, slice by slice.
+def aggregates(view, *, k, metrics, na_as_zero=False, slices=None):
+    """Every declared aggregate of ``metrics`` over one system's rows, slice by slice
+    (``slices``: :func:`split_slices` of ``view``, when the caller has them already).
 
     Rates over the answerable slice: macro, then pooled where the metric pools. Yes/no
     metrics over their own slice: a count. With ``na_as_zero``, retrieval rates are
     averaged over every question with n/a counted as 0, as trec_eval's means are.
     """
-    return aggregates_of(summaries(view, k=k, metrics=metrics, na_as_zero=na_as_zero), k=k,
-                         metrics=metrics, na_as_zero=na_as_zero)
+    return aggregates_of(summaries(view, k=k, metrics=metrics, na_as_zero=na_as_zero,
+                                   slices=slices), k=k, metrics=metrics, na_as_zero=na_as_zero)
 
 
 def aggregates_of(found, *, k, metrics, na_as_zero=False):
@@ -325,14 +334,15 @@ def label_notes(view, k, *, systems=None):
     from .metrics import REGISTRY
 
     judged, returned = view.pooled_parts(REGISTRY["judged"], k)
+    names = list(map(itemgetter(1), view.keys))
+    states = view.labelling()
     found = {}
-    for (_, system), state, seen, shown in zip(view.keys, view.labelling(), judged, returned):
+    for system in dict.fromkeys(names):  # each system's rows picked out in C
         if systems is None or system in systems:
-            totals = found.setdefault(system, [0, 0, 0, 0])
-            totals[0] += state == -1
-            totals[1] += 1
-            totals[2] += shown - seen
-            totals[3] += shown
+            mine = list(map(eq, names, repeat(system)))
+            shown = sum(compress(returned, mine))
+            found[system] = [list(compress(states, mine)).count(-1), sum(mine),
+                             shown - sum(compress(judged, mine)), shown]
     notes = []
     for system, (unlabelled, questions, unjudged, passages) in found.items():
         if unlabelled:

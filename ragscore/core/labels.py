@@ -72,7 +72,7 @@ import json
 import re
 from collections import namedtuple
 
-from .rules import InvalidInputError, show
+from .rules import InvalidInputError, check_date, check_name, show
 from .spans import check_offsets
 
 SUPPORT_DECISIONS = ("supported", "unsupported", "not a claim")
@@ -88,7 +88,6 @@ ORIGINS = ("human", "llm-draft", "post-edited")
 #: Origins whose judgements count in scores (a machine's draft does not).
 SCORED_ORIGINS = frozenset({"human", "post-edited"})
 JUDGE_PREFIX = "judge:"
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _KEY = re.compile(r"[0-9a-f]{16}")
 MAX_GRADE = 2 ** 63 - 1
 
@@ -239,8 +238,8 @@ def check_record(record, at, *, is_id=None):
     if not required.issubset(record):
         missing = [name for name in COMMON + kind.subject if name not in record]
         raise InvalidInputError(f"{at}: field {missing[0]!r} is missing")
-    for field in ("case", "reviewer"):
-        _text(record, field, at)
+    _text(record, "case", at)
+    check_name(record["reviewer"], f"{at}: field 'reviewer'")
     if is_id is not None and not is_id(record["case"]):
         raise InvalidInputError(f"{at}: field 'case' must be a case ID; got "
                                 f"{show(record['case'])}")
@@ -248,9 +247,7 @@ def check_record(record, at, *, is_id=None):
         if type(record[field]) is not str or not _KEY.fullmatch(record[field]):
             raise InvalidInputError(f"{at}: field {field!r} must be 16 hex digits (a content "
                                     f"hash); got {show(record[field])}")
-    if type(record["date"]) is not str or not _DATE.fullmatch(record["date"]):
-        raise InvalidInputError(f"{at}: field 'date' must be a date YYYY-MM-DD; got "
-                                f"{show(record['date'])}")
+    check_date(record["date"], f"{at}: field 'date'")
     if record["origin"] not in ORIGINS:
         raise InvalidInputError(f"{at}: field 'origin' must be one of {', '.join(ORIGINS)}; "
                                 f"got {show(record['origin'])}")

@@ -22,7 +22,7 @@ import re
 from collections import namedtuple
 from difflib import SequenceMatcher
 
-from .aggregate import aggregates
+from .aggregate import aggregates, split_slices
 
 from .metrics import REGISTRY, get, parameterised
 from .rules import InvalidInputError, show
@@ -346,10 +346,13 @@ def score_measures(counted, measures, *, default_k, na_as_zero=False):
                for measure, k in zip(measures, ks)}
     summary = []
     for system in counted.systems:
-        view = counted.take(counted.positions(system))
+        positions = counted.positions(system)  # every row, in order, when one system
+        view = counted if len(positions) == len(counted) else counted.take(positions)
+        slices = split_slices(view)  # the same slices at every cutoff
         for measure, k in zip(measures, ks):
             metric = measure.definition
-            for row in aggregates(view, k=k, metrics=(metric,), na_as_zero=na_as_zero):
+            for row in aggregates(view, k=k, metrics=(metric,), na_as_zero=na_as_zero,
+                                  slices=slices):
                 if row.slice not in (metric.slice, "all") or (
                         row.slice == "all" and not na_as_zero and metric.slice != "all"):
                     continue

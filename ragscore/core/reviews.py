@@ -1,46 +1,56 @@
-"""Reviewers' judgements of a test set's labels: items, disputes and agreement.
+"""Reviewers' judgements of a test set's labels: items, disputes and agreement, each kind of
+decision on its own scale.
 
 A case may carry ``reviews`` (format version 3): records ``{"reviewer", "doc", "decision",
 "note"}`` judging whether a document is relevant to the question, or ``{"reviewer",
 "system", "claim", "decision", "note"}`` judging whether a system's claim is supported. An
 **item** is what is judged, keyed as ``(case, ("doc", doc))`` or
-``(case, ("claim", system, claim))``. A version 5 judgement (:mod:`ragscore.core.labels`,
-passed as ``judgements``) is the item ``(case, (kind, key))``, each reviewer's current
-decision read: a relevance grade above 0, ``supported``, ``answerable``, a nugget's
-``support`` and a citation's ``full`` positive; grade 0 or below, ``unsupported``, ``not a
-claim``, ``unanswerable``, ``not_support`` and ``none`` negative; ``unsure`` and the partial
-levels (``partial_support``, ``partial``) are left out of the yes/no agreement, and
-:func:`draft_agreement` compares machine drafts with people on every level, as TREC does.
+``(case, ("claim", system, claim))`` (format 4's answer claims: ``(case, ("text",
+text))``). A version 5 judgement (:mod:`ragscore.core.labels`, passed as ``judgements``) is
+the item ``(case, (kind, key))``, each reviewer's current decision read as it was given.
+
+The **kind** of an item is the first word of its key (``doc``, ``claim``, ``text``, or a
+judgement kind), and each kind has its own scale (:data:`SCALES`): relevance grades (0, 1,
+2, ...: ordinal), support (``supported`` / ``unsupported`` / ``not a claim``),
+answerability (``answerable`` / ``unanswerable`` / ``unsure``), nugget assignments
+(``support`` / ``partial_support`` / ``not_support``), citation support (``full`` /
+``partial`` / ``none``), evidence, format 3's ``relevant`` / ``not relevant`` and
+``supported`` / ``unsupported``. Every level is a decision of its own: ``partial_support``
+is not left out, and grades 1 and 2 differ.
 
 - :func:`review_items`: per item, each reviewer's decision;
 - :func:`disputed`: the items with two different decisions, and the cases holding one. A
   dispute is never resolved here: no majority vote, no "last reviewer wins" between people;
-- :func:`agreement`: per pair of reviewers, the items both judged, their percent agreement
-  and Cohen's kappa, in exact fractions;
+- :func:`agreement`: per kind and pair of reviewers, the items both judged, their percent
+  agreement and Cohen's kappa, in exact fractions (never pooled across kinds);
+- :func:`alpha`: per kind, Krippendorff's alpha over the people who judged it (ordinal for
+  grades, nominal otherwise);
 - :func:`draft_agreement`: per kind, how often a person's decision equals a machine's draft
   of the same item exactly, separately for people who judged from scratch (``human``) and
   for those who edited the draft (``post-edited``): TREC RAG's agreement figures.
-
-Categories: "relevant" and "supported" are the **positive** decision, "not relevant",
-"unsupported" and (for an answer's claim text) "not a claim" the **negative** one, so document and claim judgements are counted together
-on one yes/no scale.
 """
 from collections import namedtuple
 from fractions import Fraction
 from itertools import combinations
 
+from .agreement import ALPHA_UNDEFINED, NO_SHARED_ITEMS, ONE_CATEGORY, ONE_VALUE, \
+    cohen_kappa, krippendorff_alpha
 from .labels import JUDGE_PREFIX, KINDS, current, is_machine
 from .rules import InvalidInputError
+
+__all__ = ["ALPHA_UNDEFINED", "Agreement", "Alpha", "Disputes", "NO_SHARED_ITEMS",
+           "ONE_CATEGORY", "ONE_VALUE", "SCALES", "agreement", "alpha", "disputed",
+           "draft_agreement", "is_positive", "item_of", "kappa_of", "kind_of",
+           "review_items"]
 
 POSITIVE = frozenset({"relevant", "supported", "answerable", "support", "full"})
 NEGATIVE = frozenset({"not relevant", "unsupported", "not a claim", "unanswerable",
                       "not_support", "none"})
-#: Decisions no yes/no agreement can count.
-UNCOUNTED = frozenset({"unsure", "partial_support", "partial"})
-
-NO_SHARED_ITEMS = "no item judged by both"
-ONE_CATEGORY = ("chance agreement is 1: both reviewers gave every shared item the same one "
-                "category")
+#: The level of each kind's decision scale for Krippendorff's alpha: relevance grades are
+#: ordered (ordinal); every other kind's decisions are categories (nominal).
+SCALES = {**{name: "ordinal" if kind.decisions is None else "nominal"
+             for name, kind in KINDS.items()},
+          "doc": "nominal", "claim": "nominal", "text": "nominal"}
 
 
 class Disputes(namedtuple("Disputes", "items cases")):
@@ -50,11 +60,20 @@ class Disputes(namedtuple("Disputes", "items cases")):
     __slots__ = ()
 
 
-class Agreement(namedtuple("Agreement", "first second items agreed po pe kappa reason")):
-    """Agreement of two reviewers (``first`` < ``second`` by name) over the ``items`` both
-    judged: ``agreed`` of them got the same category. ``po``, ``pe`` and ``kappa`` are exact
-    :class:`~fractions.Fraction` values, or ``None`` when undefined, with ``reason`` saying
-    why (``""`` when all are defined)."""
+class Agreement(namedtuple("Agreement", "kind first second items agreed po pe kappa reason")):
+    """Agreement of two reviewers (``first`` < ``second`` by name) on one ``kind`` of item,
+    over the ``items`` of that kind both judged: ``agreed`` of them got the same decision.
+    ``po``, ``pe`` and ``kappa`` are exact :class:`~fractions.Fraction` values, or
+    ``None`` when undefined, with ``reason`` saying why (``""`` when all are defined)."""
+
+    __slots__ = ()
+
+
+class Alpha(namedtuple("Alpha", "kind level items reviewers values alpha reason")):
+    """Krippendorff's alpha of one ``kind`` of item at its ``level`` (``ordinal`` or
+    ``nominal``): over the ``items`` of that kind people judged, by ``reviewers`` people,
+    from ``values`` decisions (those on items judged twice or more); ``alpha`` an exact
+    :class:`~fractions.Fraction`, or ``None`` with ``reason``."""
 
     __slots__ = ()
 
@@ -75,16 +94,29 @@ def item_of(case_name, review):
     return case_name, ("claim", review["system"], review["claim"])
 
 
+def kind_of(item):
+    """The kind of an item: the first word of its key (its decision scale, :data:`SCALES`).
+
+    >>> kind_of(("launch", ("doc", "launch"))), kind_of(("q1", ("nugget", "0a1b")))
+    ('doc', 'nugget')
+    """
+    return item[1][0]
+
+
 def _records(cases, judgements=()):
+    """``(item, record)`` of every review and every current judgement, decisions as given
+    (a relevance grade stays a grade)."""
     for case_name, case in cases.items():
         for review in case.get("reviews", ()):
             yield item_of(case_name, review), review
     for (kind, case_name, key), by_reviewer in current(judgements).items.items():
         for record in by_reviewer.values():
-            decision = record["decision"]
-            if kind == "relevance":
-                decision = "relevant" if decision > 0 else "not relevant"
-            yield (case_name, (kind, key)), dict(record, decision=decision)
+            yield (case_name, (kind, key)), record
+
+
+def _is_machine(review):
+    """True for a machine's decision: a ``judge:NAME`` reviewer, or a draft's origin."""
+    return review["reviewer"].startswith(JUDGE_PREFIX) or review.get("origin") == "llm-draft"
 
 
 def review_items(cases, judgements=()):
@@ -108,8 +140,9 @@ def review_items(cases, judgements=()):
 
 def disputed(cases, judgements=()):
     """The items given two different decisions (by two reviewers, or by one reviewer in two
-    records), and the cases that hold any. Nothing is resolved: a disputed item stays
-    disputed whatever the number of reviewers on each side.
+    records), and the cases that hold any: any two different decisions on the item's own
+    scale (grades 1 and 2, ``support`` and ``partial_support``). Nothing is resolved: a
+    disputed item stays disputed whatever the number of reviewers on each side.
 
     >>> cases = {"launch": {"reviews": (
     ...     {"reviewer": "ana", "doc": "launch", "decision": "relevant", "note": ""},
@@ -120,7 +153,7 @@ def disputed(cases, judgements=()):
     """
     decisions = {}
     for item, review in _records(cases, judgements):
-        if item[1][0] in KINDS and review["reviewer"].startswith(JUDGE_PREFIX):
+        if item[1][0] in KINDS and _is_machine(review):
             continue  # a machine's draft disagreeing is agreement to report, not a dispute
         decisions.setdefault(item, set()).add(review["decision"])
     judged = review_items(cases, judgements)
@@ -130,7 +163,9 @@ def disputed(cases, judgements=()):
 
 
 def is_positive(decision):
-    """True for "relevant" and "supported", False for "not relevant" and "unsupported".
+    """True for a positive decision ("relevant", "supported", ...), False for a negative
+    one: the yes/no reading of format 3's words, kept for callers that want it; agreement
+    compares decisions as they are, each kind on its own scale.
 
     >>> is_positive("supported"), is_positive("not relevant")
     (True, False)
@@ -143,46 +178,27 @@ def is_positive(decision):
                             f"{', '.join(sorted(POSITIVE | NEGATIVE))}; got {decision!r}")
 
 
-def kappa_of(pairs):
-    """``(po, pe, kappa, reason)`` of two reviewers' categories over the same items, given
-    as ``(first is positive, second is positive)`` pairs. Cohen's kappa:
+#: Cohen's kappa of two reviewers' decisions (:func:`ragscore.core.agreement.cohen_kappa`).
+kappa_of = cohen_kappa
 
-        po    = (items given the same category) / n
-        pe    = sum over the two categories of first's share * second's share
-              = (p1 * p2 + (n - p1) * (n - p2)) / n**2
-        kappa = (po - pe) / (1 - pe)
 
-    where n is the number of items both judged and p1, p2 how many each called positive.
-
-    Undefined (``None``, with the reason) when no item was judged by both (n = 0), and
-    kappa alone when pe = 1 (both gave every item one and the same category).
-
-    Four items, first + + - -, second + - - -: po = 3/4, pe = (2*1 + 2*3)/16 = 1/2,
-    kappa = (3/4 - 1/2)/(1 - 1/2) = 1/2.
-
-    >>> kappa_of([(True, True), (True, False), (False, False), (False, False)])
-    (Fraction(3, 4), Fraction(1, 2), Fraction(1, 2), '')
-    >>> kappa_of([(True, True), (True, True)])[2:]
-    (None, 'chance agreement is 1: both reviewers gave every shared item the same one category')
-    """
-    n = len(pairs)
-    if not n:
-        return None, None, None, NO_SHARED_ITEMS
-    po = Fraction(sum(1 for a, b in pairs if a == b), n)
-    first = sum(1 for a, _ in pairs if a)
-    second = sum(1 for _, b in pairs if b)
-    pe = Fraction(first * second + (n - first) * (n - second), n * n)
-    if pe == 1:
-        return po, pe, None, ONE_CATEGORY
-    return po, pe, (po - pe) / (1 - pe), ""
+def _by_kind(items):
+    """``{kind: {item: {reviewer: decision}}}``, kinds in order of first appearance."""
+    kinds = {}
+    for item, judged in items.items():
+        kinds.setdefault(kind_of(item), {})[item] = judged
+    return kinds
 
 
 def agreement(cases, judgements=()):
-    """One :class:`Agreement` per pair of reviewers (names sorted; pairs in sorted order),
-    over the items both judged, decisions read as positive or negative (see
-    :func:`is_positive`): percent agreement ``po``, chance agreement ``pe`` and Cohen's
-    ``kappa = (po - pe) / (1 - pe)`` (see :func:`kappa_of` for the formula and when it is
-    undefined).
+    """One :class:`Agreement` per kind of item and pair of reviewers who judged that kind
+    (kinds in order of first review; names sorted, pairs in sorted order), over the items of
+    that kind both judged, decisions compared as they are (a grade with a grade, a level
+    with a level): percent agreement ``po``, chance agreement ``pe`` and Cohen's
+    ``kappa = (po - pe) / (1 - pe)`` (see :func:`ragscore.core.agreement.cohen_kappa` for
+    the formula and when it is undefined). A machine's drafts are a reviewer here, so that
+    their agreement with people is reported beside every other pair's. Never pooled across
+    kinds: a relevance grade and an answerability decision are not one scale.
 
     >>> cases = {"launch": {"reviews": (
     ...     {"reviewer": "ben", "doc": "launch", "decision": "relevant", "note": ""},
@@ -190,20 +206,54 @@ def agreement(cases, judgements=()):
     ...     {"reviewer": "ana", "doc": "archive", "decision": "not relevant", "note": ""},
     ...     {"reviewer": "ben", "doc": "archive", "decision": "relevant", "note": ""})}}
     >>> found = agreement(cases)[0]
-    >>> found.first, found.second, found.items, found.agreed, str(found.po), str(found.kappa)
-    ('ana', 'ben', 2, 1, '1/2', '0')
+    >>> found.kind, found.first, found.second, found.items, found.agreed, str(found.po)
+    ('doc', 'ana', 'ben', 2, 1, '1/2')
     """
-    items = review_items(cases, judgements)
-    reviewers = sorted({reviewer for judged in items.values() for reviewer in judged})
     rows = []
-    for first, second in combinations(reviewers, 2):
-        pairs = [(is_positive(judged[first]), is_positive(judged[second]))
-                 for judged in items.values() if first in judged and second in judged
-                 and judged[first] not in UNCOUNTED and judged[second] not in UNCOUNTED]
-        po, pe, kappa, reason = kappa_of(pairs)
-        rows.append(Agreement(first=first, second=second, items=len(pairs),
-                              agreed=sum(1 for a, b in pairs if a == b), po=po, pe=pe,
-                              kappa=kappa, reason=reason))
+    for kind, items in _by_kind(review_items(cases, judgements)).items():
+        reviewers = sorted({reviewer for judged in items.values() for reviewer in judged})
+        for first, second in combinations(reviewers, 2):
+            pairs = [(judged[first], judged[second]) for judged in items.values()
+                     if first in judged and second in judged]
+            po, pe, kappa, reason = cohen_kappa(pairs)
+            rows.append(Agreement(kind=kind, first=first, second=second, items=len(pairs),
+                                  agreed=sum(1 for a, b in pairs if a == b), po=po, pe=pe,
+                                  kappa=kappa, reason=reason))
+    return rows
+
+
+def alpha(cases, judgements=()):
+    """One :class:`Alpha` per kind of item (in order of first review): Krippendorff's alpha
+    of the people's decisions on that kind's items, ordinal for relevance grades and
+    nominal otherwise (:data:`SCALES`; the formula:
+    :func:`ragscore.core.agreement.krippendorff_alpha`). A machine's drafts are left out:
+    their agreement with people is the kappa of :func:`agreement` and
+    :func:`draft_agreement`.
+
+    >>> cases = {"q": {"reviews": (
+    ...     {"reviewer": "ana", "doc": "a", "decision": "relevant", "note": ""},
+    ...     {"reviewer": "ben", "doc": "a", "decision": "relevant", "note": ""},
+    ...     {"reviewer": "ana", "doc": "b", "decision": "relevant", "note": ""},
+    ...     {"reviewer": "ben", "doc": "b", "decision": "not relevant", "note": ""},
+    ...     {"reviewer": "ana", "doc": "c", "decision": "not relevant", "note": ""},
+    ...     {"reviewer": "ben", "doc": "c", "decision": "not relevant", "note": ""})}}
+    >>> found = alpha(cases)[0]
+    >>> found.kind, found.level, found.items, found.values, str(found.alpha)
+    ('doc', 'nominal', 3, 6, '4/9')
+    """
+    people = {}
+    for item, review in _records(cases, judgements):
+        if not _is_machine(review):
+            people.setdefault(item, {})[review["reviewer"]] = review["decision"]
+    rows = []
+    for kind, items in _by_kind(people).items():
+        level = SCALES.get(kind, "nominal")
+        value, pairable, reason = krippendorff_alpha(
+            [list(judged.values()) for judged in items.values()], level=level)
+        rows.append(Alpha(kind=kind, level=level, items=len(items),
+                          reviewers=len({reviewer for judged in items.values()
+                                         for reviewer in judged}),
+                          values=pairable, alpha=value, reason=reason))
     return rows
 
 

@@ -25,10 +25,21 @@ class InvalidInputError(ValueError):
 
 
 class IdRules(namedtuple("IdRules", "name pattern described max_ids max_k max_claims "
-                                    "open_labels")):
+                                    "open_labels column_pattern max_length plain_bytes")):
     """One declared rule set: what an ID looks like, how long lists and cutoffs may be, and
     whether labels are open (graded relevance allowed; expected claims, generated claims
-    and corpus text optional) or the course's (binary, all present)."""
+    and corpus text optional) or the course's (binary, all present).
+
+    ``pattern`` is the rule as Python's ``re`` reads it (a record at a time);
+    ``column_pattern`` and ``max_length`` are the same rule for a whole column at once (RE2's
+    syntax, as pyarrow's ``match_substring_regex`` reads it, anchored, with the length in
+    characters checked apart: RE2 has no lookaround and counts repeats slowly). An ID is a
+    ``str`` matching ``pattern`` exactly when it matches ``column_pattern`` and holds 1 to
+    ``max_length`` characters: ``tests/engine/columnar/test_idcheck.py`` checks it for
+    every code point. ``plain_bytes``: ``(low, high)``, bytes such that any text of 1 to
+    ``max_length`` of them is an ID (a column whose bytes all lie there needs no pattern
+    read), or ``None``.
+    """
 
     __slots__ = ()
 
@@ -72,13 +83,19 @@ _CLAIM_MATCHERS = {}  # pattern -> its remembering fullmatch (see IdRules.claim_
 COURSE = IdRules(
     name="course", pattern=re.compile(r"[a-z][a-z0-9-]{0,31}"),
     described="ID matching [a-z][a-z0-9-]{0,31}", max_ids=100, max_k=100, max_claims=100,
-    open_labels=False)
+    open_labels=False, column_pattern=r"^[a-z][a-z0-9-]*$", max_length=32, plain_bytes=None)
 OPEN = IdRules(
     name="open",
     pattern=re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,512}(?<!\s)"),
     described="ID of 1 to 512 characters with no control character and no leading or "
               "trailing whitespace",
-    max_ids=10_000, max_k=10_000, max_claims=10_000, open_labels=True)
+    max_ids=10_000, max_k=10_000, max_claims=10_000, open_labels=True,
+    # no control character anywhere; no whitespace (Python's \s: str.isspace) at either end
+    column_pattern=(r"^[^\x00-\x20\x7f-\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}"
+                    r"\x{205f}\x{3000}](?:[^\x00-\x1f\x7f-\x9f\x{2028}\x{2029}]*[^\x00-\x20"
+                    r"\x7f-\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}"
+                    r"\x{3000}])?$"),
+    max_length=512, plain_bytes=(0x21, 0x7E))  # printable ASCII but the space
 RULES = {rules.name: rules for rules in (COURSE, OPEN)}
 
 _LIMIT = 60
@@ -168,6 +185,11 @@ def _code_points(text):
     return f" (non-ASCII: {named})"
 
 
+#: The largest whole number an option or a field takes where arrays hold it: a signed 64-bit
+#: integer (a larger one is refused, never an OverflowError deep inside).
+MAX_WHOLE = 2 ** 63 - 1
+
+
 def fail(field, expected, value):
     """Raise :class:`InvalidInputError`: ``<field> must be <expected>; got <value>``."""
     raise InvalidInputError(f"{field} must be {expected}; got {show(value)}")
@@ -184,3 +206,56 @@ def check_k(k, *, rules=COURSE):
     if type(k) is not int or k < 1 or k > rules.max_k:
         fail("k", f"an int from 1 to {rules.max_k}", k)
     return k
+
+
+def check_name(value, field="reviewer"):
+    """``value`` if it is a person's or a judge's name: a ``str`` of 1 to 512 characters
+    with no control character (a line break, an escape, U+2028 included) and no leading or
+    trailing whitespace, as an open ID; else :class:`InvalidInputError` naming ``field``.
+
+    >>> check_name("judge:gpt-4o")
+    'judge:gpt-4o'
+    >>> check_name("ana\\nverdict: PASS", "field 'reviewer'")
+    Traceback (most recent call last):
+    ...
+    ragscore.core.rules.InvalidInputError: field 'reviewer' must be a name of 1 to 512 characters with no control character and no leading or trailing whitespace; got 'ana\\nverdict: PASS'
+    """
+    if not OPEN.is_id(value):
+        raise InvalidInputError(f"{field} must be a name of 1 to 512 characters with no "
+                                "control character and no leading or trailing whitespace; "
+                                f"got {show(value)}")
+    return value
+
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits: never \d
+
+
+def check_date(value, field="date"):
+    """``value`` if it is a date written ``YYYY-MM-DD`` in ASCII digits that names a day of
+    the calendar, else :class:`InvalidInputError` naming ``field`` (every date ragscore
+    takes, from an option, a record or a file, is checked by this one function).
+
+    >>> check_date("2026-12-04")
+    '2026-12-04'
+    >>> check_date("2026-13-45", "field 'date'")
+    Traceback (most recent call last):
+    ...
+    ragscore.core.rules.InvalidInputError: field 'date' must be a date YYYY-MM-DD; got '2026-13-45' (no such day)
+    >>> check_date("２０２６-１２-０４", "--date")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ragscore.core.rules.InvalidInputError: --date must be a date YYYY-MM-DD; got ... (digits must be ASCII 0-9)
+    """
+    import datetime
+
+    reason = ""
+    if type(value) is str and _ISO_DATE.fullmatch(value):
+        try:
+            datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
+        except ValueError:
+            reason = " (no such day)"
+        else:
+            return value
+    elif type(value) is str and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        reason = " (digits must be ASCII 0-9)"
+    raise InvalidInputError(f"{field} must be a date YYYY-MM-DD; got {show(value)}{reason}")

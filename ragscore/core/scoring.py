@@ -6,6 +6,8 @@ path for a whole test set: the corpus is validated once, each case once however 
 systems ran it, and every error names the case and the system.
 """
 from collections import namedtuple
+from itertools import repeat
+from operator import contains
 
 from .answers import answer_text
 from .citations import check_cited, citation_counts
@@ -311,8 +313,15 @@ def case_attributes(cases):
     >>> case_attributes({"q": {"tags": ("lookup",), "split": "dev"}, "r": {}})
     {'q': {'tags': ('lookup',), 'split': 'dev'}, 'r': {'tags': (), 'split': None}}
     """
-    if type(cases) is not dict or not any(
-            type(case) is dict and ("tags" in case or "split" in case) for case in cases.values()):
+    if type(cases) is not dict:
+        return None
+    values = list(cases.values())
+    if frozenset({dict}).issuperset(map(type, values)):  # the usual: checked in C
+        if not any(map(contains, values, repeat("tags"))) and \
+                not any(map(contains, values, repeat("split"))):
+            return None
+    elif not any(type(case) is dict and ("tags" in case or "split" in case)
+                 for case in values):
         return None
     return {name: {"tags": tuple(case.get("tags", ())), "split": case.get("split")}
             for name, case in cases.items()}

@@ -13,7 +13,7 @@ value never hides the variation behind it.
 """
 from collections import namedtuple
 
-from .metrics.base import COUNT, RATE
+from .kinds import COUNT, RATE
 
 
 class Trials(tuple):

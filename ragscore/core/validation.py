@@ -355,7 +355,7 @@ def validate_run(run, known, *, rules=COURSE):
         if visible is None:
             _explain_within(retrieved, "run['retrieved']", known, "an ID in the corpus", rules)
         if rules.open_labels and "claims" not in run:
-            _check_answer_to_split(run.get("answer"))
+            check_answer_to_split(run.get("answer"))
             return retrieved, None  # the answer stage was not recorded (or only its text)
         claims = _get(run, "claims", "run")
     if type(claims) is not tuple or len(claims) > rules.max_claims:
@@ -377,9 +377,11 @@ def validate_run(run, known, *, rules=COURSE):
     return retrieved, claims
 
 
-def _check_answer_to_split(answer):
+def check_answer_to_split(answer):
     """An answer recorded without its claims is split into claims later: refuse one the
-    splitter would refuse, here, before it is saved (not in every report after)."""
+    splitter would refuse, here, before it is saved (not in every report after); an
+    importer applies it as it reads (:func:`ragscore.importers._common.answer_checked`), so
+    that the refusal names the file and the line."""
     if type(answer) is str and len(answer) > MAX_ANSWER:
         raise InvalidInputError(f"run['answer'] has {len(answer):,} characters; an answer "
                                 f"split into claims has at most {MAX_ANSWER:,} (record its "

@@ -12,13 +12,13 @@ Both return a :class:`~ragscore.engine.counted.Counted`; tables, aggregates, com
 sweeps, the gate, baselines and the audit read only its methods. Metric formulas live in
 their registry modules (:mod:`ragscore.core.metrics`) and are read by both engines.
 
+>>> from ragscore.core.metrics import REGISTRY
 >>> from ragscore.io.course import load_course
 >>> counted = count_dataset(load_course(), engine="reference")
 >>> counted.values(REGISTRY["rr"], 2)[:6]
 [1.0, 1.0, 1.0, 1.0, 0.5, 1.0]
 """
 from ..core.labels import is_machine
-from ..core.metrics import CONTRACT, REGISTRY
 from ..core.rules import COURSE, InvalidInputError, show
 from .counted import Counted
 
@@ -31,7 +31,7 @@ DRAFTS_NOTE = ("machines' drafts count where no person judged an item (--drafts)
                "scores are not reviewed")
 
 __all__ = ["Counted", "DEFAULT_ENGINE", "ENGINES", "count_dataset", "count_folder",
-           "count_runs", "default_metrics"]
+           "count_runs", "count_scope", "default_metrics"]
 
 
 def check_engine(engine):
@@ -97,9 +97,13 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     (each time it is read: nothing is trusted because a file says so) and counted.
 
     Errors name the file, the line and the field, as :func:`~ragscore.io.dataset.load_dataset`
-    does, whichever engine reads the folder.
+    does, whichever engine reads the folder. A loaded dataset (or counted runs) instead of a
+    path is counted as :func:`count_dataset` counts it.
     """
     check_engine(engine)
+    if isinstance(path, Counted) or hasattr(path, "corpus"):
+        return count_dataset(path, engine=engine, progress=progress, unit=unit,
+                             dedupe=dedupe, drafts=drafts)
     from ..io.answers import folder_needs_labels
     from ..io.jsonl import MAX_FILE_BYTES
 
@@ -132,22 +136,25 @@ def count_folder(path, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, max
     return count_reference(path, unit=unit, dedupe=dedupe, max_bytes=limit, progress=progress)
 
 
-#: Columns shown by default when the data records what they measure (each metric names
-#: the feature that shows it: ``Metric.shown_when``), in report order.
-FEATURE_METRICS = tuple((metric.shown_when, name) for name, metric in REGISTRY.items()
-                        if metric.shown_when not in (None, "contract"))
+def count_scope(source, *, engine=DEFAULT_ENGINE, unit="chunk", dedupe=False, drafts=False,
+                split=None, system=None, progress=None):
+    """The counted runs a job reads: of ``source`` (a folder's path, a loaded dataset, or
+    counted runs already in hand), counted once by ``engine`` (``progress(done, total)``
+    told as a folder is read), refused when it holds no run (nothing to score), restricted
+    to ``split``'s questions and to ``system`` when given."""
+    counted = count_folder(source, engine=engine, unit=unit, dedupe=dedupe,
+                           progress=progress, drafts=drafts)
+    if not counted.keys:
+        from ..io.jsonl import where
+
+        raise InvalidInputError(
+            f"{where(source) if not isinstance(source, Counted) else 'the runs'}: its runs "
+            "file holds no runs; nothing to score (add one line per case and system, see "
+            "docs/dataset-format.md)")
+    return counted.scoped(split=split, system=system)
 
 
 def default_metrics(counted):
-    """The contract's metrics, less the answer metrics when no run recorded an answer
-    (a retrieval-only test set: nothing assessed or awaiting review, so no column for it;
-    answers awaiting review keep their columns, n/a), plus stale support,
-    disclosures and ``context_differs`` when the data records superseded chunks, access
-    groups or delivered contexts, exact match and token F1 when some answer text met a
-    reference answer, Judged@k when reviewers judged passages for relevance, the nugget
-    scores when some question lists nuggets or some answer's are assigned by a reviewer,
-    and the citation measures when some answer's citations are graded."""
-    extra = tuple(name for feature, name in FEATURE_METRICS if feature in counted.features)
-    if len(counted) and "answers" not in counted.features and not counted.waiting:
-        return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
-    return CONTRACT + extra
+    """The metrics a report of ``counted`` shows by default
+    (:meth:`~ragscore.engine.counted.Counted.default_metrics`)."""
+    return counted.default_metrics()

@@ -8,9 +8,16 @@ question a system answered several times is one row whose value combines its tri
 (:mod:`ragscore.core.trials`).
 """
 from ..core.aggregate import zeroed
-from ..core.metrics import NOT_ASSESSED, waiting_reason
+from ..core.metrics import CONTRACT, NOT_ASSESSED, REGISTRY, waiting_reason
 from ..core.paired import systems_in
-from ..core.rules import COURSE
+from ..core.rules import COURSE, InvalidInputError, check_k, show
+
+#: Columns shown by default when the data records what they measure (each metric names
+#: the feature that shows it: ``Metric.shown_when``), in report order.
+FEATURE_METRICS = tuple((metric.shown_when, name) for name, metric in REGISTRY.items()
+                        if metric.shown_when not in (None, "contract"))
+#: What a test set can be sliced by: its cases' tags, or their split.
+SLICE_KINDS = ("tag", "split")
 
 
 class Counted:
@@ -62,6 +69,68 @@ class Counted:
         for position, (_, system) in enumerate(self.keys):
             grouped.setdefault(system, []).append(position)
         return {system: self.take(positions) for system, positions in grouped.items()}
+
+    def members(self, by):
+        """``{slice value: set of case names}`` for ``by`` = ``"tag"`` (a case with several
+        tags is in each) or ``"split"`` (``dev`` / ``heldout``), in order of first
+        appearance; a test set whose cases declare neither is refused."""
+        if by not in SLICE_KINDS:
+            raise InvalidInputError(f"by must be one of {', '.join(SLICE_KINDS)}; got "
+                                    f"{show(by)}")
+        if not self.attributes:
+            raise InvalidInputError(f"no case declares a {by}: nothing to slice by (format "
+                                    "version 3 cases carry 'tags' and 'split')")
+        found = {}
+        for case, attributes in self.attributes.items():
+            values = attributes["tags"] if by == "tag" else (
+                (attributes["split"],) if attributes["split"] is not None else ())
+            for value in values:
+                found.setdefault(value, set()).add(case)
+        return found
+
+    def restrict(self, cases):
+        """The rows of the questions in ``cases`` only (a set of case names)."""
+        return self.take([position for position, (case, _) in enumerate(self.keys)
+                          if case in cases])
+
+    def scoped(self, *, split=None, system=None):
+        """The rows of ``split``'s questions and of ``system`` (``None``: all); a split or
+        a system the test set does not have is refused naming the ones it has."""
+        found = self
+        if split is not None:
+            members = self.members("split")
+            if split not in members:
+                raise InvalidInputError(f"--split must be one of the dataset's splits "
+                                        f"({', '.join(members)}); got {show(split)}")
+            found = found.restrict(members[split])
+        if system is not None:
+            if system not in found.systems:
+                raise InvalidInputError(f"--system must be one of the dataset's systems "
+                                        f"({', '.join(found.systems)}); got {show(system)}")
+            found = found.take(found.positions(system))
+        return found
+
+    def cutoff(self, k, *, option="k"):
+        """``k`` (an int, or its text as typed) as an int within the ID rules these runs were
+        read under, else a clear error naming ``option``."""
+        try:
+            return check_k(int(k), rules=self.rules)
+        except (ValueError, TypeError, OverflowError, InvalidInputError):
+            raise InvalidInputError(f"{option} must be a whole number from 1 to "
+                                    f"{self.rules.max_k}; got {show(k)}") from None
+
+    def default_metrics(self):
+        """The contract's metrics, less the answer metrics when no run recorded an answer
+        (a retrieval-only test set: nothing assessed or awaiting review, so no column for
+        it; answers awaiting review keep their columns, n/a), plus each metric whose data
+        the runs record (its ``shown_when``: stale support, disclosures and
+        ``context_differs`` for superseded chunks, access groups or delivered contexts,
+        exact match and token F1 for reference answers, Judged@k for judged pools, the
+        nugget scores for nuggets, the citation measures for graded citations)."""
+        extra = tuple(name for feature, name in FEATURE_METRICS if feature in self.features)
+        if len(self) and "answers" not in self.features and not self.waiting:
+            return tuple(name for name in CONTRACT + extra if REGISTRY[name].stage != "answer")
+        return CONTRACT + extra
 
     def with_notes(self, notes):
         """The same counts, with ``notes`` instead of the dataset's."""

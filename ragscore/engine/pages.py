@@ -11,6 +11,15 @@ Measured on the project's 2-core virtual machines (100,000 questions x 2 systems
 retrieved, ``benchmarks/bench_end_to_end.py``): counting a folder took 6.3 s with huge
 pages and 4.6 s without. numpy's own switch, the environment variable
 ``NUMPY_MADVISE_HUGEPAGE``, wins when it is set: a user who asks for huge pages gets them.
+
+pyarrow's default allocator (mimalloc) commits each arena it reserves at once, which on
+these machines costs the kernel's time for memory the batch never touches: ``ragscore
+eval`` on 1.75 million run lines (``benchmarks/bench_shapes.py``, msmarco at 1x, one CPU)
+took 3.1 to 4.4 s of system time with it and 0.5 to 0.7 s with jemalloc or the system
+allocator, whose peak memory was also lower (about 450 MiB against 600). So within the block
+pyarrow allocates from jemalloc (the system allocator where pyarrow is built without it),
+and its default comes back afterwards; ``ARROW_DEFAULT_MEMORY_POOL``, pyarrow's own switch,
+wins when it is set.
 """
 import contextlib
 import os
@@ -18,6 +27,7 @@ import os
 __all__ = ["ordinary_pages"]
 
 SWITCH = "NUMPY_MADVISE_HUGEPAGE"
+ARROW_SWITCH = "ARROW_DEFAULT_MEMORY_POOL"
 
 
 @contextlib.contextmanager
@@ -32,11 +42,14 @@ def ordinary_pages():
     """
     switch = None if SWITCH in os.environ else _numpy_switch()
     previous = switch(False) if switch is not None else None
+    pool = None if ARROW_SWITCH in os.environ else _arrow_pool()
     try:
         yield
     finally:
         if switch is not None:
             switch(previous)
+        if pool is not None:
+            pool()
 
 
 def _numpy_switch():
@@ -46,3 +59,17 @@ def _numpy_switch():
     except ImportError:  # numpy 1.26
         from numpy.core import multiarray
     return getattr(multiarray, "_set_madvise_hugepage", None)
+
+
+def _arrow_pool():
+    """Make jemalloc (else the system allocator) pyarrow's pool; return what puts the
+    previous pool back."""
+    import pyarrow as pa
+
+    previous = pa.default_memory_pool()
+    try:
+        chosen = pa.jemalloc_memory_pool()
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        chosen = pa.system_memory_pool()
+    pa.set_memory_pool(chosen)
+    return lambda: pa.set_memory_pool(previous)

@@ -47,8 +47,10 @@ import os
 
 from ..core.rules import show
 from ..core.trials import trial_runs
+from ..io.content import check_bytes
 from ..io.format import RUN_EXTRAS, RUN_V5
 from ..io.jsonl import DatasetFileError, where
+from .native import arrow_copy
 
 __all__ = ["CODEC", "Runs", "claims_type", "corpus_key", "has_answer_only", "records",
            "run_chunks", "runs_of", "runs_table", "table_of"]
@@ -73,23 +75,52 @@ _REQUIRED = ("case", "system", "retrieved")
 
 
 def corpus_key(documents):
-    """What binds a runs file to its corpus: the count of ``documents`` (IDs in file order)
-    and the first 16 hex digits of the SHA-256 of the IDs, one a line.
+    """What binds a runs file to its corpus: the count of ``documents`` (IDs in file order: a
+    list, or a pyarrow string array) and the first 16 hex digits of the SHA-256 of the IDs,
+    one a line.
 
     >>> corpus_key(["a", "b"])
     '2:911169ddaaf146af'
+    >>> from ragscore.engine.columnar.arrow import strings
+    >>> corpus_key(strings(["a", "b"]))
+    '2:911169ddaaf146af'
     """
-    text = "\n".join(documents) + "\n" if len(documents) else ""
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    if not isinstance(documents, list) and hasattr(documents, "buffers"):
+        digest = hashlib.sha256(_lines(documents))
+    else:
+        text = "\n".join(documents) + "\n" if len(documents) else ""
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     return f"{len(documents)}:{digest.hexdigest()[:16]}"
+
+
+def _lines(ids):
+    """The UTF-8 bytes of the pyarrow string array ``ids``, each followed by a line end."""
+    import pyarrow.compute as pc
+
+    from .columnar.arrow import strings
+
+    if not len(ids):
+        return b""
+    joined = pc.binary_join_element_wise(ids, strings([""])[0], strings(["\n"])[0])
+    return memoryview(joined.buffers()[2])[_start(joined, 0):_start(joined, len(joined))]
+
+
+def _start(values, place):
+    import numpy as np
+    import pyarrow as pa
+
+    kind = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    return int(np.frombuffer(values.buffers()[1], dtype=kind, count=1,
+                             offset=np.dtype(kind).itemsize * (values.offset + place))[0])
 
 
 # ---- writing --------------------------------------------------------------------------------
 
 class Runs:
-    """Runs as columns, ready to write: ``case`` and ``system`` (lists of str, one per row),
-    ``offsets`` and ``codes`` (the rankings, flat), and ``extra`` (column name to a pyarrow
-    array, one value per row). ``documents``: the corpus IDs in file order."""
+    """Runs as columns, ready to write: ``case`` and ``system`` (lists of str, or pyarrow
+    string arrays, one per row), ``offsets`` and ``codes`` (the rankings, flat), and
+    ``extra`` (column name to a pyarrow array, one value per row). ``documents``: the corpus
+    IDs in file order (a list, or a pyarrow string array)."""
 
     def __init__(self, documents, case, system, offsets, codes, extra=None):
         self.documents, self.case, self.system = documents, case, system
@@ -173,11 +204,18 @@ def runs_table(runs):
 
     retrieved = pa.ListArray.from_arrays(pa.array(runs.offsets, type=pa.int32()),
                                          pa.array(runs.codes, type=pa.int32()))
-    columns = {"case": pa.array(runs.case, type=pa.string()),
-               "system": pa.array(runs.system, type=pa.string()), "retrieved": retrieved}
+    columns = {"case": _strings(runs.case), "system": _strings(runs.system),
+               "retrieved": retrieved}
     columns.update((key, runs.extra[key]) for key in _COLUMNS if key in runs.extra)
     table = pa.table(columns)
     return table.replace_schema_metadata({_META: corpus_key(runs.documents).encode()})
+
+
+def _strings(values):
+    """A pyarrow string array of ``values`` (a list of ``str``, or one already)."""
+    import pyarrow as pa
+
+    return values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
 
 
 def run_chunks(runs):
@@ -196,18 +234,25 @@ def run_chunks(runs):
 def read_table(path, handle, documents):
     """The table of the runs file ``path`` (open as ``handle``): see :func:`table_of`."""
     size = os.fstat(handle.fileno()).st_size
-    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-    return table_of(path, data, documents)
+    if not size:
+        check_bytes(path, handle, b"")  # the bytes read against the hash the name carries
+        return table_of(path, b"", documents)
+    with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        check_bytes(path, handle, data)
+        return table_of(path, data, documents)
 
 
 def table_of(path, data, documents):
     """The table of the runs file ``path`` whose bytes are ``data``: its columns and their
-    types checked, and its binding to ``documents`` (the corpus IDs in file order)."""
+    types checked, and its binding to ``documents`` (the corpus IDs in file order: a list,
+    or a pyarrow string array). pyarrow reads a copy of ``data`` in its own memory
+    (:mod:`ragscore.engine.native`: never a Python object its threads would release), so
+    ``data`` is free again when this returns."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:
-        table = pq.read_table(pa.py_buffer(data))
+    try:  # the file alone (pq.read_table would import pyarrow.dataset, and pandas with it)
+        table = pq.ParquetFile(pa.BufferReader(arrow_copy(data))).read()
     except (pa.ArrowException, OSError, ValueError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         raise DatasetFileError(f"{where(path)}: not a readable Parquet file of runs "
@@ -323,8 +368,9 @@ def has_answer_only(path, *, max_bytes):
         name = folder / os.path.basename(str(index["files"]["runs"]))
         with open_regular(name, max_bytes) as handle:  # a regular file only: never a FIFO
             size = os.fstat(handle.fileno()).st_size
-            data = pa.py_buffer(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                                if size else b"")
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else \
+                    memoryview(b"") as mapped:
+                data = arrow_copy(mapped)  # in Arrow's memory: see ragscore.engine.native
         names = pq.ParquetFile(pa.BufferReader(data)).schema_arrow.names
         answers = [name for name in ("answer", "sentences") if name in names]
         if not answers:

@@ -293,3 +293,19 @@ def assemble_runs(cases, rankings, unjudged, missing_run):
     notes = {UNJUDGED_NOTE: {system: len(unjudged.get(system, ())) for system in rankings},
              MISSING_NOTE: missing, "missing_run": missing_run}
     return runs, notes
+
+
+def answer_checked(run, place):
+    """``run``, refused at ``place`` (its file and line) when it records an answer without
+    claims that the claim splitter would refuse (too long:
+    :func:`ragscore.core.validation.check_answer_to_split`), rather than by the save, which
+    knows no line."""
+    from ..core.validation import check_answer_to_split
+
+    if "answer" in run and "claims" not in run:
+        try:
+            check_answer_to_split(run["answer"])
+        except InvalidInputError as error:
+            raise DatasetFileError(f"{place}: {error}") from None
+    return run
+

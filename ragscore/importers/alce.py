@@ -25,8 +25,8 @@ import json
 from ..core.rules import OPEN, InvalidInputError, show
 from ..io.format import Dataset
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, read_json, where
-from ._common import check_options, check_system, context_id, open_input, question_id, stem, \
-    unicode_problem
+from ._common import answer_checked, check_options, check_system, context_id, open_input, \
+    question_id, stem, unicode_problem
 
 __all__ = ["export_alce", "import_alce"]
 
@@ -122,8 +122,9 @@ def import_alce(path, *, system, name=None, max_bytes=MAX_FILE_BYTES):
         elif answer is not None:
             notes["answers that are not one string (not kept as a reference)"] += 1
         ranked = _docs(item.get("docs", []), place, corpus, sources, notes)
-        runs[case] = {system: {"retrieved": ranked,
-                               "answer": _text(item["output"], "field 'output'", place)}}
+        runs[case] = {system: answer_checked(
+            {"retrieved": ranked, "answer": _text(item["output"], "field 'output'", place)},
+            place)}
     if not corpus:
         raise DatasetFileError(f"{where(path)}: no item lists a passage (docs)")
     dataset = Dataset(corpus=corpus, cases=cases, runs=runs, name=name,

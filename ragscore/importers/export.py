@@ -94,8 +94,13 @@ def _check_names(dataset, systems):
                                     "a line starting with '#' is read as a comment")
         for doc, _ in _judged(case, 1):
             check(doc, "document")
-    for per_case in dataset.runs.values():
-        for run in per_case.values():
+    for name, per_case in dataset.runs.items():
+        for system, run in per_case.items():
+            if type(run) is not dict:  # repeated trials: several rankings of one question
+                raise InvalidInputError(
+                    f"case {show(name)}, system {show(system)}: {len(run)} trials recorded; a "
+                    "TREC run holds one ranking per question, so runs with repeated trials "
+                    "are not exported (keep one trial per question first)")
             for doc in run["retrieved"]:
                 check(doc, "document")
 

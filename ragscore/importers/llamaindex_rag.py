@@ -21,7 +21,8 @@ from pathlib import Path
 from ..core.rules import InvalidInputError, show
 from ..io.format import Dataset
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, read_json, where
-from ._common import (TextCorpus, check_options, check_system, context_id, id_list, open_input,
+from ._common import (TextCorpus, answer_checked, check_options, check_system, context_id,
+                      id_list, open_input,
                       question_id, stem, text_list, unicode_problem)
 from .llamaindex import _results
 
@@ -64,11 +65,11 @@ def import_llamaindex_rag(dataset_path, predictions=(), *, name=None,
             raise DatasetFileError(f"{where(path)}: holds {len(responses)} responses for "
                                    f"{len(cases)} examples in {Path(dataset_path).name}; the "
                                    "n-th response answers the n-th example")
-        for case, (answer, contexts) in zip(cases, responses):
+        for number, (case, (answer, contexts)) in enumerate(zip(cases, responses), 1):
             run = {"retrieved": contexts, "answer": answer}
             if contexts:
                 run["delivered"] = contexts
-            runs[case][system] = run
+            runs[case][system] = answer_checked(run, f"{where(path)}, response {number}")
     notes = corpus.notes()
     notes["ranking order"] = ("each ranking is the response's contexts (source nodes) in "
                               "their order, also recorded as the delivered context")

@@ -34,8 +34,8 @@ from pathlib import Path
 from ..core.rules import OPEN, InvalidInputError, show
 from ..io.format import Dataset
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, where
-from ._common import (TextCorpus, check_options, check_system, context_id, id_list,
-                      question_id, stem, unicode_problem)
+from ._common import (TextCorpus, answer_checked, check_options, check_system, context_id,
+                      id_list, question_id, stem, unicode_problem)
 from .ragas import rows_of
 
 __all__ = ["FIELDS", "import_log"]
@@ -108,7 +108,7 @@ def import_log(path, *, system=None, fields=None, lists_of="ids", name=None,
             raise DatasetFileError(f"{place}: system {show(who)} already answered question "
                                    f"{show(case)} on line {run_line[case, who]}")
         run_line[case, who] = number
-        runs.setdefault(case, {})[who] = run
+        runs.setdefault(case, {})[who] = answer_checked(run, place)
     if not cases:
         raise DatasetFileError(f"{where(path)}: holds no records")
     notes = corpus.notes()
@@ -241,6 +241,9 @@ def _claims(value, field, place, corpus):
                 item["claim"]):
             raise DatasetFileError(f"{place}: field {field!r}[{position}] must be an object "
                                    f"with 'claim' (an ID) and 'citations'; got {show(item)}")
+        problem = unicode_problem(item["claim"])
+        if problem:
+            raise DatasetFileError(f"{place}: field {field!r}[{position}].claim {problem}")
         cited = id_list(item["citations"], f"field {field!r}[{position}].citations", place)
         corpus.add(cited)
         found.append((item["claim"], cited))

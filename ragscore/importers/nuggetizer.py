@@ -45,8 +45,8 @@ import io
 
 from ..core.labels import ORIGINS, content_key
 from ..core.nuggets import ASSIGNMENTS, IMPORTANCES, assignment_key, nugget_key
-from ..core.rules import OPEN, InvalidInputError, show
-from ..io.answers import run_answer_key
+from ..core.rules import OPEN, InvalidInputError, check_date, show
+from ..io.answers import answer_only, labelled, run_answer_key
 from ..io.format import Dataset
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, too_big, where
 from ._common import check_options, file_names, open_input, stem, unicode_problem
@@ -187,11 +187,7 @@ def _provenance(origin, reviewer, date):
         reviewer = DRAFTER
     if type(reviewer) is not str or not reviewer.strip():
         raise InvalidInputError(f"reviewer must be a non-blank name; got {show(reviewer)}")
-    date = date or datetime.date.today().isoformat()
-    try:
-        datetime.date.fromisoformat(date)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"date must be YYYY-MM-DD; got {show(date)}") from None
+    date = check_date(date or datetime.date.today().isoformat(), "date")
     return reviewer, date
 
 

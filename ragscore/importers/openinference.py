@@ -33,7 +33,8 @@ from pathlib import Path
 from ..core.rules import InvalidInputError, show
 from ..io.format import Dataset
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, where
-from ._common import (TextCorpus, check_options, check_system, context_id, id_list,
+from ._common import (TextCorpus, answer_checked, check_options, check_system, context_id,
+                      id_list,
                       question_id, stem, unicode_problem)
 from .llamaindex import _results
 
@@ -94,7 +95,7 @@ def import_openinference(path, *, system, name=None, max_bytes=MAX_FILE_BYTES):
         run = {"retrieved": retrieved}
         if answer is not None:
             run["answer"] = answer
-        runs[case] = {system: run}
+        runs[case] = {system: answer_checked(run, place)}
     if not cases:
         raise DatasetFileError(f"{where(path)}: no trace holds a RETRIEVER span")
     notes = corpus.notes()

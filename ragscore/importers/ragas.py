@@ -38,7 +38,8 @@ from pathlib import Path
 from ..core.rules import OPEN, InvalidInputError, show
 from ..io.format import Dataset
 from ..io.jsonl import DECODER, MAX_FILE_BYTES, DatasetFileError, records, where
-from ._common import (LIST_ORDER_NOTE, TextCorpus, check_options, check_system, context_id,
+from ._common import (LIST_ORDER_NOTE, TextCorpus, answer_checked, check_options,
+                      check_system, context_id,
                       id_list, lines, open_input, question_id, stem, text_list,
                       unicode_problem)
 
@@ -112,7 +113,7 @@ def import_ragas(files_and_systems, *, name=None, max_bytes=MAX_FILE_BYTES):
             run = {"retrieved": retrieved}
             if answer is not None:
                 run["answer"] = answer
-            runs.setdefault(case, {})[system] = run
+            runs.setdefault(case, {})[system] = answer_checked(run, place)
         if not seen:
             raise DatasetFileError(f"{where(path)}: holds no samples")
         absent = next((case for case in cases if case not in seen), None)
@@ -307,6 +308,8 @@ def _list_cell(cell, column, place):
     text = cell.strip()
     try:
         value = DECODER.decode(text)
+    except RecursionError:  # nested too deeply: not a list of strings
+        value = None
     except ValueError:
         value = _python_strings(text)
     if type(value) is not list or not all(type(item) is str for item in value):

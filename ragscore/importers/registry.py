@@ -42,25 +42,44 @@ ENGINE = Option(("--engine",), {
 
 
 def at_least_1(flag):
-    """An ``argparse`` type for ``flag``: a whole number, 1 or more, else a message naming
-    the flag.
+    """An ``argparse`` type for ``flag``: a whole number from 1 to the largest signed 64-bit
+    integer (what the array kernels hold), else a message naming the flag.
 
     >>> at_least_1("--max-depth")("3")
     3
     """
     import argparse
 
+    from ..core.rules import MAX_WHOLE, show
+
     def parsed(text):
         try:
             value = int(text)
         except ValueError:
             value = 0
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{flag} must be a whole number of at least 1; "
-                                             f"got {text!r}")
+        if not 1 <= value <= MAX_WHOLE:
+            raise argparse.ArgumentTypeError(f"{flag} must be a whole number of at least 1 "
+                                             f"and at most {MAX_WHOLE:,}; got {show(text)}")
         return value
 
     return parsed
+
+
+def date_option(text):
+    """An ``argparse`` type for a ``--date``: ``YYYY-MM-DD`` in ASCII digits, a day of the
+    calendar (:func:`ragscore.core.rules.check_date`, the one check of every date).
+
+    >>> date_option("2026-12-04")
+    '2026-12-04'
+    """
+    import argparse
+
+    from ..core.rules import InvalidInputError, check_date
+
+    try:
+        return check_date(text, "--date")
+    except InvalidInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 #: A ranking depth (``--max-depth``, ``eval -M``): a whole number, 1 or more.
@@ -69,10 +88,15 @@ depth = at_least_1("--max-depth")
 
 def _trec(options):
     from ..core.rules import InvalidInputError
-    from .trec import import_trec
+    from .trec import import_trec, import_trec_columns
 
     if not options["run"]:
         raise InvalidInputError("import trec needs at least one --run file")
+    if options["engine"] == "columnar" and options["order"] == "score":  # kept in columns
+        return import_trec_columns(options["qrels"], options["run"],
+                                   min_relevance=options["min_relevance"],
+                                   missing_run=options["missing_run"], name=options["name"],
+                                   max_depth=options["max_depth"])
     return import_trec(options["qrels"], options["run"], min_relevance=options["min_relevance"],
                        missing_run=options["missing_run"], name=options["name"],
                        max_depth=options["max_depth"], engine=options["engine"],
@@ -346,6 +370,7 @@ IMPORTERS = {importer.name: importer for importer in (
                                           "help": "who judged (default judge:nuggetizer for "
                                                   "llm-draft; required otherwise)"}),
                  Option(("--date",), {"default": None, "metavar": "YYYY-MM-DD",
+                                      "type": date_option,
                                       "help": "when they were judged (default today)"}),
                  Option(("--failed-as",), {
                      "choices": ("not_assessed", "not_support"), "default": "not_assessed",
@@ -395,6 +420,7 @@ IMPORTERS = {importer.name: importer for importer in (
                                           "help": "who labelled the spans (a span may name "
                                                   "its own reviewer)"}),
                  Option(("--date",), {"default": _today(), "metavar": "YYYY-MM-DD",
+                                      "type": date_option,
                                       "help": "when they were labelled (default today)"}),
                  Option(("--origin",), {"choices": ("human", "llm-draft", "post-edited"),
                                         "default": "human",

@@ -28,10 +28,11 @@ from ..core.rules import OPEN, fail, show
 from ..core.validation import GRADE_RANGE, MAX_GRADE, MIN_GRADE
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, where
 from ..io.format import Dataset
-from ._common import assemble_runs, check_options, fail_at, file_names, open_input, paths_of, \
-    stem
+from ._common import MISSING_NOTE, UNJUDGED_NOTE, assemble_runs, check_options, fail_at, \
+    file_names, open_input, paths_of, stem
 
-__all__ = ["RunReader", "import_trec", "read_qrels", "score_of", "trec_float"]
+__all__ = ["RunReader", "count_trec", "count_trec_noted", "import_trec", "import_trec_columns", "read_qrels",
+           "score_of", "trec_float"]
 
 RUN_FIELDS = "qid Q0 docno rank score tag"
 #: How a run's lines are ordered into a ranking: by score as trec_eval (the default), or by
@@ -385,14 +386,115 @@ def import_trec(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
         reader.read(path)
     cases = {qid: {"question": "", "relevant": grades} for qid, grades in judged.items()}
     imported, notes = assemble_runs(cases, reader.rankings, reader.unjudged, missing_run)
-    notes["ranking order"] = ORDER_NOTES[order]
-    if max_depth is not None:
-        notes["max_depth"] = max_depth
+    dataset = Dataset(corpus=dict.fromkeys(documents), cases=cases, runs=imported, name=name,
+                      description=_description(qrels, run_paths), ids="open",
+                      min_relevance=min_relevance, sources={}, versions={})
+    return dataset, _noted(notes, order, max_depth)
+
+
+def _description(qrels, run_paths):
     description = f"Imported from TREC qrels {file_names([qrels])}"
     if run_paths:
         description += f" and runs {file_names(run_paths)}"
-    dataset = Dataset(corpus=dict.fromkeys(documents), cases=cases, runs=imported, name=name,
-                      description=description, ids="open", min_relevance=min_relevance,
-                      sources={}, versions={})
-    return dataset, notes
+    return description
 
+
+def _noted(notes, order, max_depth):
+    notes["ranking order"] = ORDER_NOTES[order]
+    if max_depth is not None:
+        notes["max_depth"] = max_depth
+    return notes
+
+
+def import_trec_columns(qrels, runs, *, min_relevance=1, missing_run="zero", name=None,
+                        max_depth=None, max_bytes=MAX_FILE_BYTES):
+    """:func:`import_trec` (trec_eval's order, the columnar reader), its dataset kept in
+    columns: the corpus, cases and runs are read-only mappings over the arrays
+    (:mod:`ragscore.engine.columnar.trec_folder`), which :func:`ragscore.save_dataset`
+    writes from the arrays, byte for byte as it writes :func:`import_trec`'s dataset. Files
+    the columnar reader does not take are read by :func:`import_trec`, line by line."""
+    from ..engine.columnar.screens import Unclean
+    from ..engine.columnar.trec_columns import read_trec_columns
+    from ..engine.columnar.trec_folder import TrecCases, TrecCorpus, TrecRuns
+
+    name = check_options(name=name, default_name=stem(qrels), missing_run=missing_run,
+                         min_relevance=min_relevance)
+    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
+        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    run_paths = paths_of(runs, "runs")
+    try:
+        columns = read_trec_columns(qrels, run_paths, is_grade=is_grade,
+                                    missing_run=missing_run, max_depth=max_depth,
+                                    max_bytes=max_bytes)
+    except Unclean:
+        return import_trec(qrels, run_paths, min_relevance=min_relevance,
+                           missing_run=missing_run, name=name, max_depth=max_depth,
+                           max_bytes=max_bytes)
+    notes = {UNJUDGED_NOTE: columns.unjudged, MISSING_NOTE: columns.missing,
+             "missing_run": missing_run}
+    dataset = Dataset(corpus=TrecCorpus(columns), cases=TrecCases(columns),
+                      runs=TrecRuns(columns), name=name,
+                      description=_description(qrels, run_paths), ids="open",
+                      min_relevance=min_relevance, sources={}, versions={})
+    return dataset, _noted(notes, "score", max_depth)
+
+
+
+def count_trec(qrels, runs, *, min_relevance=1, missing_run="zero", max_depth=None,
+               max_bytes=MAX_FILE_BYTES):
+    """The counted runs of TREC qrels and run files (:func:`count_trec_noted`'s first
+    part)."""
+    return count_trec_noted(qrels, runs, min_relevance=min_relevance,
+                            missing_run=missing_run, max_depth=max_depth,
+                            max_bytes=max_bytes)[0]
+
+
+def count_trec_noted(qrels, runs, *, min_relevance=1, missing_run="zero", max_depth=None,
+                     max_bytes=MAX_FILE_BYTES):
+    """``(counted, left_out)``: the counted runs (a
+    :class:`~ragscore.engine.counted.Counted`) of TREC qrels and run files, and
+    ``left_out[system]``, how many questions of each run (every tag read) have no qrels
+    line and were dropped, as trec_eval drops them. The counted runs are what
+    :func:`import_trec` and then
+    :func:`~ragscore.engine.count_dataset` give, read straight into columns
+    (:mod:`ragscore.engine.columnar.trec_columns`: codes to the kernels, no dataset of
+    Python objects in between). Files not laid out plainly, or holding anything a line
+    reader must name (or a negative grade), are read line by line (:func:`import_trec`),
+    which names the file, the line and the field.
+
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels.txt").write_text("q1 0 d1 2\\nq1 0 d3 0\\nq2 0 d2 1\\n")
+    >>> _ = (folder / "bm25.run").write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d3 2 2.5 bm25\\n")
+    >>> from ragscore.core.metrics import REGISTRY
+    >>> counted, left_out = count_trec_noted(folder / "qrels.txt", folder / "bm25.run")
+    >>> counted.keys, counted.values(REGISTRY["rr"], 10)  # a tie at 2.5: d3 ranks first
+    ([('q1', 'bm25'), ('q2', 'bm25')], [0.5, 0.0])
+    >>> left_out
+    {'bm25': 0}
+    >>> shutil.rmtree(folder)
+    """
+    check_options(name="counted", default_name="counted", missing_run=missing_run,
+                  min_relevance=min_relevance)
+    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
+        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    from ..engine.columnar import count_batch
+    from ..engine.columnar.screens import Unclean
+    from ..engine.columnar.trec_columns import pooled_unjudged, read_trec_columns, trec_batch
+
+    run_paths = paths_of(runs, "runs")
+    try:
+        columns = read_trec_columns(qrels, run_paths, is_grade=is_grade,
+                                    missing_run=missing_run, max_depth=max_depth,
+                                    max_bytes=max_bytes, corpus=False)
+    except Unclean:
+        columns = None
+    if columns is not None and not pooled_unjudged(columns):
+        return (count_batch(trec_batch(columns, min_relevance=min_relevance)),
+                dict(columns.unjudged))
+    from ..engine import count_dataset
+
+    dataset, notes = import_trec(qrels, run_paths, min_relevance=min_relevance,
+                                 missing_run=missing_run, max_depth=max_depth,
+                                 max_bytes=max_bytes)
+    return count_dataset(dataset, engine="columnar"), dict(notes[UNJUDGED_NOTE])

@@ -396,6 +396,6 @@ def folder_needs_labels(path, *, max_bytes=None):
             for line in handle:
                 if b'"answer"' in line and b'"claims"' not in line:
                     return True
-    except (OSError, ValueError, AttributeError, TypeError):
-        return False
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+        return False  # the reader names the problem
     return False

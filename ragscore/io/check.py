@@ -12,6 +12,7 @@ from ..core.rules import InvalidInputError, show
 from ..core.trials import trial_runs
 from ..core.validation import validate_corpus, validate_delivered, validate_labels, \
     validate_reviews, validate_run
+from .content import checked_reading
 from .format import INDEX, NAME_PATTERN, Dataset, check_index, dataset_index, \
     dataset_records, needed_version, rules_of, uses_version_3
 from .jsonl import MAX_FILE_BYTES, DatasetFileError, records, where
@@ -207,22 +208,23 @@ def validate_folder(path, *, max_bytes=None, codec=None):
     _, index, opened, reader, _ = open_version(path, limit, codec)
     checked = {}
     try:
-        documents = []
-        for kind in opened:  # version 5's judgements: checked record by record on loading
-            file_path, handle = opened[kind]
-            checked[kind] = 0
-            unit, found = ("line", records(handle, file_path, limit)) if kind != "runs" else \
-                reader.run_records(file_path, handle, documents)
-            for number, record in found:
-                errors = schema_errors(record, _RECORD_SCHEMAS[kind]) \
-                    if kind in _RECORD_SCHEMAS else ()
-                if errors:
-                    field, message = errors[0]
-                    raise DatasetFileError(f"{where(file_path, number, unit)}: {field}: "
-                                           f"{message}")
-                if kind == "corpus" and type(record.get("id")) is str:
-                    documents.append(record["id"])
-                checked[kind] += 1
+        with checked_reading(opened):  # each file against the hash its name carries too
+            documents = []
+            for kind in opened:  # version 5's judgements: checked record by record on loading
+                file_path, handle = opened[kind]
+                checked[kind] = 0
+                unit, found = ("line", records(handle, file_path, limit)) if kind != "runs" \
+                    else reader.run_records(file_path, handle, documents)
+                for number, record in found:
+                    errors = schema_errors(record, _RECORD_SCHEMAS[kind]) \
+                        if kind in _RECORD_SCHEMAS else ()
+                    if errors:
+                        field, message = errors[0]
+                        raise DatasetFileError(f"{where(file_path, number, unit)}: {field}: "
+                                               f"{message}")
+                    if kind == "corpus" and type(record.get("id")) is str:
+                        documents.append(record["id"])
+                    checked[kind] += 1
     finally:
         close_all(opened)
     load_dataset(path, max_bytes=limit, codec=codec)

@@ -35,7 +35,7 @@ def read_documents(path, handle, *, rules, max_bytes, versioned=True):
     ``versioned`` a line may leave ``version`` out and gets its text's content hash
     (:func:`~ragscore.core.spans.document_version`), as the import reads its input."""
     found = {}
-    for number, record in records(handle, path, max_bytes):
+    for number, record in records(handle, path, max_bytes, encodable=True):
         at = Line(path, number)
         object_with(record, DOCUMENT_KEYS, "a document", at)
         doc, text = record.get("id"), record.get("text")

@@ -101,6 +101,22 @@ def parse(text, place):
         raise DatasetFileError(f"{place}: not valid JSON ({_reason(error)})") from None
 
 
+def check_encodable(record, place):
+    """Refuse a decoded ``record`` holding a lone surrogate (a ``\\uD800``-``\\uDFFF``
+    escape without its pair): no UTF-8 file can hold it, so a save would refuse it later,
+    far from its line. ``place``: where it was read (a string)."""
+    try:
+        json.dumps(record, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        text = error.object
+        raise DatasetFileError(
+            f"{place}: holds a lone surrogate U+{ord(text[error.start]):04X} (a \\u escape "
+            "of half a pair), which no UTF-8 file can hold; got "
+            f"{show(text[max(0, error.start - 30):error.start + 30])}") from None
+    except (ValueError, TypeError, RecursionError):
+        pass  # not what this checks: the record's own rules say what is wrong
+
+
 def _reason(error):
     if isinstance(error, RecursionError):
         return "nested too deeply"
@@ -198,10 +214,12 @@ def read_json(handle, path, max_bytes=MAX_FILE_BYTES):
     return value
 
 
-def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
+def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None, *,
+            encodable=False):
     """Yield ``(number, object)`` for each non-blank line of an open JSON Lines file (only
     the lines of ``span = (start, stop, first line number)`` when given); a byte-order mark
-    opening the file is dropped.
+    opening the file is dropped. ``encodable``: refuse a line holding a lone surrogate
+    (:func:`check_encodable`), for a reader that checks no text field for one itself.
 
     Duplicate keys are refused. The fast path parses without a per-object hook and proves
     there can be none: when every ``:`` on the line directly follows a ``"`` (so each key's
@@ -232,6 +250,8 @@ def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
                 record, end = None, 0
             if (type(record) is dict and (end == len(line) or line[end:].isspace())
                     and keys_of(record) == colons):
+                if encodable and "\\u" in line:
+                    check_encodable(record, Line(path, number))
                 yield number, record
                 continue
         if line.isspace() or not line:
@@ -240,4 +260,6 @@ def records(handle, path, max_bytes=MAX_FILE_BYTES, keys_of=len, span=None):
         if type(record) is not dict:
             raise DatasetFileError(f"{where(path, number)}: expected a JSON object; "
                                    f"got {show(record)}")
+        if encodable and "\\u" in line:
+            check_encodable(record, Line(path, number))
         yield number, record

@@ -13,15 +13,13 @@ case's question and the claim's normalised text (:func:`check_judgement` checks 
 one per citation set the case's runs give that claim: the upgrade of a version 4 folder
 (and what a reading of one uses, in memory).
 """
-import re
 
 from ..core.labels import check_record
-from ..core.rules import InvalidInputError, show
+from ..core.rules import InvalidInputError, check_date, check_name, show
 from .jsonl import DatasetFileError, records
 
 DECISIONS = ("supported", "unsupported", "not a claim")
 KEYS = frozenset({"reviewer", "text", "decision", "states", "sources", "date", "note"})
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 __all__ = ["check_judgement", "read_judgements", "upgrade_reviews"]
 
@@ -31,7 +29,7 @@ def read_judgements(path, handle, *, rules, max_bytes):
     one raises :class:`~ragscore.io.jsonl.DatasetFileError` naming the file, the line and
     the field."""
     found = []
-    for number, record in records(handle, path, max_bytes):
+    for number, record in records(handle, path, max_bytes, encodable=True):
         try:
             found.append(check_record(record, f"{path}, line {number}", is_id=rules.is_id))
         except DatasetFileError:
@@ -60,6 +58,7 @@ def check_judgement(item, at):
         if type(item.get(key)) is not str or not item[key].strip():
             raise InvalidInputError(f"{at}: key {key!r} must be a non-blank string; got "
                                     f"{show(item.get(key))}")
+    check_name(item["reviewer"], f"{at}: key 'reviewer'")
     if item.get("decision") not in DECISIONS:
         raise InvalidInputError(f"{at}: key 'decision' must be one of {', '.join(DECISIONS)}; "
                                 f"got {show(item.get('decision'))}")
@@ -72,9 +71,8 @@ def check_judgement(item, at):
         raise InvalidInputError(f"{at}: key 'sources' must be an array of IDs; got "
                                 f"{show(sources)}")
     date = item.get("date", "")
-    if type(date) is not str or (date and not _DATE.fullmatch(date)):
-        raise InvalidInputError(f"{at}: key 'date' must be a date YYYY-MM-DD; got "
-                                f"{show(date)}")
+    if date != "":  # optional in version 4
+        check_date(date, f"{at}: key 'date'")
     if type(item.get("note", "")) is not str:
         raise InvalidInputError(f"{at}: key 'note' must be a string; got {show(item['note'])}")
     checked = dict(item)

@@ -139,6 +139,8 @@ def load_policy(path, *, max_bytes=1 << 20):
         raise DatasetFileError(f"{where(path)}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise DatasetFileError(f"{where(path)}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise DatasetFileError(f"{where(path)}: not valid TOML: nested too deeply") from None
     found = _non_finite(policy)
     if found:
         position, key, value = found

@@ -14,13 +14,13 @@ import json
 import re
 from collections import namedtuple
 
-from ..core.labels import KINDS, content_key, current, decision_of
-from ..core.rules import InvalidInputError, show
+from ..core.labels import KINDS, check_record, content_key, current, decision_of
+from ..core.rules import InvalidInputError, check_date, check_name, show
+from .jsonl import DECODER, check_encodable
 from .review_queue import COLUMNS, review_queue
 
-__all__ = ["Decisions", "READ_BACK", "add_judgements", "read_decisions"]
+__all__ = ["Decisions", "READ_BACK", "add_judgements", "check_queue_output", "read_decisions"]
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: Cells a CSV queue writes so that they read back as they were (:mod:`ragscore.render.queue`).
 READ_BACK = ("kind", "case", "doc", "nugget", "key")
 
@@ -31,7 +31,7 @@ def _read_id(cell):
     if type(cell) is str and cell.startswith('"'):
         try:
             value = json.loads(cell)
-        except ValueError:
+        except (ValueError, RecursionError):
             return cell
         return value if type(value) is str else cell
     return cell
@@ -53,23 +53,31 @@ def _csv_rows(text):
         cited = row.get("citations")
         if cited:
             try:
-                row["citations"] = json.loads(cited)
-            except ValueError:
+                row["citations"] = DECODER.decode(cited)
+            except (ValueError, RecursionError):
                 raise InvalidInputError(f"line {number}: field 'citations' must be a JSON "
                                         f"array of IDs (as exported); got {show(cited)}") from None
         yield number, row
 
 
 def _jsonl_rows(text):
-    for number, line in enumerate(text.splitlines(), 1):
+    """``(line number, row)`` of each non-blank line (lines end at ``\\n`` only: a U+2028
+    inside a note is text), parsed as a dataset's lines are: a repeated key, NaN, nesting
+    too deep or a lone surrogate refused with the line."""
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = DECODER.decode(line)
+        except RecursionError:
+            raise InvalidInputError(f"line {number}: not JSON (nested too deeply)") from None
         except ValueError as error:
-            raise InvalidInputError(f"line {number}: not JSON ({error.msg})") from None
+            reason = (str(error).splitlines() or [""])[0][:200]
+            raise InvalidInputError(f"line {number}: not JSON ({show(reason)[1:-1]})") \
+                from None
         if type(row) is not dict:
             raise InvalidInputError(f"line {number}: expected an object; got {show(row)}")
+        check_encodable(row, f"line {number}")
         yield number, row
 
 
@@ -109,6 +117,9 @@ def _record(row, item, at, *, reviewer, date, batch, expected):
     record.update(decision=decision, reviewer=row.get("reviewer") or reviewer or "",
                   date=row.get("date") or date or "", origin="human", batch=batch)
     states = row.get("states") or ""
+    if states and type(states) is not str:
+        raise InvalidInputError(f"{at}: field 'states' must name an expected claim; got "
+                                f"{show(states)}")
     if states:
         if kind != "support" or decision != "supported":
             raise InvalidInputError(f"{at}: field 'states' is for a claim judged supported; "
@@ -120,15 +131,18 @@ def _record(row, item, at, *, reviewer, date, batch, expected):
                 f"{show(row['case'])} ({', '.join(expected or ()) or 'it has none'}); got "
                 f"{show(states)}")
         record["states"] = states
-    if row.get("note"):
-        record["note"] = str(row["note"])
-    if type(record["reviewer"]) is not str or not record["reviewer"].strip():
+    note = row.get("note")
+    if note not in (None, ""):
+        if type(note) is not str:
+            raise InvalidInputError(f"{at}: field 'note' must be text; got {show(note)}")
+        record["note"] = note
+    if record["reviewer"] == "" or type(record["reviewer"]) is str and \
+            not record["reviewer"].strip():
         raise InvalidInputError(f"{at}: field 'reviewer' is empty (fill it in or pass "
                                 f"--reviewer)")
-    if type(record["date"]) is not str or not _DATE.fullmatch(record["date"]):
-        raise InvalidInputError(f"{at}: field 'date' must be YYYY-MM-DD; got "
-                                f"{show(record['date'])}")
-    return record
+    check_name(record["reviewer"], f"{at}: field 'reviewer'")
+    check_date(record["date"], f"{at}: field 'date'")
+    return check_record(record, at)  # every field, as a save checks it, at its line
 
 
 def _items(dataset, split, pattern):
@@ -180,11 +194,11 @@ def read_decisions(text, dataset, *, kind, reviewer=None, date=None, split="sent
             continue
         if items is None:
             items = _items(dataset, split, pattern)
-        if row.get("kind") not in KINDS:
+        if type(row.get("kind")) is not str or row["kind"] not in KINDS:
             raise InvalidInputError(f"{at}: field 'kind' must be one of {', '.join(KINDS)}; "
                                     f"got {show(row.get('kind'))}")
         item = (row["kind"], row.get("case"), row.get("key"))
-        if item not in items:
+        if type(item[1]) is not str or type(item[2]) is not str or item not in items:
             field = "case" if not any(key[1] == item[1] for key in items) else "key"
             raise InvalidInputError(
                 f"{at}: field {field!r}: no {row['kind']} item of this test set has case "
@@ -216,3 +230,19 @@ def add_judgements(dataset, records):
     if isinstance(records, Decisions):
         records = records.records
     return dataset._replace(judgements=tuple(dataset.judgements) + tuple(records))
+
+
+def check_queue_output(value, *, flag, inputs=(), overwrite=False, decisions=False):
+    """The :class:`~pathlib.Path` a command writes a review queue to (``flag``: its option),
+    checked as every output is (:func:`ragscore.io.outputs.check_output_file`: a file
+    holding a reviewer's decisions is replaced only with ``decisions``,
+    ``--overwrite-decisions``) and, when a file is there already, refused unless
+    ``overwrite`` (``--overwrite``; ``--overwrite-decisions`` implies it)."""
+    from .jsonl import where
+    from .outputs import check_output_file
+
+    path = check_output_file(value, flag=flag, inputs=inputs, decisions=decisions)
+    if path.exists() and not (overwrite or decisions):
+        raise InvalidInputError(f"{flag} {where(value)} already exists; pass --overwrite to "
+                                "replace it")
+    return path

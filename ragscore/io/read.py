@@ -16,6 +16,7 @@ record a JSON line would hold, and every rule below applies to it as to a line.
 from ..core.rules import InvalidInputError
 from ..core.validation import validate_delivered, validate_labels, validate_reviews, \
     validate_run
+from .content import checked_reading
 from .documents import read_chunking
 from .format import Dataset, check_index
 from .judgements import read_judgements
@@ -84,37 +85,38 @@ def load_dataset(path, *, max_bytes=MAX_FILE_BYTES, codec=None):
     folder, index, opened, reader, minimum = open_version(path, max_bytes, codec)
     rules = reader.rules
     try:
-        corpus, sources, versions = {}, {}, {}
-        for doc, text, source, version in reader.corpus(*opened["corpus"]):
-            corpus[doc] = text
-            if source is not None:
-                sources[doc] = source
-            if version is not None:
-                versions[doc] = version
-        known = frozenset(corpus)
-        label_ids = known | frozenset(sources.values())  # chunks or their documents
-        chunking = read_chunking(reader, opened, index, corpus, sources, versions)
+        with checked_reading(opened):
+            corpus, sources, versions = {}, {}, {}
+            for doc, text, source, version in reader.corpus(*opened["corpus"]):
+                corpus[doc] = text
+                if source is not None:
+                    sources[doc] = source
+                if version is not None:
+                    versions[doc] = version
+            known = frozenset(corpus)
+            label_ids = known | frozenset(sources.values())  # chunks or their documents
+            chunking = read_chunking(reader, opened, index, corpus, sources, versions)
 
-        def check_case(case):
-            validate_reviews(case, label_ids)
-            return validate_labels(case, label_ids, rules=rules, min_relevance=minimum)
+            def check_case(case):
+                validate_reviews(case, label_ids)
+                return validate_labels(case, label_ids, rules=rules, min_relevance=minimum)
 
-        cases, _ = reader.cases(*opened["cases"], check_case)
-        runs, trials = {}, {}
+            cases, _ = reader.cases(*opened["cases"], check_case)
+            runs, trials = {}, {}
 
-        def check(case_name, run):
-            validated = validate_run(run, known, rules=rules)
-            validate_delivered(run, known, rules=rules)
-            return validated
+            def check(case_name, run):
+                validated = validate_run(run, known, rules=rules)
+                validate_delivered(run, known, rules=rules)
+                return validated
 
-        for number, case_name, system, run, _ in reader.runs(*opened["runs"], cases, check,
-                                                             list(corpus)):
-            if "trial" in run:
-                trials.setdefault((case_name, system), []).append((number, run))
-            runs.setdefault(case_name, {})[system] = run
-        _group_trials(runs, trials)
-        judgements = read_judgements(*opened["judgements"], rules=rules, max_bytes=max_bytes) \
-            if "judgements" in opened else ()
+            for number, case_name, system, run, _ in reader.runs(*opened["runs"], cases,
+                                                                 check, list(corpus)):
+                if "trial" in run:
+                    trials.setdefault((case_name, system), []).append((number, run))
+                runs.setdefault(case_name, {})[system] = run
+            _group_trials(runs, trials)
+            judgements = read_judgements(*opened["judgements"], rules=rules,
+                                         max_bytes=max_bytes) if "judgements" in opened else ()
     finally:
         close_all(opened)
     return Dataset(corpus=corpus, cases=cases, runs=runs, name=index.get("name", folder.name),
@@ -137,27 +139,29 @@ def read_prepared(path, *, unit="chunk", dedupe=False, max_bytes=MAX_FILE_BYTES,
 
     folder, index, opened, reader, minimum = open_version(path, max_bytes, codec)
     try:
-        known, sources = {}, {}
-        for doc, _, source, _ in reader.corpus(*opened["corpus"]):
-            known[doc] = None
-            if source is not None:
-                sources[doc] = source
-        if unit == "document" and not sources:
-            raise InvalidInputError(
-                f"{where(folder)}: unit 'document' (--unit document) projects chunks onto the "
-                "documents their corpus entries name as 'source', and no entry names one; add "
-                "\"source\": DOCUMENT_ID to the chunks of corpus.jsonl (docs/dataset-format.md) "
-                "or score the rankings as recorded (--unit chunk, the default)")
-        counter = Counter(frozenset(known), rules=reader.rules, min_relevance=minimum,
-                          unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
-                          superseded=reader.superseded)
-        cases, labels = reader.cases(*opened["cases"], counter.labels)
-        grouped = {}
-        for _, case_name, system, run, prepared in reader.runs(
-                *opened["runs"], cases,
-                lambda case_name, run: counter.prepare(labels[case_name], run), list(known)):
-            grouped.setdefault(case_name, {}).setdefault(system, []).append(
-                (run.get("trial"), prepared, run))
+        with checked_reading(opened):
+            known, sources = {}, {}
+            for doc, _, source, _ in reader.corpus(*opened["corpus"]):
+                known[doc] = None
+                if source is not None:
+                    sources[doc] = source
+            if unit == "document" and not sources:
+                raise InvalidInputError(
+                    f"{where(folder)}: unit 'document' (--unit document) projects chunks onto "
+                    "the documents their corpus entries name as 'source', and no entry names "
+                    "one; add \"source\": DOCUMENT_ID to the chunks of corpus.jsonl "
+                    "(docs/dataset-format.md) or score the rankings as recorded (--unit "
+                    "chunk, the default)")
+            counter = Counter(frozenset(known), rules=reader.rules, min_relevance=minimum,
+                              unit=unit, dedupe=dedupe, sources=sources, groups=reader.groups,
+                              superseded=reader.superseded)
+            cases, labels = reader.cases(*opened["cases"], counter.labels)
+            grouped = {}
+            for _, case_name, system, run, prepared in reader.runs(
+                    *opened["runs"], cases,
+                    lambda case_name, run: counter.prepare(labels[case_name], run), list(known)):
+                grouped.setdefault(case_name, {}).setdefault(system, []).append(
+                    (run.get("trial"), prepared, run))
     finally:
         close_all(opened)
     for per_case in grouped.values():

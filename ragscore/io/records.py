@@ -7,7 +7,7 @@ with it; :mod:`ragscore.io.check` checks an in-memory dataset with the same piec
 from pathlib import Path
 
 from ..core.reference_answers import check_reference
-from ..core.rules import InvalidInputError, show
+from ..core.rules import InvalidInputError, check_name, show
 from ..core.validation import check_document
 from .format import CLAIM_KEYS, DECISIONS, KEYS, NAME_PATTERN, REVIEW_KEYS, SPLITS
 from .judgements import check_judgement
@@ -116,7 +116,7 @@ class Reader:
         """Yield ``(doc, text, source, version)`` for each document, each checked."""
         seen, self.corpus_path = set(), path
         allowed = self.keys["corpus"]
-        for number, record in records(handle, path, self.max_bytes):
+        for number, record in records(handle, path, self.max_bytes, encodable=True):
             doc, text = record.get("id"), record.get("text")
             if len(record) != 2 or type(doc) is not str or type(text) is not str:
                 place = Line(path, number)
@@ -193,7 +193,8 @@ class Reader:
         """``{name: case}`` and ``{name: Labels}``, each case validated by ``check(case)``."""
         cases, labels = {}, {}
         self.cases_file = Path(path).name
-        for number, record in records(handle, path, self.max_bytes, _case_keys):
+        for number, record in records(handle, path, self.max_bytes, _case_keys,
+                                      encodable=True):
             place = Line(path, number)
             name, case = self.case(record, place)
             if name in cases:
@@ -224,7 +225,8 @@ class Reader:
         of a Parquet file (decoded by the codec against ``documents``, the corpus IDs in
         file order)."""
         if self.layout["runs"] == ".jsonl":
-            return "line", records(handle, path, self.max_bytes, _run_keys)
+            return "line", records(handle, path, self.max_bytes, _run_keys,
+                                   encodable=True)
         return "row", self.codec.records(path, handle, documents, max_bytes=self.max_bytes)
 
     def runs(self, path, handle, cases, check, documents=()):
@@ -303,6 +305,10 @@ def _review(item, at, version=3):
         if type(item.get(key)) is not str or not item[key].strip():
             raise DatasetFileError(f"{at}: key {key!r} must be a non-blank string; "
                                    f"got {show(item.get(key))}")
+    try:
+        check_name(item["reviewer"], f"{at}: key 'reviewer'")
+    except InvalidInputError as error:
+        raise DatasetFileError(str(error)) from None
     kind = "doc" if "doc" in item else "claim"
     needed = ("doc",) if kind == "doc" else ("system", "claim")
     for key in needed:

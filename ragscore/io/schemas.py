@@ -6,7 +6,7 @@ baselines with them before reading any number (the ``jsonschema`` package does t
 """
 import json
 
-from ..core.rules import InvalidInputError, show
+from ..core.rules import InvalidInputError, check_date, show
 
 SCHEMAS = ("manifest", "dataset-index", "corpus-record", "case-record", "run-record", "policy",
            "baseline")
@@ -90,3 +90,5 @@ def check_manifests(manifests, place):
                                 f"to manifest; got {show(manifests)}")
     for system, manifest in manifests.items():
         check_with_schema(manifest, "manifest", f"{place}: manifests[{show(system)}]")
+        check_date(manifest["date"][:10], f"{place}: manifests[{show(system)}].date "
+                                          "(its first ten characters)")

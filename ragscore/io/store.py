@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from ..core.rules import InvalidInputError
+from .content import open_checked
 from .jsonl import DatasetFileError, as_path, open_regular, read_json, where
 
 FORMAT = "ragscore-dataset"
@@ -71,7 +72,8 @@ def snapshot(folder, max_bytes):
     """``(index, {kind: (path, open file)})``: one consistent version of a dataset folder.
 
     Every file is opened before any is read; a file removed by a concurrent save sends
-    the reader back to the new index (at most ``RETRIES`` times).
+    the reader back to the new index (at most ``RETRIES`` times). A content-named file is
+    opened to be checked against its name as it is read (:mod:`ragscore.io.content`).
     """
     folder = Path(folder)
     for attempt in range(RETRIES):
@@ -87,7 +89,7 @@ def snapshot(folder, max_bytes):
         try:
             for kind in names:
                 path = folder / names[kind]
-                opened[kind] = (path, open_regular(path, max_bytes))
+                opened[kind] = (path, open_checked(path, open_regular(path, max_bytes)))
         except FileNotFoundError:
             for _, handle in opened.values():
                 handle.close()
@@ -239,7 +241,7 @@ def _indexed_names(folder):
         with open_regular(folder / REPLACED) as handle:
             listed = json.loads(handle.read().decode("utf-8"))
         names.update(name for name in listed if type(name) is str and "/" not in name)
-    except (OSError, ValueError, TypeError, InvalidInputError):
+    except (OSError, ValueError, TypeError, RecursionError, InvalidInputError):
         pass
     return names
 

@@ -82,7 +82,12 @@ def save_dataset(dataset, path, *, overwrite=False, codec=None, version=VERSION)
     def files():
         chunks = dataset_chunks(dataset)
         if parquet:
-            chunks["runs"] = codec.chunks(dataset)
+            try:
+                chunks["runs"] = codec.chunks(dataset)
+            except UnicodeEncodeError:  # a lone surrogate: refused naming its record
+                for _ in _chunks(dataset_records(dataset)["runs"], "runs"):
+                    pass
+                raise
         return chunks
 
     return write_dataset_folder(files, index, path, overwrite=overwrite)

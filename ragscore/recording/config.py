@@ -55,6 +55,8 @@ def read_config(path):
         config = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidInputError(f"{where(path)}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise InvalidInputError(f"{where(path)}: not valid TOML (nested too deeply)") from None
     for key, value in config.items():
         if key not in OPTIONS:
             raise InvalidInputError(f"{path}: unknown key {show(key)} (known: "

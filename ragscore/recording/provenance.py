@@ -52,6 +52,42 @@ def package_version():
         return sys.modules[__name__.partition(".")[0]].__version__
 
 
+#: The labels of ``[project.urls]`` (pyproject.toml) under which the project's address for
+#: reports of a bug is looked for, in order.
+REPORT_LABELS = ("issues", "bug tracker", "bugs", "source", "repository", "homepage")
+
+
+def report_address(urls=None):
+    """Where to report a bug, in words: the address pyproject.toml declares once under
+    ``[project.urls]`` (as the installed distribution's ``Project-URL`` metadata, labelled
+    as :data:`REPORT_LABELS` says), or the maintainers when it declares none (the project
+    has no public home). ``urls``: ``{label: url}`` instead of the installed metadata.
+
+    >>> report_address({})
+    "report it to the maintainers with --debug's output"
+    >>> report_address({"Issues": "https://example.org/ragscore/issues"})
+    "report it at https://example.org/ragscore/issues with --debug's output"
+    """
+    if urls is None:
+        urls = project_urls()
+    found = {label.strip().lower(): url for label, url in urls.items()}
+    url = next((found[label] for label in REPORT_LABELS if found.get(label)), None)
+    return (f"report it at {url} with --debug's output" if url else
+            "report it to the maintainers with --debug's output")
+
+
+def project_urls():
+    """``{label: url}`` of the installed distribution's ``[project.urls]`` (``{}`` when it
+    declares none, or runs from a source tree that was not installed)."""
+    from importlib import metadata
+
+    try:
+        entries = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or ()
+    except metadata.PackageNotFoundError:
+        return {}
+    return dict(entry.split(", ", 1) for entry in entries if ", " in entry)
+
+
 def public_url(url):
     """``url`` without credentials, query or fragment (they may hold secrets).
 

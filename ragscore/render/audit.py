@@ -69,6 +69,20 @@ def audit_json(result, *, name):
     }, indent=2) + "\n"
 
 
+def agreement_text(dataset):
+    """The agreement section of ``ragscore audit``: per kind of item and pair of reviewers,
+    Cohen's kappa (:func:`ragscore.tables.reviews.agreement_table`), then per kind
+    Krippendorff's alpha (:func:`ragscore.tables.reviews.alpha_table`)."""
+    from ..tables.reviews import agreement_table, alpha_table
+    from .formats import render_frame
+
+    return ("\nAgreement between reviewers, per kind of item (decisions compared as they "
+            "are, each kind on its own scale; kappa = (po - pe) / (1 - pe)):\n"
+            + render_frame(agreement_table(dataset), fmt="text")
+            + "\nKrippendorff's alpha per kind (people only; ordinal for relevance grades, "
+              "nominal otherwise):\n" + render_frame(alpha_table(dataset), fmt="text"))
+
+
 def judgement_lines(records, *, stale):
     """Lines saying what a test set's judgements amount to (:func:`ragscore.core.labels.tally`),
     how many relevance and answerability judgements are ``stale`` (their passage or
@@ -103,19 +117,13 @@ def judgement_lines(records, *, stale):
 def audit_text(result, display):
     """The writer of a :class:`ragscore.usecases.audit.Audit` for people: the findings, then
     what the judgements amount to, then the agreement between reviewers."""
-    from .formats import render_frame
-
     dataset = result.dataset
     written = render_audit(result.findings, name=dataset.name)
     if dataset.judgements:
         written += "\n" + "\n".join(judgement_lines(dataset.judgements,
                                                     stale=result.stale)) + "\n"
     if dataset.judgements or any(case.get("reviews") for case in dataset.cases.values()):
-        from ..tables.reviews import agreement_table
-
-        written += ("\nAgreement between reviewers (relevant/supported read as positive; "
-                    "kappa = (po - pe) / (1 - pe)):\n")
-        written += render_frame(agreement_table(dataset), fmt="text")
+        written += agreement_text(dataset)
     return written
 
 

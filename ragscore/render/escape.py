@@ -10,10 +10,12 @@ report it must stay one value. Each function takes any value and returns the tex
 - :func:`markdown_cell`: :func:`text`, with ``\\``, ``|`` and every character Markdown reads
   as markup (links, images, HTML, emphasis) escaped, so a value stays in its table cell and
   shows as it is;
-- :func:`csv_cell`: numbers and bools unchanged (they stay numbers); a text cell beginning
-  with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'``, as OWASP's CSV
+- :func:`csv_cell`: numbers and bools unchanged (they stay numbers); text with its control
+  and bidirectional characters escaped as :func:`text` writes them (but a tab or a line
+  break, which a quoted cell holds as it is), and a text cell beginning with
+  ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'``, as OWASP's CSV
   injection guidance says, so no spreadsheet runs it as a formula (the ``csv`` module then
-  quotes it as needed);
+  quotes it as needed). Every CSV writer of the package writes its text cells through it;
 - :func:`html`: ``&``, ``<``, ``>``, ``"`` and ``'`` as character references.
 
 Standard library only.
@@ -21,9 +23,15 @@ Standard library only.
 import html as _html
 import re
 
-# C0 and C1 controls, DEL, NEL, line/paragraph separators, bidi embeddings/overrides/isolates
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 controls, DEL, NEL, line/paragraph separators, and every bidirectional control:
+# embeddings/overrides/isolates and the marks (LRM, RLM, ALM)
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# What a CSV cell may not hold raw: as _UNSAFE, less the tab and the line breaks a quoted cell
+# holds as they are (a value stays exact)
+_CSV_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028"
+                         "\u2029\u202a-\u202e\u2066-\u2069]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -77,15 +85,21 @@ def markdown_cell(value):
 
 
 def csv_cell(value):
-    """``value`` for one CSV cell: a number or bool as it is; text beginning with ``=``,
-    ``+``, ``-``, ``@``, tab or carriage return behind a ``'`` (OWASP CSV injection).
+    """``value`` for one CSV cell: a number or bool as it is; text with its control and
+    bidirectional characters escaped as :func:`text` escapes them (a tab and a line break
+    stay: a quoted cell holds them) and, beginning with ``=``, ``+``, ``-``, ``@``, tab or
+    carriage return, behind a ``'`` (OWASP CSV injection).
 
     >>> csv_cell("=HYPERLINK(1)"), csv_cell("+SUM(1)"), csv_cell(-0.5), csv_cell("launch")
     ("'=HYPERLINK(1)", "'+SUM(1)", -0.5, 'launch')
+    >>> print(csv_cell("\\u202eevil"), csv_cell("\\x1b[2J"))
+    \\u202eevil \\x1b[2J
     """
     if value is None or isinstance(value, (bool, int, float)):
         return value
     value = str(value)
+    if _CSV_UNSAFE.search(value):
+        value = _CSV_UNSAFE.sub(_escape_one, value)
     return "'" + value if value.startswith(_FORMULA_START) else value
 
 

@@ -15,10 +15,12 @@ Counted runs are read once; each measure is then one read of the counts at its c
 import csv
 import io
 import json
+from itertools import chain, repeat
 from math import fsum
 
 from ..core.metrics import REGISTRY
 from ..core.rules import InvalidInputError
+from .columns import CSV_WORDS, JSON_WORDS, csv_fields, fixed, json_names, reprs
 from .escape import csv_cell, markdown_cell
 from .text import aligned_lines, format_value
 
@@ -36,17 +38,7 @@ def measures_text(scored, *, digits=4, markdown=False, rows=True):
     """The per-question table (unless ``rows`` is false) and the summary lines, for
     people."""
     labels = [measure.label for measure in scored.measures]
-    cells = [["case", "system", *labels]]
-    for position, (case, system) in enumerate(zip(scored.cases, scored.systems)):
-        cells.append([case, system, *(_number(scored.columns[label][position], digits)
-                                      for label in labels)])
-    if markdown:
-        lines = ["| " + " | ".join(cells[0]) + " |", "|---|---|" + "---:|" * len(labels)]
-        lines += ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in cells[1:]]
-    else:
-        lines = aligned_lines(cells, right_from=2)
-    if not rows:
-        lines = []
+    lines = _question_lines(scored, labels, digits, markdown) if rows else []
     summary = [["system", "measure", "method", "value", "used", "left out"]]
     name = markdown_cell if markdown else str  # Markdown prose: a name never a link or HTML
     summary += [[name(row["system"]), row["measure"], row["method"],
@@ -56,6 +48,33 @@ def measures_text(scored, *, digits=4, markdown=False, rows=True):
                   "defined; pooled: summed numerators over summed denominators):"]
     lines += aligned_lines(summary, right_from=3)
     return "\n".join(lines if rows else lines[1:]) + "\n"
+
+
+def _question_lines(scored, labels, digits, markdown):
+    """The per-question table's lines, a column at a time (as :func:`aligned_lines` or a
+    Markdown table lays the cells out)."""
+    columns = [list(scored.cases), list(scored.systems)]
+    columns += [fixed(scored.columns[label], digits) for label in labels]
+    header = ["case", "system", *labels]
+    if markdown:
+        cells = [_cached(markdown_cell, column) for column in columns]
+        head = "| " + " | ".join(header) + " |"
+        return [head, "|---|---|" + "---:|" * len(labels)] + [
+            "| " + line + " |" for line in map(" | ".join, zip(*cells))]
+    padded = []
+    for place, (title, column) in enumerate(zip(header, columns)):
+        width = max(len(title), max(map(len, column), default=0))
+        pad = str.rjust if place >= 2 else str.ljust
+        padded.append([pad(title, width), *map(pad, column, repeat(width))])
+    return list(map(str.rstrip, map("  ".join, zip(*padded))))
+
+
+def _cached(function, values):
+    """``function`` of each of ``values``, each distinct value once."""
+    found = dict.fromkeys(values)
+    for value in found:
+        found[value] = function(value)
+    return list(map(found.__getitem__, values))
 
 
 def _csv_value(value):
@@ -68,38 +87,53 @@ def _csv_value(value):
 
 def measures_csv(scored, *, rows=True):
     """Tidy CSV: one row per question and measure (unless ``rows`` is false), then the
-    summaries (case ``all``)."""
+    summaries (case ``all``). The rows are written a column at a time: each name escaped
+    (OWASP's rule: :func:`~ragscore.render.escape.csv_cell`) and quoted once, each value its
+    ``repr``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["system", "case", "measure", "value", "method", "used", "left_out"])
-    escaped = {}  # each distinct name escaped once (OWASP's rule: render.escape.csv_cell)
-
-    def cell(name):
-        found = escaped.get(name)
-        if found is None:
-            found = escaped[name] = csv_cell(name)
-        return found
-
-    for measure in scored.measures if rows else ():
-        values = scored.columns[measure.label]
-        writer.writerows([cell(system), cell(case), measure.label, _csv_value(value), "", "",
-                          ""]
-                         for case, system, value in zip(scored.cases, scored.systems, values))
-    writer.writerows([cell(row["system"]), "all", row["measure"], _csv_value(row["value"]),
+    if rows and scored.measures:
+        starts = list(map("{},{},".format, csv_fields(scored.systems, cells=True),
+                          csv_fields(scored.cases, cells=True)))
+        for measure in scored.measures:
+            middle = csv_fields([measure.label])[0] + ","
+            values = reprs(scored.columns[measure.label], CSV_WORDS)
+            buffer.write("".join(chain.from_iterable(zip(starts, repeat(middle), values,
+                                                         repeat(",,,\n")))))
+    writer.writerows([csv_cell(row["system"]), "all", row["measure"], _csv_value(row["value"]),
                       row["method"], row["used"], row["left_out"]] for row in scored.summary)
     return buffer.getvalue()
 
 
 def measures_json(scored, *, rows=True):
     """``{"measures": [...], "rows": [{case, system, measure: value}], "summary": [...]}``
-    (``rows`` empty when ``rows`` is false)."""
+    (``rows`` empty when ``rows`` is false), as ``json.dumps`` writes it with an indent of
+    2; the rows written a column at a time."""
     labels = [measure.label for measure in scored.measures]
-    found = [{"case": case, "system": system,
-              **{label: scored.columns[label][position] for label in labels}}
-             for position, (case, system) in enumerate(zip(scored.cases, scored.systems))
-             ] if rows else []
-    return json.dumps({"measures": labels, "rows": found, "summary": scored.summary},
-                      indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    head = _dumps({"measures": labels, "rows": [], "summary": scored.summary})
+    if not rows or not scored.cases:
+        return head
+    columns = [reprs(scored.columns[label], JSON_WORDS) for label in labels]
+    if {"case", "system"} & set(labels) or len(set(labels)) < len(labels) or any(
+            {"inf", "-inf", "nan"} & set(column) for column in columns):
+        # a label that is a key already, or a number JSON cannot hold: as json says it
+        return _dumps({"measures": labels, "rows": [
+            {"case": case, "system": system,
+             **{label: scored.columns[label][position] for label in labels}}
+            for position, (case, system) in enumerate(zip(scored.cases, scored.systems))],
+            "summary": scored.summary})
+    pieces = [repeat('    {\n      "case": '), json_names(scored.cases),
+              repeat(',\n      "system": '), json_names(scored.systems)]
+    for label, column in zip(labels, columns):
+        pieces += [repeat(f",\n      {json.dumps(label, ensure_ascii=False)}: "), column]
+    found = "".join(chain.from_iterable(zip(*pieces, repeat("\n    },\n"))))
+    marker = '\n  "rows": [],\n'
+    return head.replace(marker, '\n  "rows": [\n' + found[:-2] + "\n  ],\n", 1)
+
+
+def _dumps(value):
+    return json.dumps(value, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
 def trec_order(measures):
@@ -133,36 +167,60 @@ def _trec_table(scored):
     order = sorted(range(len(scored.cases)), key=scored.cases.__getitem__)
     means = {}
     for measure in measures:
-        values = [0.0 if value is None else value for value in scored.columns[measure.label]]
+        values = _zeroed(scored.columns[measure.label])
         means[measure.trec_name] = fsum(values) / len(values) if values else 0.0
     return measures, order, means
 
 
+def _zeroed(values, order=None):
+    """``values`` (taken in ``order`` when given) with n/a as 0.0."""
+    if order is not None:
+        values = list(map(values.__getitem__, order))
+    return list(map({None: 0.0}.get, values, values))
+
+
 def trec_eval_json(scored, *, rows=True):
     """pytrec_eval's shape, ``{qid: {trec_eval name: value}}`` (unless ``rows`` is false),
-    plus ``"all"`` (the means), every value exact, n/a as 0."""
+    plus ``"all"`` (the means), every value exact, n/a as 0; as ``json.dumps`` writes it
+    with an indent of 2, the questions a column at a time."""
     measures, order, means = _trec_table(scored)
     order = order if rows else []
-    found = {scored.cases[position]: {
-        measure.trec_name: 0.0 if scored.columns[measure.label][position] is None
-        else scored.columns[measure.label][position] for measure in measures}
-        for position in order}
-    found["all"] = means
-    return json.dumps(found, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    head = _dumps({"all": means})
+    if not order:
+        return head
+    cases = list(map(scored.cases.__getitem__, order))
+    columns = [reprs(_zeroed(scored.columns[measure.label], order), JSON_WORDS)
+               for measure in measures]
+    names = [measure.trec_name for measure in measures]
+    if "all" in cases or len(set(cases)) < len(cases) or len(set(names)) < len(names) or any(
+            {"inf", "-inf", "nan"} & set(column) for column in columns):
+        found = {scored.cases[position]: {
+            measure.trec_name: 0.0 if scored.columns[measure.label][position] is None
+            else scored.columns[measure.label][position] for measure in measures}
+            for position in order}
+        found["all"] = means
+        return _dumps(found)
+    pieces = [repeat("  "), json_names(cases), repeat(": {")]
+    for place, (name, column) in enumerate(zip(names, columns)):
+        pieces += [repeat(f"{',' if place else ''}\n    {json.dumps(name)}: "), column]
+    found = "".join(chain.from_iterable(zip(*pieces, repeat("\n  },\n"))))
+    return "{\n" + found + head[2:]
 
 
 def trec_eval_text(scored, *, rows=True):
     """trec_eval's ``-q`` layout: per question (sorted as strings; left out, as trec_eval
     without ``-q``, when ``rows`` is false), every measure as ``%-22s\\t%s\\t%.4f``, then
-    the mean over those questions as ``all`` (n/a as 0)."""
+    the mean over those questions as ``all`` (n/a as 0); a column at a time."""
     measures, order, means = _trec_table(scored)
     order = order if rows else []
     lines = []
-    for position in order:
-        for measure in measures:
-            value = scored.columns[measure.label][position]
-            lines.append(f"{measure.trec_name:<22}\t{scored.cases[position]}\t"
-                         f"{0.0 if value is None else value:.4f}")
+    if order:
+        cases = list(map(scored.cases.__getitem__, order))
+        per_measure = [
+            list(map(f"{measure.trec_name:<22}\t".__add__, map("{}\t{}".format, cases, fixed(
+                _zeroed(scored.columns[measure.label], order), 4, bools=None))))
+            for measure in measures]
+        lines = list(chain.from_iterable(zip(*per_measure)))
     lines += [f"{name:<22}\tall\t{mean:.4f}" for name, mean in means.items()]
     return "\n".join(lines) + "\n"
 

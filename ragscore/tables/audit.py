@@ -17,8 +17,9 @@ one, and the documents:
   for its question. Validation refuses this for list labels; graded labels allow it
   (support needs a grade above 0, relevance needs ``min_relevance``), so it is checked only
   there.
-- ``disputed``: an item two reviewers decided differently (:func:`disputed_labels`, read
-  from a case's ``reviews``, dataset format 3, and from the judgements of format 5; a
+- ``disputed``: an item two reviewers decided differently on its own scale (two grades,
+  two nugget levels: :func:`disputed_labels`, read from a case's ``reviews``, dataset
+  format 3, and from the judgements of format 5, each named as its kind names it; a
   machine's draft disagreeing with a person is agreement to report, not a dispute).
   Datasets that predate reviews have none.
 
@@ -35,8 +36,8 @@ KINDS = ("unjudged", "near-duplicate", "answered unanswerable", "support outside
 
 class Finding(NamedTuple):
     """One audit finding: ``kind`` (one of :data:`KINDS`), the ``case``, the ``system``
-    (None when the finding is about the labels alone), the ``docs`` it names, and a
-    ``detail`` sentence."""
+    (None when the finding is about the labels alone), the ``docs`` it names (a disputed
+    nugget assignment: the nugget), and a ``detail`` sentence."""
     kind: str
     case: str
     system: str | None
@@ -215,7 +216,8 @@ def _support_findings(dataset):
 
 
 def _judged_disputes(dataset):
-    """Findings for the judgements (version 5) people decided differently."""
+    """Findings for the judgements (version 5) people decided differently, each naming its
+    item as its kind does (:func:`_disputed_item`)."""
     from ..core.reviews import disputed
 
     subjects = {}
@@ -223,24 +225,33 @@ def _judged_disputes(dataset):
         subjects.setdefault((record["case"], (record["kind"], record["key"])), record)
     findings = []
     for item, decisions in disputed({}, dataset.judgements).items.items():
-        record = subjects[item]
         said = ", ".join(f"{reviewer} {decision}" for reviewer, decision in decisions.items())
-        if record["kind"] == "relevance":
-            findings.append(Finding("disputed", item[0], None, (record["doc"],),
-                                    f"passage relevance disputed: {said}"))
-        elif record["kind"] == "support":
-            findings.append(Finding("disputed", item[0], None, tuple(record["citations"]),
-                                    f"claim {record['claim']!r} disputed: {said}"))
-        elif record["kind"] in ("span-relevance", "evidence"):
-            what = ("relevance of" if record["kind"] == "span-relevance"
-                    else f"evidence for claim {record['claim']!r} in")
-            findings.append(Finding("disputed", item[0], None, (record["doc"],),
-                                    f"{what} span {record['start']}-{record['end']} "
-                                    f"{record['text']!r} disputed: {said}"))
-        else:
-            findings.append(Finding("disputed", item[0], None, (),
-                                    f"answerability disputed: {said}"))
+        docs, what = _disputed_item(subjects[item])
+        findings.append(Finding("disputed", item[0], None, docs, f"{what} disputed: {said}"))
     return findings
+
+
+def _disputed_item(record):
+    """``(docs, what)``: what a disputed judgement names (passages, or the nugget) and what
+    was decided about it, in words, by its kind."""
+    kind = record["kind"]
+    if kind == "relevance":
+        return (record["doc"],), "passage relevance (grade)"
+    if kind == "support":
+        return tuple(record["citations"]), f"claim {record['claim']!r}"
+    if kind in ("span-relevance", "evidence"):
+        what = ("relevance of" if kind == "span-relevance"
+                else f"evidence for claim {record['claim']!r} in")
+        return (record["doc"],), (f"{what} span {record['start']}-{record['end']} "
+                                  f"{record['text']!r}")
+    if kind == "nugget":
+        return (record["nugget"],), f"nugget {record['nugget']!r}: its assignment to an answer"
+    if kind == "citation":
+        return (record["doc"],), (f"citation of passage {record['doc']!r} by claim "
+                                  f"{record['claim']!r}")
+    if kind == "answerability":
+        return (), "answerability"
+    return (), kind  # a kind added later: named as it is, never as another
 
 
 def _disputed_findings(dataset):

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..core import aggregate as core
 from ..core.metrics import select
-from ..core.reviews import agreement, disputed
+from ..core.reviews import agreement, alpha, disputed
 from ..core.rules import check_k
 from ..engine import DEFAULT_ENGINE
 from .scores import count_dataset, default_metrics
@@ -20,8 +20,9 @@ from .summary import AGGREGATE_COLUMNS
 #: The three sets of questions :func:`disputed_slice` reports, in order.
 ALL_QUESTIONS, UNDISPUTED, DISPUTED = "all", "undisputed", "disputed"
 SLICE_COLUMNS = ["system", "questions", "n_questions"] + AGGREGATE_COLUMNS[1:]
-AGREEMENT_COLUMNS = ["first", "second", "items", "agreed", "disagreed", "po", "pe", "kappa",
-                     "reason"]
+AGREEMENT_COLUMNS = ["kind", "first", "second", "items", "agreed", "disagreed", "po", "pe",
+                     "kappa", "reason"]
+ALPHA_COLUMNS = ["kind", "level", "items", "reviewers", "values", "alpha", "reason"]
 
 
 def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE, counted=None):
@@ -61,14 +62,15 @@ def disputed_slice(dataset, *, k=2, metrics=None, engine=DEFAULT_ENGINE, counted
 
 
 def agreement_table(dataset):
-    """One row per pair of reviewers (names sorted): items both judged, how many they
-    agreed on and disagreed on, percent agreement ``po``, chance agreement
-    ``pe`` and Cohen's kappa, as ``Float64`` (``<NA>`` when undefined, with ``reason``).
-    Decisions count as positive ("relevant", "supported") or negative ("not relevant",
-    "unsupported"); see :func:`ragscore.core.reviews.agreement`.
+    """One row per kind of item and pair of reviewers (:func:`ragscore.core.reviews.agreement`:
+    kinds in order of first review, names sorted): items of that kind both judged, how many
+    they agreed on and disagreed on, percent agreement ``po``, chance agreement ``pe`` and
+    Cohen's kappa, as ``Float64`` (``<NA>`` when undefined, with ``reason``). Decisions are
+    compared as they are on their kind's own scale (a grade with a grade, ``partial_support``
+    a decision of its own); kappa is never pooled across kinds.
     """
-    records = [{"first": row.first, "second": row.second, "items": row.items,
-                "agreed": row.agreed, "disagreed": row.items - row.agreed,
+    records = [{"kind": row.kind, "first": row.first, "second": row.second,
+                "items": row.items, "agreed": row.agreed, "disagreed": row.items - row.agreed,
                 "po": row.po, "pe": row.pe, "kappa": row.kappa, "reason": row.reason}
                for row in agreement(dataset.cases, dataset.judgements)]
     frame = pd.DataFrame.from_records(records, columns=AGREEMENT_COLUMNS)
@@ -76,5 +78,20 @@ def agreement_table(dataset):
         frame[column] = pd.array([None if value is None else float(value)
                                   for value in frame[column].tolist()], dtype="Float64")
     for column in ("items", "agreed", "disagreed"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return frame
+
+
+def alpha_table(dataset):
+    """One row per kind of item (:func:`ragscore.core.reviews.alpha`): its scale's level
+    (``ordinal`` for relevance grades, ``nominal`` otherwise), the items people judged,
+    how many people, the decisions on items judged twice or more, and Krippendorff's alpha
+    as ``Float64`` (``<NA>`` when undefined, with ``reason``); machine drafts left out."""
+    frame = pd.DataFrame.from_records([row._asdict() for row in alpha(dataset.cases,
+                                                                      dataset.judgements)],
+                                      columns=ALPHA_COLUMNS)
+    frame["alpha"] = pd.array([None if value is None else float(value)
+                               for value in frame["alpha"].tolist()], dtype="Float64")
+    for column in ("items", "reviewers", "values"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
     return frame

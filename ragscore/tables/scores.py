@@ -4,7 +4,7 @@ Built column by column from the core's counts: each registered metric is read of
 run's counts, so n/a stays ``<NA>`` (``Float64`` and ``boolean`` dtypes), never 0 or NaN.
 """
 from itertools import repeat
-from operator import is_
+from operator import is_, itemgetter
 
 import numpy as np
 import pandas as pd
@@ -56,16 +56,18 @@ def plain_values(column, kind):
 
 
 def key_index(keys):
-    """The ``(case, system)`` MultiIndex of ``keys``, built from integer codes."""
-    case_codes, system_codes = {}, {}
-    cases = np.fromiter((case_codes.setdefault(case, len(case_codes)) for case, _ in keys),
-                        dtype=np.intp, count=len(keys))
-    systems = np.fromiter((system_codes.setdefault(system, len(system_codes))
-                           for _, system in keys), dtype=np.intp, count=len(keys))
-    return pd.MultiIndex(
-        levels=[pd.Index(list(case_codes), dtype=object),
-                pd.Index(list(system_codes), dtype=object)],
-        codes=[cases, systems], names=["case", "system"], verify_integrity=False)
+    """The ``(case, system)`` MultiIndex of ``keys``, built from integer codes (each name
+    coded once, every key's by a lookup in C)."""
+    cases = list(map(itemgetter(0), keys))
+    systems = list(map(itemgetter(1), keys))
+    levels, codes = [], []
+    for names in (cases, systems):
+        code = {name: place for place, name in enumerate(dict.fromkeys(names))}
+        levels.append(pd.Index(list(code), dtype=object))
+        codes.append(np.fromiter(map(code.__getitem__, names), dtype=np.intp,
+                                 count=len(names)))
+    return pd.MultiIndex(levels=levels, codes=codes, names=["case", "system"],
+                         verify_integrity=False)
 
 
 def scores_frame(counted, *, k, metrics=None, na_as_zero=False):

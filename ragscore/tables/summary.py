@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..core import aggregate as core
 from ..core.metrics import REGISTRY, select
-from ..core.rules import InvalidInputError, check_k, show
+from ..core.rules import check_k
 from .scores import count_dataset, default_metrics, key_index
 
 AGGREGATE_COLUMNS = ["system", "slice", "metric", "method", "value", "numerator",
@@ -98,26 +98,14 @@ SLICE_KINDS = ("tag", "split")
 
 def slice_members(counted, by):
     """``{slice value: set of case names}`` for ``by`` = ``"tag"`` (a case with several tags
-    is in each) or ``"split"`` (``dev`` / ``heldout``), in order of first appearance."""
-    if by not in SLICE_KINDS:
-        raise InvalidInputError(f"by must be one of {', '.join(SLICE_KINDS)}; got {show(by)}")
-    attributes = counted.attributes
-    if not attributes:
-        raise InvalidInputError(f"no case declares a {by}: nothing to slice by (format "
-                                "version 3 cases carry 'tags' and 'split')")
-    members = {}
-    for case, found in attributes.items():
-        values = found["tags"] if by == "tag" else (
-            (found["split"],) if found["split"] is not None else ())
-        for value in values:
-            members.setdefault(value, set()).add(case)
-    return members
+    is in each) or ``"split"`` (``dev`` / ``heldout``), in order of first appearance
+    (:meth:`~ragscore.engine.counted.Counted.members`)."""
+    return counted.members(by)
 
 
 def restrict(counted, cases):
     """The counted runs of the questions in ``cases`` only (a set of case names)."""
-    return counted.take([position for position, (case, _) in enumerate(counted.keys)
-                         if case in cases])
+    return counted.restrict(cases)
 
 
 def sliced_aggregates(dataset, *, by, k=2, metrics=None, na_as_zero=False):

@@ -150,7 +150,7 @@ def verify_baseline(path, dataset, *, engine=DEFAULT_ENGINE):
     import json
 
     from ..io.baseline import digest_problem, read_baseline_record
-    from .reading import loaded, paths
+    from .reading import loaded
 
     record = read_baseline_record(path)
     source = loaded(dataset)

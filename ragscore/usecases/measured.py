@@ -27,12 +27,15 @@ NA_AS_ZERO_NOTE = ("ragscore: note: retrieval measures with nothing relevant are
                    "(trec_eval's convention)")
 
 
-class Measured(Result, namedtuple("Measured", "counted scored trec rows na_as_zero notes")):
+class Measured(Result, namedtuple("Measured", "counted scored trec rows na_as_zero notes left_out",
+                                   defaults=((),))):
     """Named measures scored: the ``counted`` runs, ``scored``
     (:class:`~ragscore.core.measures.Scored`: per-question values and per-system summaries),
     ``trec`` (trec_eval's conventions and layout: its names, n/a as 0, one system), ``rows``
     (per-question values written too, not only the summaries), ``na_as_zero`` and the
-    ``notes`` every output repeats (said on standard error)."""
+    ``notes`` every output repeats (said on standard error); ``left_out``: what a run lost
+    for want of qrels (:func:`evaluate_files`), said on standard error in every layout,
+    trec_eval's too."""
 
     __slots__ = ()
 
@@ -46,9 +49,10 @@ class Measured(Result, namedtuple("Measured", "counted scored trec rows na_as_ze
 
     @property
     def aside(self):
+        lines = tuple(f"ragscore: note: {note}" for note in self.left_out)
         if self.trec:
-            return ()
-        lines = tuple(f"ragscore: note: {shortened_note(note)}" for note in self.notes)
+            return lines
+        lines += tuple(f"ragscore: note: {shortened_note(note)}" for note in self.notes)
         lines += (NA_AS_ZERO_NOTE,) if self.na_as_zero else ()
         return lines + removal_notes(self.counted)
 
@@ -122,22 +126,57 @@ def evaluate_files(qrels, runs, *, measures=None, trec_eval=False, k=None,
     ``ragscore import trec`` followed by :func:`measured` would: ``complete`` gives a judged
     question a run lacks an empty ranking (trec_eval ``-c``), ``max_depth`` keeps each
     ranking's best N (``-M``), ``min_relevance`` is the lowest grade judged relevant
-    (``-l``); ``rows``: per-question values too (``-q``)."""
-    from ..engine import count_dataset
-    from ..importers.trec import import_trec
+    (``-l``); ``rows``: per-question values too (``-q``).
+
+    A run's questions without a qrels line are left out, as trec_eval leaves them out, and
+    a note says how many each run lost; a run none of whose questions has a qrels line is
+    named (it has no row), and is refused where it would leave the table silent or make
+    ``--trec-eval`` print another run as if it were alone."""
+    from ..importers.trec import count_trec_noted
     from ..render.progress import Progress
 
     chosen = _measures(measures, trec=trec_eval, k=k if k is not None else 10)
-    # only on a terminal; the line shows the time elapsed: the runs are counted in one pass
-    # (read in columns, engine.columnar.memory), not case by case
+    # only on a terminal; the line shows the time elapsed: the files are read straight into
+    # columns and counted in one pass (engine.columnar.trec_columns), not case by case
     with Progress("reading and counting the runs"):
-        dataset, _ = import_trec(qrels, runs, min_relevance=min_relevance,
-                                 missing_run="zero" if complete else "skip",
-                                 max_depth=max_depth)
-        counted = count_dataset(dataset, engine="columnar")
-    if system is not None:
-        from .reading import only_system
+        counted, left_out = count_trec_noted(qrels, runs, min_relevance=min_relevance,
+                                             missing_run="zero" if complete else "skip",
+                                             max_depth=max_depth)
+    notes = _left_out(counted, left_out, system=system, trec=trec_eval)
+    counted = counted.scoped(system=system)
+    result = _scored(counted, chosen, k=k if k is not None else 10, trec=trec_eval,
+                     rows=rows, na_as_zero=na_as_zero)
+    return result._replace(left_out=notes)
 
-        counted = only_system(counted, system)
-    return _scored(counted, chosen, k=k if k is not None else 10, trec=trec_eval,
-                   rows=rows, na_as_zero=na_as_zero)
+
+def _left_out(counted, left_out, *, system, trec):
+    """The notes on the questions each run lost for want of qrels; a clear error where a
+    run that matched no qrels line would go unseen (alone, chosen, or beside the one run
+    ``--trec-eval`` prints)."""
+    scored = set(counted.systems)
+    unmatched = {name: count for name, count in left_out.items() if name not in scored}
+
+    def named(names):
+        return ", ".join(f"{show(name)} ({unmatched[name]:,} question"
+                         f"{'s' * (unmatched[name] != 1)})" for name in sorted(names))
+
+    if system is not None and system in unmatched:
+        raise InvalidInputError(f"--system {show(system)}: none of its run's questions has a "
+                                f"qrels line ({named([system])}): nothing to score")
+    if not scored:
+        raise InvalidInputError(f"no run matched a qrels line: every question of {named(unmatched)} "
+                                "has no qrels line (are the qrels for these runs' topics?): "
+                                "nothing to score")
+    if trec and system is None and unmatched:
+        raise InvalidInputError(
+            f"--trec-eval prints one run as trec_eval does, and the files hold more: "
+            f"{named(unmatched)} matched no qrels line beside {', '.join(sorted(scored))}; "
+            "pass --system NAME, or leave the unmatched runs out")
+    chosen = left_out if system is None else {system: left_out.get(system, 0)}
+    notes = tuple(f"run {show(name)}: {count:,} of its questions "
+                  f"{'has' if count == 1 else 'have'} no qrels line, left out (as trec_eval "
+                  "leaves them out)" for name, count in sorted(chosen.items())
+                  if count and name in scored)
+    if system is None and unmatched:
+        notes += (f"matched no qrels line, so not in the table: {named(unmatched)}",)
+    return notes

@@ -15,10 +15,10 @@ from collections import namedtuple
 
 from ..core.aggregate import label_notes
 from ..core.rules import InvalidInputError
-from ..engine import DEFAULT_ENGINE, Counted, default_metrics
+from ..engine import DEFAULT_ENGINE, Counted
 from ..render import report as written
 from ..render.writers import Writer, data_writer, writer_table
-from .reading import counted_runs, cutoff, loaded
+from .reading import counted_runs, cutoff, is_path, loaded
 from .result import Result, removal_notes, removed_runs
 
 __all__ = ["Demo", "Failures", "Report", "Sliced", "demo", "failures_report", "report",
@@ -83,11 +83,13 @@ def report(dataset, *, k=2, metrics=None, na_as_zero=False, engine=DEFAULT_ENGIN
 
     counted = counted_runs(dataset, engine=engine, unit=unit, dedupe=dedupe, drafts=drafts,
                            split=split, system=system)
-    k = cutoff(k, counted.rules)
-    chosen = select(default_metrics(counted) if metrics is None else metrics)
+    k = counted.cutoff(k)
+    chosen = select(counted.default_metrics() if metrics is None else metrics)
     runs = {}
     if "delivered" in counted.features and not isinstance(dataset, Counted):
-        runs = loaded(dataset).runs  # a delivered context that is not a prefix: its IDs
+        from ..folders import load_dataset  # a delivered context that is not a prefix: its IDs
+
+        runs = dataset.runs if hasattr(dataset, "runs") else load_dataset(dataset).runs
     return Report(counted, k, chosen, na_as_zero, runs)
 
 
@@ -184,25 +186,38 @@ def demo(dataset, *, k=2):
     """The contract's six values of every run of ``dataset`` at ``k``, counted by the
     reference scorer (the course's own path, :func:`ragscore.core.scoring.iter_scores`)."""
     from ..core.scoring import iter_scores
-    from .reading import no_runs
+    from ..engine import count_scope
 
     source = loaded(dataset)
-    if not source.runs:
-        raise no_runs(dataset)
-    return Demo(k, list(iter_scores(source.corpus, source.cases, source.runs, k=k)))
+    if not source.runs:  # refused, saying there is nothing to score and where
+        count_scope(dataset if is_path(dataset) else source, engine="reference")
+    try:
+        return Demo(k, list(iter_scores(source.corpus, source.cases, source.runs, k=k)))
+    except InvalidInputError as error:
+        raise InvalidInputError(
+            f"demo prints the course contract's table, which this dataset does not fit "
+            f"({error}); 'ragscore report {dataset}' scores any dataset") from None
 
 
-def report_job(dataset, *, failures=False, by=None, measures=None, trec_eval=False,
-               **options):
-    """The result ``ragscore report`` prints for these options: :func:`failures_report`
-    with ``failures``, :func:`sliced_report` with ``by``, the named measures
-    (:func:`~ragscore.usecases.measured.measured`) with ``measures`` or ``trec_eval``,
-    else :func:`report`. Options that cannot combine are refused, naming both."""
-    chosen = [name for name, asked in (("--failures", failures), ("--by", by is not None),
-                                       ("--measures", measures is not None),
-                                       ("--trec-eval", trec_eval)) if asked]
-    if len(chosen) > 1 and chosen[-2:] != ["--measures", "--trec-eval"]:
-        raise InvalidInputError(f"{chosen[0]} and {chosen[1]} ask for different reports; "
+def _measured(dataset, **options):
+    from .measured import measured
+
+    return measured(dataset, **options)
+
+
+#: The jobs of ``ragscore report``, by the option that asks for each.
+JOBS = {"--failures": failures_report, "--by": sliced_report, "--measures": _measured,
+        "report": report}
+
+
+def job_of(*, failures=False, by=None, measures=None, trec_eval=False, **options):
+    """``(job, its options)``: which of :data:`JOBS` the options of ``ragscore report`` ask
+    for and what it takes; options that cannot combine are refused, naming both."""
+    asked = [name for name, given in (("--failures", failures), ("--by", by is not None),
+                                      ("--measures", measures is not None),
+                                      ("--trec-eval", trec_eval)) if given]
+    if len(asked) > 1 and asked[-2:] != ["--measures", "--trec-eval"]:
+        raise InvalidInputError(f"{asked[0]} and {asked[1]} ask for different reports; "
                                 "give one of them")
     if failures:
         for option, value in (("--metrics", options.pop("metrics", None)),
@@ -210,15 +225,20 @@ def report_job(dataset, *, failures=False, by=None, measures=None, trec_eval=Fal
             if value is not None:
                 raise InvalidInputError(f"--failures lists the failing questions with their "
                                         f"text; it does not combine with {option}")
-        return failures_report(dataset, **options)
+        return "--failures", options
     if by is not None:
-        return sliced_report(dataset, by=by, **options)
+        return "--by", {**options, "by": by}
     if measures is not None or trec_eval:
-        from .measured import measured
-
-        if options.get("metrics") is not None:
+        if options.pop("metrics", None) is not None:
             raise InvalidInputError("--metrics and --measures both name what to score; "
                                     "give one of them")
-        options.pop("metrics", None)
-        return measured(dataset, measures=measures, trec_eval=trec_eval, **options)
-    return report(dataset, **options)
+        return "--measures", {**options, "measures": measures, "trec_eval": trec_eval}
+    return "report", options
+
+
+def report_job(dataset, **options):
+    """The result ``ragscore report`` prints for these options (:func:`job_of` says which
+    job: :func:`failures_report`, :func:`sliced_report`, the named measures of
+    :func:`~ragscore.usecases.measured.measured`, else :func:`report`)."""
+    job, chosen = job_of(**options)
+    return JOBS[job](dataset, **chosen)

@@ -36,7 +36,7 @@ def claims(dataset, *, system=None, split="sentence", pattern=None):
     """The claims of every answer-only run of ``dataset`` (of ``system`` only, when given),
     cut by ``split`` and read with the citation ``pattern``."""
     from ..io.answers import derived_claims
-    from .reading import loaded, paths
+    from .reading import loaded
 
     source = loaded(dataset)
     if system is not None and system not in source.systems:
@@ -108,16 +108,21 @@ def write_queue_file(dataset, path, *, kind=None, **options):
     return f"wrote {path}: {queue_summary(rows)}"
 
 
-def review_queue(dataset, *, out=None, fmt=None, **options):
+def review_queue(dataset, *, out=None, fmt=None, overwrite=False, overwrite_decisions=False,
+                 **options):
     """The review queue of ``dataset`` (``options``: those of
     :func:`~ragscore.io.review_queue.review_queue`); with ``out``, written there atomically
-    in ``fmt`` (default: by its suffix) before the result is returned."""
-    from ..io.outputs import check_output_file
+    in ``fmt`` (default: by its suffix) before the result is returned: a file there is
+    replaced only with ``overwrite``, and one holding decisions only with
+    ``overwrite_decisions`` (:func:`~ragscore.io.queue_file.check_queue_output`)."""
+    from ..io.queue_file import check_queue_output
     from ..io.review_queue import review_queue as queued
     from ..io.store import write_file_atomically
     from .reading import loaded, paths
 
-    target = None if out is None else check_output_file(out, flag="--out", inputs=paths(dataset))
+    target = None if out is None else check_queue_output(
+        out, flag="--out", inputs=paths(dataset), overwrite=overwrite,
+        decisions=overwrite_decisions)
     rows = queued(loaded(dataset), **options)
     if target is not None:
         write_file_atomically(target, [written.write_queue(rows,

@@ -69,15 +69,18 @@ def _sentences(notes):
     return sentences
 
 
-def import_dataset(kind, *, out, overwrite=False, review_out=None, **options):
+def import_dataset(kind, *, out, overwrite=False, review_out=None, overwrite_decisions=False,
+                   **options):
     """Read the files importer ``kind`` names in ``options`` and save the dataset at
     ``out`` (replacing a ragscore dataset there with ``overwrite``); with ``review_out``,
-    also write the queue of what awaits review there."""
+    also write the queue of what awaits review there (a file there replaced only with
+    ``overwrite``, one holding decisions only with ``overwrite_decisions``)."""
     from ..folders import save_dataset
     from ..importers.registry import IMPORTERS
     from ..io.format import NAME_PATTERN
     from ..io.input_bytes import bytes_reported, input_bytes
-    from ..io.outputs import check_output_file, check_output_folder
+    from ..io.outputs import check_output_folder
+    from ..io.queue_file import check_queue_output
     from ..render.progress import Progress
 
     importer = IMPORTERS[kind]
@@ -85,7 +88,8 @@ def import_dataset(kind, *, out, overwrite=False, review_out=None, **options):
     # every output checked before any work: never an input, never inside a dataset folder
     check_output_folder(out, flag="--out", inputs=inputs, overwrite=overwrite)
     if review_out:
-        check_output_file(review_out, flag="--review-out", inputs=inputs)
+        check_queue_output(review_out, flag="--review-out", inputs=inputs,
+                           overwrite=overwrite, decisions=overwrite_decisions)
     options = {**options, "out": out, "overwrite": overwrite}
     folder_name = Path(out).resolve().name
     if options.get("name") is None and NAME_PATTERN.fullmatch(folder_name):

@@ -75,6 +75,44 @@ def _passages(passages):
                    "</li>" for doc, text in passages.items())
 
 
+def _recorded(record):
+    """One judgement a click recorded, in words: what it is about and the decision."""
+    about = f"<code>{html.escape(record['case'])}</code>"
+    if record["kind"] == "relevance":
+        about += f", passage <code>{html.escape(record['doc'])}</code>"
+    elif record["kind"] in ("support", "citation"):
+        about += f", claim &ldquo;{html.escape(record['claim'])}&rdquo;"
+        if record["kind"] == "citation":
+            about += f" against <code>{html.escape(record['doc'])}</code>"
+    elif record["kind"] == "nugget":
+        about += f", nugget <code>{html.escape(record['nugget'])}</code>"
+    decision = html.escape(str(record["decision"]).replace("_", " "))
+    if record["kind"] == "relevance":
+        decision = f"grade {decision}"
+    if record.get("states"):
+        decision += f", states <code>{html.escape(record['states'])}</code>"
+    return f"<li>{about}: {decision}</li>"
+
+
+def recorded_html(records, *, reviewer, date, path):
+    """What the panel recorded, shown when its queue is done: each judgement in words, the
+    reviewer and date, and whether anything was written.
+
+    >>> print(recorded_html([{"kind": "nugget", "case": "rollback", "nugget": "order",
+    ...                       "decision": "partial_support"}], reviewer="learner",
+    ...                      date="2026-12-05", path=None))
+    <p><b>Done.</b> You recorded 1 judgement as learner on 2026-12-05:</p><ul><li><code>rollback</code>, nugget <code>order</code>: partial support</li></ul><p>Nothing is saved: the panel was given no folder (<code>path=</code>).</p>
+    """
+    if not records:
+        return ""
+    count = f"{len(records)} judgement{'' if len(records) == 1 else 's'}"
+    saved = ("<p>Nothing is saved: the panel was given no folder (<code>path=</code>).</p>"
+             if path is None else f"<p>Press Save to write them to "
+                                  f"<code>{html.escape(str(path))}</code>.</p>")
+    return (f"<p><b>Done.</b> You recorded {count} as {html.escape(reviewer)} on "
+            f"{html.escape(date)}:</p><ul>{''.join(map(_recorded, records))}</ul>{saved}")
+
+
 def _item_html(row, position, total):
     if row is None:
         return "<p><b>The queue is empty:</b> every item has a judgement.</p>"
@@ -185,6 +223,9 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     def draw():
         row = current()
         state["html"] = _item_html(row, state["at"] + 1, total)
+        if row is None:
+            state["html"] += recorded_html(state["records"], reviewer=reviewer, date=date,
+                                           path=path)
         view.value = LIVE_STYLE + state["html"]  # drawn live: the stored view is hidden
         buttons = {label: button(label, decision, states)
                    for label, decision, states in (choices(row) if row else ())}

@@ -90,8 +90,9 @@ def chunked(dataset, size):
 
 
 def derived_rows(dataset):
-    """One row per expected claim of each question: its full and partial chunks (with
-    their text) and the question's relevant chunks, as the rule derives them."""
+    """One row per expected claim of each question: its full and partial chunks and the
+    question's relevant chunks, each with the grade it takes in brackets, as the rule
+    derives them."""
     from ..io.answers import labelled
 
     view = labelled(dataset).spans
@@ -100,7 +101,7 @@ def derived_rows(dataset):
         relevant = ", ".join(f"{chunk} ({grade})" for chunk, grade in derived.relevant.items()
                              if grade > 0) or "none"
         for claim, chunks in (derived.support or {"(none)": None}).items():
-            rows.append({"case": case, "relevant": relevant, "claim": claim,
+            rows.append({"case": case, "relevant (grade)": relevant, "claim": claim,
                          "full": ", ".join(chunks.full) if chunks else "",
                          "partial": ", ".join(chunks.partial) if chunks else ""})
     return rows
@@ -120,7 +121,7 @@ def score_rows(dataset, *, k, system):
             for position, (case, who) in enumerate(counted.keys) if who == system]
 
 
-def _rows_html(rows, kind):
+def _rows_html(rows, kind, caption=""):
     """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
     cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
     from ..core.metrics import REGISTRY
@@ -135,15 +136,18 @@ def _rows_html(rows, kind):
                         + (' class="na"' if value == "n/a" else "")
                         + f">{html.escape(str(value))}</td>" for key, value in row.items())
         body.append(f'<tr data-case="{html.escape(row["case"])}"{claim}>{cells}</tr>')
-    return (f'<table class="ragscore-table ragscore-chunk-{kind}"><tr>{head}</tr>'
+    caption = (f'<caption style="text-align:left;white-space:nowrap">'
+               f"{html.escape(caption)}</caption>" if caption else "")
+    return (f'<table class="ragscore-table ragscore-chunk-{kind}">{caption}<tr>{head}</tr>'
             + "".join(body) + "</table>")
 
 
 def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
     """A chunk-size slider over span test set ``dataset``: for each size, the labels the
     rule derives (each claim's full and partial chunks) and the scores of ``system`` at
-    ``k`` on its re-expressed runs. Attributes: ``size`` (IntSlider), ``labels`` and
-    ``scores`` (HTML); ``panel.rows()`` gives ``(label rows, score rows)``."""
+    ``k`` on its re-expressed runs, the scores right under the slider so that both fit one
+    projected screen. Attributes: ``size`` (IntSlider), ``labels`` and ``scores`` (HTML);
+    ``panel.rows()`` gives ``(label rows, score rows)``."""
     import ipywidgets as widgets
 
     from .explore import LIVE_STYLE
@@ -170,16 +174,20 @@ def chunk_size_explorer(dataset, *, size=60, k=2, system="B"):
         found, scored = rows()
         return (f'<p data-size="{slider.value}">chunks of at most {slider.value} '
                 f"characters, system {html.escape(system)}, k={k}</p>"
-                + _rows_html(found, "labels") + _rows_html(scored, "scores"))
+                + _rows_html(scored, "scores") + _rows_html(found, "labels"))
 
     def update(_=None):
         found, scored = rows()
-        labels.value = LIVE_STYLE + _rows_html(found, "labels")
-        scores.value = LIVE_STYLE + _rows_html(scored, "scores")
+        labels.value = LIVE_STYLE + _rows_html(
+            found, "labels", f"The labels the rule derives from the spans at "
+                             f"{slider.value} characters")
+        scores.value = LIVE_STYLE + _rows_html(
+            scored, "scores", f"System {system}'s scores at k = {k}, chunks of at most "
+                              f"{slider.value} characters")
 
     slider.observe(update, names="value")
     update()
-    panel = _panel([slider, labels, scores],
+    panel = _panel([slider, scores, labels],
                    lambda p: f"chunk size explorer: {slider.value} characters, system "
                              f"{system}, k={k}", lambda p: body())
     panel.size, panel.labels, panel.scores, panel.rows = slider, labels, scores, rows

@@ -39,9 +39,11 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "Take each run of step 4 claim by claim, and look up in step 3 which notes are "
               "labelled as support for that claim ID on that question. A claim the reviewer "
               "never expected has no supporting note at all.",
-              {"2": "Look again at launch B's second claim: did the reviewer expect a claim "
-                    "called bonus, with launch as its support?",
-               "1": "owner A is one such run; check the claims made on launch and on region too.",
+              {"2": "Go through all eight runs, every claim of each, including claims the "
+                    "reviewer never expected: a claim nobody expected has no note labelled "
+                    "for it.",
+               "1": "Go through all eight runs, every claim of each: for each claim, find in "
+                    "step 3 the notes labelled for that claim on that question.",
                "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
     _exercise("01.3", CHOICE, "5d2e71",
               "bfe787d4a529125f785b331208604d3beb8b789a582aabfc81534a9dde14c1e7",
@@ -81,7 +83,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "where it is defined.",
               {"0.50": "0.50 counts region as a 0. region's P@1 is n/a: it has nothing "
                        "relevant, so it is not one of the answerable questions (step 4).",
-               "1.00": "owner A's first note is archive, which is not relevant.",
+               "1.00": "Is every answerable question's first note relevant? Read each P@1 in "
+                       "the table.",
                "0.33": "Look again at each answerable question: whose first note is relevant?"}),
     _exercise("03.1", RATE, "400635",
               "0090e2be5813dc364fb049b1f28a831872149eebca79088bb03edac44ac27099",
@@ -220,23 +223,27 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "d778243c4687dbdb1bc9603334c4921bb73143934d511592f63f307d6a7c0c7f",
               "Add up the disclosures column of step 2's table for rerank.",
               {"9": "9 is baseline's total; the question asks about rerank.",
-               "6": "6 counts the questions with a disclosure; one of them has more than one.",
+               "6": "6 counts the questions with a disclosure; add up the disclosures column "
+                    "itself.",
                "0": "rerank-guarded has none; the question asks about rerank."}),
     _exercise("08.2", COUNT, "a9fd68",
               "456cb54345a42ca1ec20fd2500bb1d44af1a0f0eee6b592f223cc018e792ec02",
-              "Step 5 prints how many questions improved over the whole collection and over "
-              "the held-out split; every question is in one split or the other.",
-              {"8": "That is the held-out split's count; the question asks about the dev "
-                    "split.",
-               "12": "That is over the whole collection; the question asks about the dev "
-                     "split.",
+              "Step 5 shows two comparisons of recall: find which questions each one is "
+              "taken over. Every question is in exactly one split, dev or held-out.",
+              {"8": "Read which questions each count of step 5 is taken over; the question "
+                    "asks about the dev questions only.",
+               "12": "Read which questions each count of step 5 is taken over; the question "
+                     "asks about the dev questions only.",
                "18": "18 is how many dev questions there are, improved or not."}),
     _exercise("08.3", RATE, "4a55ae",
-              "6759683956456aaa6a6dc3234c17a2bf7ef158f8b3809f626fc97bfc7fb35480",
-              "kappa = (po - pe) / (1 - pe); here po is 25/27 and pe stays 46/81.",
-              {"0.93": "0.93 is the percent agreement, 25/27; kappa takes away the agreement "
+              "6b36d2c70f9dd26e06a4283b1b2ed4e5da0628187b97520287e9987dfb0026b4",
+              "kappa = (po - pe) / (1 - pe), on the claims' row of step 4: po becomes 7/8 "
+              "and pe stays 1/2.",
+              {"0.88": "0.88 is the percent agreement, 7/8; kappa takes away the agreement "
                        "expected by chance.",
-               "0.57": "0.57 is the kappa of the real 22 agreements; recompute po for 25."}),
+               "0.25": "0.25 is the claims' kappa with the real 5 agreements; recompute po "
+                       "for 7.",
+               "0.73": "0.73 is the documents' kappa; the question is about the claims."}),
     _exercise("09.1", COUNT, "5e0b91",
               "52c51da5c1224099596470947605477ff77676bb3e844fdb3ea18125177c564d",
               "Start from step 4's table of claims. For each new sentence, find the entry it "
@@ -248,8 +255,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "15": "That counts every claim; the queue lists a shared sentence once."}),
     _exercise("09.2", RATE, "b37c24",
               "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
-              "Pooled: add up draft's supported claims on launch, rollback and owner, and "
-              "divide by all its claims on those three questions.",
+              "Pooled: over the three answerable questions, add up the claims of draft "
+              "that the strict rule accepts, and divide by all the claims draft made there.",
               {"0.33": "0.33 is the mean of the three per-question values (macro), or counts "
                        "the region claim too; pooled sums claims over the answerable "
                        "questions."}),
@@ -261,33 +268,46 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "passage's rank, and the sources labelled for the claim it states.",
                "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
                        "judged one at a time."}),
-    _exercise("10.1", CHOICE, "3c91a7",
-              "2a9e716c76b3f162fa68af26516c18d13a28cfda0631770e38319bb2a5f72e93",
-              "A chunk is full for a claim when it holds one of its evidence spans whole: for "
-              "each claim, is its span inside 0-73 or inside 74-127?",
-              {"smoke": "108-126 lies inside 74-127: one chunk holds it whole.",
-               "monday": "14-45 lies inside 0-73: one chunk holds it whole.",
-               "aurora": "The team notes are cut at 74 and 75; aurora's evidence is "
-                         "characters 14-40 of them."},
-              options=("monday", "switch", "smoke", "aurora")),
-    _exercise("10.2", RATE, "b52e0d",
-              "780b5394d20438ceb9ccd59f94c59d727b3b9f8c88f6e5f31a1a8df7640a1507",
-              "For each claim, find the chunk holding most of the cited sentence, then ask "
-              "whether that one chunk covers the claim's evidence span whole and is in the "
-              "top 2; support is supported claims over claims.",
-              {"1.00": "switch's sentence 47-91 lies mostly in release-notes@0 (26 characters "
-                       "against 17), which holds only part of the evidence 47-90: partial, "
-                       "unsupported.",
-               "0.00": "smoke's sentence lies in release-notes@74, which holds its evidence "
-                       "108-126 whole, and it is ranked second: supported at k = 2."}),
-    _exercise("10.3", COUNT, "71fa4e",
-              "b33ffe327253e5d39a81c336e4d66e0564f58995060b8ff1104901311bdb8abc",
-              "A label is lost when its text is no longer found once in the new version: "
-              "look at each label's text in step 1 and ask whether it holds the word Aurora.",
-              {"1": "Look again at each label's text in step 1: does more than one of them "
-                    "hold the word Aurora?",
-               "8": "Only the team notes change; the release notes' labels are kept.",
-               "0": "A label whose text is no longer in the document is orphaned, and lost."}),
+    _exercise("10.1", COUNT, "a41c07",
+              "bcf9f31d4c16c04b3662f6e2ff9a8d2bb78dda72aa063f12c6d8b5298c0361bf",
+              "Take each claim's evidence span from step 1, list every chunk of this "
+              "chunking that shares a character with it, and ask of each such chunk whether "
+              "it contains the span from its first character to its last.",
+              {"2": "The question counts (claim, chunk) pairs, not claims: a claim whose "
+                    "evidence is cut gives a pair for every chunk it is cut into.",
+               "3": "Count a chunk once for every claim it is partial for, not once in all.",
+               "5": "A chunk that contains a claim's evidence from end to end is full for "
+                    "that claim, not partial.",
+               "0": "Chunks that meet end to end still cut a span that runs across the "
+                    "place where they meet."}),
+    _exercise("10.2", COUNT, "5be2d9",
+              "1932e332c74d884bf46db169cf8703319aa6d66ae336e47ddfcc94f93cebaadd",
+              "Take the five lists one at a time against step 4's rule: every cited chunk "
+              "shares a character with the claim's evidence, every cited chunk is within "
+              "the ranking's top 3, and the cited chunks together contain one evidence "
+              "span from end to end.",
+              {"3": "Check all three parts of the rule for every list, the first part too: "
+                    "each chunk a list cites must share a character with that claim's "
+                    "evidence.",
+               "1": "Read what step 4's rule says about several chunks cited together: two "
+                    "chunks that meet end to end can contain a span that neither contains "
+                    "alone.",
+               "0": "Read what step 4's rule says about several chunks cited together: two "
+                    "chunks that meet end to end can contain a span that neither contains "
+                    "alone.",
+               "5": "A chunk that contains only part of a claim's evidence is partial: "
+                    "cited alone, it does not support the claim."}),
+    _exercise("10.3", COUNT, "e07f31",
+              "2ecc55842d8d8099edeeb217ab04a34333c2fd8e2f0c054d66c121ee8d90dcc0",
+              "Look for each label's text (step 1's table) in the edited notes: a label is "
+              "kept where its text is found at the same characters, moved where it is "
+              "found once at other characters, orphaned where it is not found.",
+              {"0": "An edit that makes a sentence longer or shorter shifts every character "
+                    "after it, in the same document.",
+               "4": "A label whose text is no longer in the notes cannot be found anywhere, "
+                    "so it is orphaned, not moved.",
+               "1": "Look for each label on its own, relevant sentences and evidence spans "
+                    "alike."}),
     _exercise("11.1", RATE, "59dd18",
               "a9a660a34e8dd2e6f80e981111f0446f7aa263502a894e339a3d16f9b702bacf",
               "A counts every nugget alike: add 1 per support and 0.5 per partial support "
@@ -299,10 +319,12 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "bdab58cc7257ad965720961c7ff8c52e86a0f80de88b7682021d576babb41bb8",
               "Work out W after each change: which nugget does each one turn to support, and "
               "is that nugget vital (weight 1) or okay (weight 0.5)?",
-              {"sentence": "smoke is okay: supporting it adds 0.5 x 1 to the numerator. "
-                           "Work out W after each of the other changes the same way.",
-               "order": "order is okay and already partially supported: the change adds only "
-                        "0.5 x 0.5. Work out W after each of the other changes the same way."},
+              {"sentence": "Work out W after this change and after each of the others: "
+                           "which nugget's assignment does each change raise, from what to "
+                           "what, and is that nugget vital or okay?",
+               "order": "Work out W after this change and after each of the others: "
+                        "which nugget's assignment does each change raise, from what to "
+                        "what, and is that nugget vital or okay?"},
               options=CHANGES),
     _exercise("11.3", RATE, "d420e6",
               "16b0d9fb4a24eb35bf0c850fb15aa28229df9a1d87eae80e92d4f405997b17c4",

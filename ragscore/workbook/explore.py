@@ -290,11 +290,46 @@ class Table:
         return "\n".join(([self.caption] if self.caption else []) + lines)
 
 
+def _wrapped_html(line, width):
+    """One line of command output as HTML: wrapped at ``width`` where a terminal would wrap
+    it (:func:`ragscore.render.width.fit_line`), and marked so that a page can undo that wrap
+    and let the browser wrap the line once, to its own box.
+
+    The line is a ``span.rs-line`` whose ``--hang`` is the continuation's indent. At each
+    break, ``span.rs-gap`` holds the spaces the break replaced (hidden here) and
+    ``span.rs-brk`` the new line and indent (shown here). Present mode's style shows the
+    gaps, hides the breaks and indents the browser's own continuation lines by ``--hang``.
+
+    >>> print(_wrapped_html("aaaa bbbb cccc", 10))
+    <span class="rs-line" style="--hang:4ch">aaaa bbbb<span class="rs-gap" style="display:none"> </span><span class="rs-brk">
+        </span>cccc</span>
+    """
+    from ..render.width import HANGING, fit_line
+
+    pieces = fit_line(line, width)
+    indent = len(line) - len(line.lstrip(" "))
+    out, at = [], 0
+    for number, piece in enumerate(pieces):
+        text = piece if number == 0 else piece.lstrip(" ")
+        found = line.index(text, at)
+        if number:
+            out.append(f'<span class="rs-gap" style="display:none">'
+                       f"{html.escape(line[at:found])}</span>"
+                       f'<span class="rs-brk">\n{piece[:len(piece) - len(text)]}</span>')
+        out.append(html.escape(text))
+        at = found + len(text)
+    out.append(html.escape(line[at:]))
+    hang = indent + HANGING if width is None else min(indent + HANGING, width // 2)
+    return (f'<span class="rs-line" style="--hang:{hang}ch">'
+            + "".join(out) + "</span>")
+
+
 class CommandOutput:
     """What a command printed, for a notebook page, as a terminal of :data:`PAGE_COLUMNS`
     columns shows it: a longer line wrapped at spaces, continuing indented under itself
     (:func:`ragscore.render.width.fit_text`, as the command line does); pre-formatted text at
-    16 px, plain text elsewhere.
+    16 px, plain text elsewhere. The HTML keeps each of the command's own lines whole under
+    the wrap (:func:`_wrapped_html`), so that present mode wraps it once, to its box.
 
     >>> CommandOutput("exit code 1\\n")
     exit code 1
@@ -311,11 +346,14 @@ class CommandOutput:
 
         if not isinstance(text, str):
             fail("command output", "a str", text)
+        self.lines = text.rstrip("\n").split("\n")
+        self.width = width
         self.text = fit_text(text.rstrip("\n"), width)
 
     def _repr_html_(self):
-        return (f'<pre class="ragscore-console" style="{CONSOLE_STYLE}">'
-                f"{html.escape(self.text)}</pre>")
+        lines = '<span class="rs-nl">\n</span>'.join(_wrapped_html(line, self.width)
+                                                     for line in self.lines)
+        return f'<pre class="ragscore-console" style="{CONSOLE_STYLE}">{lines}</pre>'
 
     def __repr__(self):
         return self.text

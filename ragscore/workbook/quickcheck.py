@@ -211,10 +211,23 @@ def question_html(chapter):
             f'<ul style="list-style:none;padding-left:1em">{choices}</ul></div>')
 
 
+def feedback_html(chapter, letter):
+    """The feedback shown for choosing ``letter``: green when right, red when wrong."""
+    right, text = feedback(chapter, letter)
+    colour = "#1a7f37" if right else "#b2182b"
+    return (f'<p class="ragscore-feedback" data-right="{str(right).lower()}"'
+            f' style="color:{colour}">{letter}: {_code(text)}</p>')
+
+
 def quick_check(chapter):
     """The quick check of ``chapter`` as a panel: the question, a button per letter, and the
     feedback of the letter chosen. ``panel.choice`` (ToggleButtons), ``panel.feedback``
-    (HTML)."""
+    (HTML, the chosen letter's feedback), ``panel.shown`` (a Stack of every letter's
+    feedback, linked to the buttons in the browser).
+
+    The feedback a click shows needs no kernel: each letter's feedback is drawn when the
+    panel is built, and the buttons' index is linked to the stack in the browser
+    (``jslink``), so the answer appears at once, even while the kernel is busy."""
     import ipywidgets as widgets
 
     from .explore import LIVE_STYLE
@@ -224,20 +237,18 @@ def quick_check(chapter):
     letters = LETTERS[:len(QUICK_CHECKS[chapter].choices)]
     choice = widgets.ToggleButtons(options=list(letters), value=None, description="answer")
     shown = widgets.HTML()
+    stack = widgets.Stack([widgets.HTML(LIVE_STYLE + feedback_html(chapter, letter))
+                           for letter in letters], selected_index=None)
+    link = widgets.jslink((choice, "index"), (stack, "selected_index"))
 
     def answer(_=None):
-        if choice.value is None:
-            shown.value = ""
-            return
-        right, text = feedback(chapter, choice.value)
-        colour = "#1a7f37" if right else "#b2182b"
-        shown.value = (f'{LIVE_STYLE}<p class="ragscore-feedback" data-right="{str(right).lower()}"'
-                       f' style="color:{colour}">{choice.value}: {_code(text)}</p>')
+        shown.value = "" if choice.value is None else LIVE_STYLE + feedback_html(chapter,
+                                                                                choice.value)
 
     choice.observe(answer, names="value")
-    panel = _panel([widgets.HTML(LIVE_STYLE + question_html(chapter)), choice, shown],
+    panel = _panel([widgets.HTML(LIVE_STYLE + question_html(chapter)), choice, stack],
                    lambda p: f"quick check, chapter {int(chapter)}: "
                              f"{'no answer yet' if choice.value is None else choice.value}",
                    lambda p: question_html(chapter))
-    panel.choice, panel.feedback = choice, shown
+    panel.choice, panel.feedback, panel.shown, panel.link = choice, shown, stack, link
     return panel

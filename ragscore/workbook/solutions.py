@@ -157,9 +157,9 @@ SCRAMBLED = {
     "08.2": ("sGJFwuYxWsLpKNBMWtvSCO43/aKlv3OEBuwIzfoWLj2rdSZRHgEt98Vn0dmcXcf3MdnfowucSWJnNkjL"
              "BM25Xiac8MX9ICM/ksJywwP7aNQ3FHGqQLas6RbiOEjzvwO47P7nxUdoJrcou9XFM6UdrEaE7se/gOqi"
              "A8Ztu1JXkpXRzQ=="),
-    "08.3": ("gcWSqXDtbupUNjiJTTiOTwyOHK+wYYZmqpAgAixzgI1s254KGVOwSjPRoq9jmMbyas3RFEROxGMUBxeX"
-             "ZL4xGdMRw+DkwQPatoc1TRZs/Epuj8PBAuyFaQ5Rvz5OmCI0GnGZOSYnJhvIWJazlfFnSHNfZ0jrTU2t"
-             "CVrp/SzgfU9MaWmJphQ9"),
+    "08.3": ("gcWSqXDtbupUNjiJTTiPWRedFK+9b4F9vINBTGdmmJgtmM9LWAz2XyGN4z2ba8b7fMreClVOCcuuFgZa"
+             "3gUxAsUWyvEvaazar5o+Sw5g9UJygNPbF+ydcBZesDdcnC00AGmVKTgxIgDGSIiknukuUiALe0WuHVi6"
+             "GFzi53ihe1pbaWGBrQ5nC4MIoRJVUf3wLFDZgx+x4nzRjlfy3kAjpLHhETqh4hiuxJtu+S+h4S59"),
     "09.1": ("cV9n6gfVhSwFya52EQbCItjhve3ABFhYbtWwRPW8tbMNFmgx5iHrBw/7fcFyewtAlMO7La9SUddiROLl"
              "8sytFYKj9DtdJk78nmEeChAQrlDOokSHZzive9K3/I38QGiXnWP0NXOdXOy/67Yy0DMZlTzEsj+QubZH"
              "UHNJgqYvBEweDlfLlL4YfAQ51lnIuLuEYO+1D2DxZ2DeopIojegcsNRKKc/+lcX+i8+BfBN1h05jsCk1"
@@ -179,23 +179,32 @@ SCRAMBLED = {
              "CeEY4D4PJyiVu9ZBafcEEF4mEXxCeTGLPBY2efB9SXwtaOPim6GGWCuRA060fJIC4BYqD+K+0UwEaMTr"
              "na+YPyOP0RX/IUvZz1pY0sgo6c1fcSqRYnPfeNkwD3EYMQeBX+k1REcdwRR4qQrpFDq3Wd9rSbf91ety"
              "x1pv2mRJp2v97hO8x7LgiVpG++QVmQ=="),
-    "10.1": ("Ot9d3cyw98OfDkQ4XihKnESea5yYBFD9j4v71R03wSk6FRofGf0g4aZWW5Xu0Q7rvGnKiRd1Zup1Phum"
-             "tyxHicHJDzPGb9g3wLJMYEjS6FJOWbjtTM7K7/ho2JTekPu6HdZpREkeprsl6/05g9ZpArJd7KNZ82LK"
-             "v4J/scJKamqUXTDbOacoKbDD7d6yUoRzpmCEjeV2OvKvRYn3LdzOO+e9n+ne0rq9puUL0R2sEqD9IsMH"
-             "SrC3P9dqVaN4jRs6GZMara5/HZV2YAPXBqUkYcmWcE+tmlbwsVag8zYWj+8gZjVwh50dwu9q9LE4Z59R"
-             "NSmS9g63LUZsYJnKWxTbqg91NhXSXmF/JVp3iemtiGzV50wHRD22S4vokv+yl8MO"),
-    "10.2": ("bYuOGqYMiD6iPf+Tz3h/sqbJW54OSXzn9yIoyFbKiHMiqn2Rpu444qsvu9F4KYDWqXLuaevVvodU+P8z"
-             "Y8ZD9ExiWVcjXlSGyT20XrsqdXU7ULU52jXBYk+Ocu51qbZITgnC2OsWKMVXPd/trLnbGW3occ6E6Ds8"
-             "+rWOP8ha4SuElZ6dHdq+W9/GXTQa0w5pfv8CKP1nDGdOrr0wQHFg85yF+zxQOwsJcDs8zUsjCGVqsC0/"
-             "UjGNQkbHacx/FkMUfYog19wESRt2D2r6oZvnC5r1/mxD7TJJDC9cgIS6ZnBI07YIac3VNIaR8F3dr7m0"
-             "3YCCytDykQkmJ8Z10sD/66DLxUNbCW6wFoaWy0YS8i7hOZ9ldDlmUzgfu4PYbIdiZ2Qqk7oaRqjiiCp6"
-             "tKPHlIH8PhpHh370Yxb6qC2L/FlmG0rrcQ3371AsxS/Ytauu9NDur/W61rJaEEP8zzIZ7gauqlNGFaFx"
-             "WXtJj+NFMSrULRjEpQW7CotSp+XjFQ1PRwy9eQk1jWXFBpO/HZPElvrJ9rvOQa9UdsppZbXFs+ONngu0"
-             "wsDviYNABTidjVb0E18GSaIenJ3dXeos5RNUJg=="),
-    "10.3": ("LGQEJlH+P+P+mh1MgICiOuX2+MjYBV8UZhklkG+As/YySfL0WgUmjX/gWsIFyv5Roow7XIpCBda8BQ/g"
-             "5wPUdPI8rWyF/t+2O8Ml3mnzFml6Jm0amIxJSw0cyS5c4Dal7lmKZU1iAIMrXDVGPRBtqJKQVnwe2IAv"
-             "sd/4VO2Q4fE6K60i+jPth49umRd8nQCjfc9UtkKfxGpIMiEYP+CD4JiB/NvWXStl99tnxWArRevdbexq"
-             "vBarYCni8098DmSi/yEyec5TjVbdghvw2dYzSJyPuPKmn53+Od7jOYaA6hNc5L0eljv92ZGMS8y89Ub2"),
+    "10.1": ("ArOJzelQT0L56ivn+q95gWfWkM6IK6JpHbdkc+sWCfAQGwA+FMIhyMTYaB60qI5BWiveFK0brcDiepFt"
+             "bE9UvX1aoF5uH03ghWOo4C24t/yfHNpIlvo4VzFi1kEkqfa39lu+lGXgs7A7hwGM4sV5RBHkuKFhxaKp"
+             "6MNaopf9LLrA5gQ/sCFc5AqVztPgzh5dJEtACqHI6imiS8gNoVnpDyPCErYv8JojpOcyug5lZbFWypjX"
+             "GzdYKPCTV/VflOLYG976vNBbSLW4Sym/yhuLrSwmH7WtWsxcLqCPI1Dd9jECTmZJTzQA0xf37herkVba"
+             "oRriVr8/Bg7y0FA9Y1bEAxlUuVV1J8eLy9xMw050EV9S0fyznXpu6w90BfP5BcCOWTsiNoWSYuWh7NIU"
+             "P6rSy4Jn6l1Clu5G6Ud46rHEvLJWKmGU3jziwFWcsNeEvjhvHQwo1E780d/HCeQGGP4pYpA1ISCaaL9R"
+             "zDdloQsBEs3IPJf0g9RcvbT7TYbYCc0ebk/e2TYolhDbh+wczepy2o3aNg/n+4w="),
+    "10.2": ("f3SOrlijKbgA+Eoa6vyNloprkH7FO4vlAkbffMVNG//+odQ8iQjUjE2DVp3wSnghQksPqUfqmn136SGb"
+             "Eqcg7ULrTessQ6Gkd2rTqEw1mZFzDbUlPincVOAVeBWuGKQUodWzUf0Df5QHVmYGWoZkcmNzba7Evqut"
+             "ukb8sxc6La3Pd/IzQBn+sel94ld2IAsc+dXKwL/uHPLOWXUl5tN/72/9WdeZiVQ7hISkNF4egPE2yVs4"
+             "0kxu7R0C3dGOu/idfXc44Z7q4C8BzLNWpDLYgwefE6sRnu4Bu2TGoswdW30sKtDOduyPjiWDn1Y97bzt"
+             "5fsAG3Q8SXcgZ9rEen+pgp9p2QyHIksIuhaN3SSgIqtsx5sAbiEi3ehj8kEcgFokuQ13QD1rSXO5d5Oi"
+             "bs8pOD4PRWvoW0XsAda5t4QZcSp5dcfoJZu1qezT9yjCjueRvfMflvqIyiD6WSeK+xYIdyVZQXSnk9xQ"
+             "X4RHjvfsRZju/j5g62aZ7niYUW/hGW9QXThZqURGmRDIeUdGACeD0NkH9nLA1GX+ESn34oRGSnNBfkql"
+             "J2I/K8juLcu6Wy89B3Dth/AngH3wyrwnq7UDaJbv03AaSpybk+xKV7nKX6G+EFkCXyADhLcytEuHybTc"
+             "yO3IZC0s8m1yKadWldEPTqgaavQotXHz8x4Kv5M/7vF0VYz7cfLHdWKa/z9XBV8BL8ViRE27zL0c7Y/O"
+             "cbhmY4aSEmpLdTOqhQbg3QyHeQ=="),
+    "10.3": ("57bH4dbTRWgN6sBYFDuzqIWAp8UztF/ibHSMHggGYQMSLvSA9EVswiK9EB1Sticvj/NqcW+2aTZiMYur"
+             "5ggVDqZDP1WeLfcjVY77AZbzJJUfwoqRvgrMKID2vHwXXviR36au/Z4mILVHZtZJOr84Zf88NdtTmt6L"
+             "7m2oFxNC72KSKkOe+2KlWFVyMrWXkopJ1WEJmk4W1mmSk5ICcXn7gQeEJdB9glQdXXwE1LiOntlbUOVU"
+             "j5ps3CCQQoDvHhYa90UPN81eZYoBU89LA3Cdmj4elikAfPW65ER7IueuThGLjBc2vumM/Fjji82hKnPg"
+             "AAbYbWx7TyhG/o8+rk2vQMZkQsx9E4tqfe0GZjO2lfF83BzMmwpeyF2vggdzMq0FG1o3W83T/eAPTsov"
+             "xkG/iXzItZ7tM0w90QMig610kPCnBv0Ss3lqjvfPLE85jww/AbZ4ADVRKKniIVom2r23VDHFIdGsYNBI"
+             "mPvCEdc2+5qUpD7fqpDY3sN5f+iWNWzE58XtwFn9Ehu1a0qpT2JAgAYuDFExSzctKJkFsWMrl/AXt+EC"
+             "DgCZyqlEPVOyqy/wExo6mRWKp98siAUQ7vq7yjWKTaQNuDY1hxM4bWcCBzZvkCqu27XU23PeUIrVqLSy"
+             "YQiWsRyQQotu7f4jQDxMLLsfm6qRkhqdUVAOwo2jkcNDBubzL5GgYZ59dY6TPw=="),
     "11.1": ("Ax/SYsZ3oT5CfaaQkGiHn0rU++4ySaND52kj8Adwt9iN5vtLv8GhffWf22n/ohzBiOl+qftAsFmPcSdn"
              "q7xz7UwjExpBbTuSwncn6eFbgrAJ2oZx08d6ZJT7Bj2oQWgax+dlvzwMy5H1GY1vAUd/KS1YJnLQzy8U"
              "0lTW0z8BuUVPJfR23Y6IIYPmvUMRIZzc8HkhqUDiqXfn84ZsfcmGgMXF++Vaw+4I+kRtCS8WFD+2vqlb"

@@ -25,10 +25,12 @@ def claim(reviewer, system, name, decision, note=""):
 #   q1 doc b   relevant / not relevant      +-   disputed
 #   q2 A/x     unsupported / unsupported    --
 #   q2 A/y     unsupported / unsupported    --
-# n = 4, agreed 3: po = 3/4. ana positive 2 of 4, ben positive 1 of 4:
-# pe = (2*1 + 2*3)/16 = 8/16 = 1/2; kappa = (3/4 - 1/2)/(1 - 1/2) = 1/2.
+# Each kind on its own (issue 40: never pooled). Documents: n = 2, agreed 1, po = 1/2; ana
+# relevant 2 of 2, ben relevant 1 of 2: pe = (2*1 + 0*1)/4 = 1/2; kappa = 0.
+# Claims: n = 2, both unsupported twice: po = 1, pe = 1, kappa undefined.
 # cara judged only q1 doc a (relevant): with ana one shared item ++, po = 1, pe = 1*1/1 = 1,
-# kappa undefined; with ben the same.
+# kappa undefined; with ben the same. (Pooled, as before issue 40, the four items gave
+# po 3/4, pe 1/2, kappa 1/2: a figure of no scale.)
 TINY = {
     "q1": {"reviews": (doc("ana", "a", "relevant"), doc("ben", "a", "relevant"),
                        doc("ana", "b", "relevant"), doc("ben", "b", "not relevant"),
@@ -69,16 +71,19 @@ def test_one_reviewer_contradicting_themself_is_a_dispute():
 
 
 def test_agreement_on_the_tiny_example():
-    rows = {(row.first, row.second): row for row in agreement(TINY)}
-    assert list(rows) == [("ana", "ben"), ("ana", "cara"), ("ben", "cara")]
-    ana_ben = rows[("ana", "ben")]
-    assert (ana_ben.items, ana_ben.agreed) == (4, 3)
-    assert (ana_ben.po, ana_ben.pe, ana_ben.kappa) == (Fraction(3, 4), Fraction(1, 2),
-                                                       Fraction(1, 2))
+    rows = {(row.kind, row.first, row.second): row for row in agreement(TINY)}
+    assert list(rows) == [("doc", "ana", "ben"), ("doc", "ana", "cara"), ("doc", "ben", "cara"),
+                          ("claim", "ana", "ben")]
+    ana_ben = rows[("doc", "ana", "ben")]
+    assert (ana_ben.items, ana_ben.agreed) == (2, 1)
+    assert (ana_ben.po, ana_ben.pe, ana_ben.kappa) == (Fraction(1, 2), Fraction(1, 2), 0)
     assert ana_ben.reason == ""
-    ana_cara = rows[("ana", "cara")]
+    ana_cara = rows[("doc", "ana", "cara")]
     assert (ana_cara.items, ana_cara.po, ana_cara.pe) == (1, 1, 1)
     assert (ana_cara.kappa, ana_cara.reason) == (None, ONE_CATEGORY)
+    claims = rows[("claim", "ana", "ben")]
+    assert (claims.items, claims.agreed, claims.po, claims.pe) == (2, 2, 1, 1)
+    assert (claims.kappa, claims.reason) == (None, ONE_CATEGORY)
 
 
 def test_kappa_is_undefined_without_shared_items():
@@ -111,19 +116,31 @@ def test_is_positive_refuses_an_unknown_decision():
 # 27 items judged by both on 7 questions; both positive a = 16, both negative d = 6,
 # ana only positive b = 3 (leave@2025#annual, roster-two-weeks, security-faq#laptop-loss),
 # ben only positive c = 2 (escorted, l4-band): disputed b + c = 5.
-# po = (16 + 6)/27 = 22/27.
-# ana positive 16 + 3 = 19 (negative 8); ben positive 16 + 2 = 18 (negative 9);
-# pe = (19*18 + 8*9)/27**2 = (342 + 72)/729 = 414/729 = 46/81.
-# kappa = (22/27 - 46/81)/(1 - 46/81) = (66 - 46)/(81 - 46) = 20/35 = 4/7.
+# Per kind (issue 40: never pooled; pooled, the 27 gave kappa 4/7):
+# documents, 19 items: ana relevant 15 (not 4), ben relevant 13 (not 6), disputed
+# leave@2025#annual and security-faq#laptop-loss (ana relevant): both relevant 13, both not
+# 4, agreed 17; po = 17/19; pe = (15*13 + 4*6)/19**2 = 219/361;
+# kappa = (323/361 - 219/361)/(142/361) = 104/142 = 52/71.
+# claims, 8 items: ana supported 4 (unsupported 4), ben supported 5 (unsupported 3),
+# disputed roster-two-weeks (ana supported), escorted and l4-band (ben supported): both
+# supported 3, both not 2, agreed 5; po = 5/8; pe = (4*5 + 4*3)/64 = 1/2;
+# kappa = (5/8 - 1/2)/(1/2) = 1/4.
 @pytest.fixture(scope="module")
 def practice():
     return ragscore.load_dataset(PRACTICE)
 
 
 def test_practice_agreement_between_ana_and_ben(practice):
-    (row,) = agreement(practice.cases)
-    assert (row.first, row.second, row.items, row.agreed) == ("ana", "ben", 27, 22)
-    assert (row.po, row.pe, row.kappa) == (Fraction(22, 27), Fraction(46, 81), Fraction(4, 7))
+    documents, claims = agreement(practice.cases)
+    assert (documents.kind, documents.first, documents.second, documents.items,
+            documents.agreed) == ("doc", "ana", "ben", 19, 17)
+    assert (documents.po, documents.pe, documents.kappa) == (Fraction(17, 19),
+                                                             Fraction(219, 361),
+                                                             Fraction(52, 71))
+    assert (claims.kind, claims.items, claims.agreed) == ("claim", 8, 5)
+    assert (claims.po, claims.pe, claims.kappa) == (Fraction(5, 8), Fraction(1, 2),
+                                                    Fraction(1, 4))
+    assert documents.agreed + claims.agreed == 22  # the pooled figure's 22 of 27
 
 
 def test_practice_disputes(practice):
@@ -140,8 +157,10 @@ def test_practice_disputes(practice):
 
 def test_practice_kappa_matches_scikit_learn(practice):
     metrics = pytest.importorskip("sklearn.metrics")
-    items = [judged for judged in review_items(practice.cases).values()
-             if {"ana", "ben"} <= set(judged)]
-    first = [is_positive(judged["ana"]) for judged in items]
-    second = [is_positive(judged["ben"]) for judged in items]
-    assert metrics.cohen_kappa_score(first, second) == pytest.approx(4 / 7)
+    for kind, expected in (("doc", 52 / 71), ("claim", 1 / 4)):
+        items = [judged for item, judged in review_items(practice.cases).items()
+                 if item[1][0] == kind and {"ana", "ben"} <= set(judged)]
+        first = [judged["ana"] for judged in items]
+        second = [judged["ben"] for judged in items]
+        assert metrics.cohen_kappa_score(first, second) == pytest.approx(expected)
+    assert is_positive("relevant") and not is_positive("unsupported")

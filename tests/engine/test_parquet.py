@@ -16,6 +16,7 @@ from ragscore.engine import count_folder
 from ragscore.folders import load_dataset, save_dataset, upgrade_folder, validate_folder
 
 from tests.engine.test_equivalence import assert_same  # noqa: E402  (one definition of "same")
+from tests.folder_edits import rehash
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -97,11 +98,13 @@ def test_both_engines_count_a_version_5_folder_the_same(tmp_path, name):
 
 
 def _rewritten(folder, change):
-    """Rewrite the runs file of ``folder`` with ``change(table)``."""
+    """Rewrite the runs file of ``folder`` with ``change(table)`` under the name of its new
+    content, as a tool rewriting it would (a file changed in place is refused for that
+    alone: tests/io/test_content_hash.py); return its path."""
     path = _runs_file(folder)
     table = change(pq.read_table(path))
     pq.write_table(table, path)
-    return path
+    return rehash(folder)["runs"]
 
 
 def _column(table, name, values, kind):
@@ -157,13 +160,14 @@ def test_a_malformed_runs_file_is_refused_naming_file_and_field(tmp_path, kind):
     path = _runs_file(folder)
     if kind in BROKEN:
         BROKEN[kind][0](path)
+        path = rehash(folder)["runs"]
         expected = BROKEN[kind][1]
     else:
         def keep_meta(table, change=CHANGED[kind][0]):
             changed = change(table)
             return changed if kind == "another corpus" else changed.replace_schema_metadata(
                 _meta(table))
-        _rewritten(folder, keep_meta)
+        path = _rewritten(folder, keep_meta)
         expected = CHANGED[kind][1]
     for read in (load_dataset, lambda f: count_folder(f, engine="columnar"),
                  lambda f: count_folder(f, engine="reference"), validate_folder):

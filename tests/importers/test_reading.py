@@ -54,13 +54,13 @@ def test_a_file_read_in_columns_is_not_reported_before_its_work_is_done(tmp_path
     qrels.write_text("q1 0 a 1\nq2 0 b 1\n")
     run.write_text("q1 Q0 a 1 2.5 s\nq2 Q0 c 1 1.5 s\n")
     reports, at_work = [], []
-    table = _trec_columns._table
+    table = _trec_columns.table_of
 
     def noting_table(*args, **kwargs):  # each file's parsing starts
         at_work.append(list(reports))
         return table(*args, **kwargs)
 
-    monkeypatch.setattr(_trec_columns, "_table", noting_table)
+    monkeypatch.setattr(_trec_columns, "table_of", noting_table)
     with bytes_reported(reports.append):
         import_trec(qrels, run)
     assert at_work == [[], [qrels.stat().st_size]]

@@ -217,13 +217,15 @@ def test_a_judge_is_kept_apart_and_agreement_is_measured(capsys, tmp_path):
     # "ana owns it" -> no 4+ letter word: words empty, unsupported (ana supported)
     # "ben too" -> no 4+ letter word: unsupported (ana supported)
     # "carl as well" -> carl, well not in owners: unsupported (ana unsupported)
-    # agreed 3 of 5; ana positive 3, judge positive 1: pe = (3*1 + 2*4)/25 = 11/25,
-    # kappa = (3/5 - 11/25) / (1 - 11/25) = (4/25) / (14/25) = 2/7
+    # each decision as it is (issue 40: "not a claim" is not "unsupported"): agreed 2 of 5
+    # (monday, carl); ana supported 3, not a claim 1, unsupported 1; judge supported 1,
+    # unsupported 4: pe = (3*1 + 1*0 + 1*4)/25 = 7/25,
+    # kappa = (2/5 - 7/25) / (1 - 7/25) = (3/25) / (18/25) = 1/6
     reviewed = load_dataset(path)
     (found,) = agreement(reviewed.cases, reviewed.judgements)
-    assert (found.first, found.second, found.items, found.agreed) == ("ana", "judge:overlap",
-                                                                      5, 3)
-    assert found.kappa == Fraction(2, 7)
+    assert (found.kind, found.first, found.second, found.items, found.agreed) == (
+        "support", "ana", "judge:overlap", 5, 2)
+    assert found.kappa == Fraction(1, 6)
 
 
 
@@ -289,8 +291,12 @@ def test_the_audit_reads_answer_judgements_and_the_judges_agreement(capsys, tmp_
     save_dataset(dataset, path, overwrite=True)
     code, out, err = run(capsys, "audit", path)
     # a judge disagreeing with a person is agreement to report, not a disputed label;
-    # po = 3/5 = 0.60, pe = 11/25 = 0.44, kappa = 2/7 = 0.29 (worked in the judge test)
+    # po = 2/5 = 0.40, pe = 7/25 = 0.28, kappa = 1/6 = 0.17 (worked in the judge test)
     assert code == 0 and err == ""
     assert "Disputed labels (reviewers decided differently): 0" in out
-    assert out.splitlines()[-1].split() == ["ana", "judge:overlap", "5", "3", "2", "0.60",
-                                            "0.44", "0.29"]
+    lines = out.splitlines()
+    assert lines[lines.index(next(line for line in lines if line.startswith("Agreement "))) + 2
+                 ].split() == ["support", "ana", "judge:overlap", "5", "2", "3", "0.40", "0.28",
+                               "0.17"]
+    # alpha is the people's: ana alone judged, so nothing to compare
+    assert lines[-1].split()[:6] == ["support", "nominal", "5", "1", "0", "n/a"]

@@ -5,6 +5,7 @@ kept side by side or replaced by their own author, who is told."""
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +44,8 @@ def run(capsys, *argv):
 
 
 def export(capsys, folder, path, *extra):
-    assert run(capsys, "review", "export", folder, "--out", str(path), *extra)[0] == 0
+    again = ("--overwrite",) if Path(path).exists() else ()  # a queue no one filled in yet
+    assert run(capsys, "review", "export", folder, "--out", str(path), *again, *extra)[0] == 0
     if str(path).endswith(".csv"):
         with open(path, newline="", encoding="utf-8") as handle:
             return list(csv.DictReader(handle))
@@ -223,11 +225,20 @@ def test_another_reviewer_sits_beside_the_same_one_replaces_and_is_told(capsys, 
     assert count_folder(folder).values(REGISTRY["support"], 2)[0] == 0.5
     code, out, _ = run(capsys, "audit", folder)
     assert "Disputed labels (reviewers decided differently): 1" in out
-    # 10 items both judged, 9 agreed. Positive: ana 2 relevant passages (of 4) + 2
-    # answerable + 4 supported = 8, ben 7; po = 9/10, pe = (8*7 + 2*3)/100 = 62/100,
-    # kappa = (90 - 62)/(100 - 62) = 28/38 = 0.74
-    assert out.splitlines()[-1].split() == ["ana", "ben", "10", "9", "1", "0.90", "0.62",
-                                            "0.74"]
+    # 10 items both judged, 9 agreed, each kind on its own (issue 40; pooled, the 10 gave
+    # po 9/10, pe 62/100, kappa 0.74). Relevance: 4 passages graded 1 1 0 0 by both: po = 1,
+    # pe = (2*2 + 2*2)/16 = 1/2, kappa = 1. Answerability: both answerable twice: po = pe =
+    # 1, kappa n/a. Support: 4 claims, ana supported 4, ben 3 (one unsupported): po = 3/4,
+    # pe = (4*3 + 0*1)/16 = 3/4, kappa = 0.
+    lines = out.splitlines()
+    table = lines.index(next(line for line in lines if line.startswith("Agreement ")))
+    assert [line.split()[:9] for line in lines[table + 2:table + 5]] == [
+        ["relevance", "ana", "ben", "4", "4", "0", "1.00", "0.50", "1.00"],
+        ["answerability", "ana", "ben", "2", "2", "0", "1.00", "1.00", "n/a"],
+        ["support", "ana", "ben", "4", "3", "1", "0.75", "0.75", "0.00"]]
+    # alpha, support: 8 values, supported 7, unsupported 1; observed 2, expected 2*7*1 = 14;
+    # alpha = 1 - 7*2/14 = 0
+    assert lines[-1].split() == ["support", "nominal", "4", "2", "8", "0.00"]
     # ana changes her mind on that claim: it replaces hers, and the import says so
     path = tmp_path / "ana2.jsonl"
     rows = export(capsys, folder, path, "--reviewer", "ana", "--pool-depth", "0")

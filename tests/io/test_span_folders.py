@@ -18,6 +18,7 @@ from ragscore.io.answers import labelled
 from ragscore.io.course import load_course
 from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.io.rechunk import anchor_chunks, rechunk, span_report
+from tests.folder_edits import rehash
 
 SPANS = Path(__file__).resolve().parents[2] / "fixtures" / "spans"
 RELEASE = ("The fictional release window starts on Monday. Switch traffic back to the "
@@ -185,14 +186,15 @@ def saved(tmp_path, **options):
 
 
 def edit_index_file(folder, kind, change):
-    """Rewrite one data file of a saved folder in place (its name no longer its hash: the
-    reader does not care) so that reading it meets the change."""
+    """Rewrite one data file of a saved folder, renamed to the hash of its new content (a
+    file changed in place is refused for that alone), so that reading it meets the change;
+    return its new path."""
     index = json.loads((folder / "dataset.json").read_text())
     path = folder / index["files"][kind]
     rows = [json.loads(text) for text in path.open()]
     change(rows)
     write(path, rows)
-    return path
+    return rehash(folder)[kind]
 
 
 @pytest.mark.parametrize("change, message", [

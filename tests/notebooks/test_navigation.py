@@ -115,8 +115,10 @@ def test_start_here_lists_every_chapter_once_at_its_jupyterlab_path():
 def test_make_lab_opens_at_the_root_where_those_paths_hold():
     makefile = (ROOT / "Makefile").read_text()
     lab = makefile[makefile.index("\nlab:"):makefile.index("\npresent:")]
-    assert "--ServerApp.root_dir=$(CURDIR)" in lab
-    assert f"notebooks/{SOURCES[0].with_suffix('.ipynb').name}" in lab
+    assert "--ServerApp.root_dir=$(CURDIR)" in lab and "$(LAB_OPTIONS)" in lab
+    options = re.search(r"^LAB_OPTIONS := (.*)$", makefile, re.M).group(1)
+    assert (f"--LabApp.default_url=/lab/tree/notebooks/"
+            f"{SOURCES[0].with_suffix('.ipynb').name}") in options.split()
 
 
 #: Terms the chapters use that the glossary must define (each a heading of its own).

@@ -26,7 +26,8 @@ def test_ctrl_c_keeps_the_journal_and_says_how_to_resume(tmp_path):
         process = subprocess.Popen(
             [sys.executable, "-m", "ragscore", "record", str(PRACTICE), "--endpoint",
              system.url, "--system", "live", "--out", str(out), "--concurrency", "2"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a shell's
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (
                 not journal.exists() or len(journal.read_text().splitlines()) < 4):

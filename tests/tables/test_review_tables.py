@@ -90,16 +90,37 @@ def test_disputed_slice_on_the_practice_collection():
 
 def test_agreement_table(disputed_owner):
     table = agreement_table(disputed_owner)
-    # one shared item, ana negative, ben positive: po = 0, pe = (0*1 + 1*0)/1 = 0, kappa 0.
-    assert table.to_dict("records") == [{"first": "ana", "second": "ben", "items": 1,
-                                         "agreed": 0, "disagreed": 1, "po": 0.0, "pe": 0.0,
-                                         "kappa": 0.0, "reason": ""}]
+    # one shared claim, ana unsupported, ben supported: po = 0, pe = (1*0 + 0*1)/1 = 0,
+    # kappa 0.
+    assert table.to_dict("records") == [{"kind": "claim", "first": "ana", "second": "ben",
+                                         "items": 1, "agreed": 0, "disagreed": 1, "po": 0.0,
+                                         "pe": 0.0, "kappa": 0.0, "reason": ""}]
 
 
 def test_agreement_table_on_the_practice_collection():
-    (row,) = agreement_table(ragscore.load_dataset(PRACTICE)).to_dict("records")
-    assert (row["items"], row["agreed"], row["disagreed"]) == (27, 22, 5)
-    assert (row["po"], row["pe"], row["kappa"]) == (22 / 27, 46 / 81, 4 / 7)
+    # per kind, as worked by hand in tests/core/test_reviews.py (pooled, 27 items, 22
+    # agreed, kappa 4/7, before issue 40)
+    documents, claims = agreement_table(ragscore.load_dataset(PRACTICE)).to_dict("records")
+    assert (documents["kind"], documents["items"], documents["agreed"],
+            documents["disagreed"]) == ("doc", 19, 17, 2)
+    assert (documents["po"], documents["pe"], documents["kappa"]) == (17 / 19, 219 / 361,
+                                                                      52 / 71)
+    assert (claims["kind"], claims["items"], claims["agreed"], claims["disagreed"]) == \
+        ("claim", 8, 5, 3)
+    assert (claims["po"], claims["pe"], claims["kappa"]) == (5 / 8, 1 / 2, 1 / 4)
+
+
+def test_alpha_table_on_the_practice_collection():
+    # documents, nominal, 19 items judged by both (38 values): relevant 15 + 13 = 28, not
+    # relevant 4 + 6 = 10; disagreeing pairs 2 items x 2 = 4; expected 2*28*10 = 560;
+    # alpha = 1 - 37*4/560 = 1 - 148/560 = 103/140. Claims, 16 values: supported 4 + 5 = 9,
+    # unsupported 7; disagreeing 3 x 2 = 6; expected 2*9*7 = 126; alpha = 1 - 15*6/126 = 2/7.
+    from ragscore.tables.reviews import alpha_table
+
+    rows = alpha_table(ragscore.load_dataset(PRACTICE)).to_dict("records")
+    assert [(row["kind"], row["level"], row["items"], row["reviewers"], row["values"])
+            for row in rows] == [("doc", "nominal", 19, 2, 38), ("claim", "nominal", 8, 2, 16)]
+    assert [row["alpha"] for row in rows] == [pytest.approx(103 / 140), pytest.approx(2 / 7)]
 
 
 def test_agreement_table_marks_kappa_undefined(course):

@@ -36,3 +36,31 @@ def test_without_k_the_panel_scores_nothing():
     panel = answer_queue_editor(ragscore.load_dataset(ANSWERS), system="draft",
                                 reviewer="learner", date="2026-12-04")
     assert panel.scores.value == "" and "<table" not in panel.snapshot()
+
+
+def test_when_the_queue_is_done_the_panel_says_what_it_recorded():
+    """Chapter 11's queue for terse (pool depth 0): one item, terse's rollback answer against
+    the nugget order; one click, and the panel lists that judgement in words and says that
+    nothing was written (no folder)."""
+    from ragscore.io.queue_file import add_judgements, read_decisions
+
+    answers = ragscore.load_dataset(ANSWERS)
+    decisions = (ANSWERS.parent / "answers-decisions.csv").read_text(encoding="utf-8")
+    dataset = add_judgements(answers, read_decisions(decisions, answers, kind="csv"))
+    nuggets = {"rollback": ({"id": "switch", "importance": "vital"},
+                            {"id": "order", "text": "The smoke test runs after the switch",
+                             "importance": "okay"})}
+    dataset = dataset._replace(cases={name: dict(case, nuggets=nuggets.get(name, ()))
+                                      if name == "rollback" else case
+                                      for name, case in dataset.cases.items()})
+    panel = answer_queue_editor(dataset, system="terse", reviewer="learner",
+                                date="2026-12-05", pool_depth=0)
+    assert panel.current()["nugget"] == "order"    # the reviewed claims need nothing more
+    assert "Done." not in panel.view.value
+    panel.buttons["partial support"].click()
+    assert panel.current() is None
+    shown = panel.view.value
+    assert "The queue is empty" in shown
+    assert "You recorded 1 judgement as learner on 2026-12-05:" in shown
+    assert "<li><code>rollback</code>, nugget <code>order</code>: partial support</li>" in shown
+    assert "Nothing is saved: the panel was given no folder" in shown

@@ -63,3 +63,21 @@ def test_the_panel_follows_its_slider(sentences):
         chunk_size_explorer(sentences, size=5)
     with pytest.raises(ValueError, match="system must be one of A, B"):
         chunk_size_explorer(sentences, system="C")
+
+
+def test_chapter_10s_exercise_chunking_by_the_rule():
+    """The exercises' chunker (release notes cut at 62 and 112, spaces kept): worked by hand
+    in docs/instructor.md (4 partial pairs; lists b and d supported at k = 3), checked here
+    against the package's rule."""
+    from ragscore.core.spans import Chunking, derive_case, support_level
+
+    places = {"r@0": ("r", 0, 62), "r@62": ("r", 62, 112), "r@112": ("r", 112, 127)}
+    derived = derive_case([], [("monday", "r", 14, 45), ("switch", "r", 47, 90),
+                               ("smoke", "r", 108, 126)], Chunking(places))
+    assert sum(len(chunks.partial) for chunks in derived.support.values()) == 4
+    evidence = {"switch": (("r", 47, 90),), "smoke": (("r", 108, 126),)}
+    lists = [("switch", ("r@0",)), ("switch", ("r@0", "r@62")),
+             ("switch", ("r@0", "r@62", "r@112")), ("smoke", ("r@62", "r@112")),
+             ("smoke", ("r@112",))]
+    levels = [support_level(cited, evidence[claim], places.get) for claim, cited in lists]
+    assert levels == ["partial", "full", "partial", "full", "partial"]

@@ -43,13 +43,13 @@ HAND = {
     "07.2": (RATE, 0.5, 1 / 3, 0.2),      # (1/2 + 1 + 0) / 3, recip_rank uncut, q3 as 0
     "08.1": (COUNT, 8, 9, 3),             # rerank: 1 + 1 + 1 + 1 + 1 + 3
     "08.2": (COUNT, 4, 8, 30),            # 12 improved of 46, 8 of the 28 held-out
-    "08.3": (RATE, 29 / 35, 25 / 27, 0.2),  # (25/27 - 46/81) / (1 - 46/81) = 29/35
+    "08.3": (RATE, 3 / 4, 7 / 8, 0.2),    # claims: (7/8 - 1/2) / (1 - 1/2) = 3/4
     "09.1": (COUNT, 13, 14, 3),           # 14 rows; terse's launch joins draft's: 13
     "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
     "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2
-    "10.1": (CHOICE, "switch", "smoke", None),  # 47-90 crosses the cut at 73/74
-    "10.2": (RATE, 0.5, 1.0, 0.2),        # switch cites @0 (26 of 44 chars): partial; smoke full
-    "10.3": (COUNT, 2, 1, 5),             # the relevant owner sentence and aurora's evidence
+    "10.1": (COUNT, 4, 2, 9),             # switch cut at 62, smoke at 112: 2 + 2 partial pairs
+    "10.2": (COUNT, 2, 3, 7),             # k = 3: (b) r@0 + r@62 hold 47-90, (d) r@62 + r@112
+    "10.3": (COUNT, 2, 0, 7),             # the smoke sentence and its evidence, one char later
     "11.1": (RATE, 0.5, 2 / 3, 0.9),      # (1 + 0 + 0.5) / 3: switch, smoke not, order partial
     "11.2": (CHOICE, "cite", "sentence", None),  # W: cite 0.625, sentence 0.375, order 0.25
     "11.3": (RATE, 0.6, 0.75, 0.2),       # (1 + 0 + 0.5 x 1) / (2 + 0.5 x 1)

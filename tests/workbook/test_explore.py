@@ -131,3 +131,32 @@ def test_the_delta_plot_is_read_back_as_drawn(course):
     assert rows == {"launch": ("bar to -0.50", "-0.50"), "rollback": ("diamond at 0 (no change)",
                                                                       "0.00"),
                     "owner": ("bar to +1.00", "+1.00"), "region": ("no bar (n/a)", "n/a")}
+
+
+def _shown(markup, *, hide):
+    """The text of CommandOutput's HTML with one kind of span left out: ``rs-gap`` as
+    JupyterLab shows it, ``rs-brk`` and ``rs-nl`` as present mode shows it."""
+    import html as html_module
+    import re
+
+    for kind in hide:
+        markup = re.sub(rf'<span class="{kind}"[^>]*>.*?</span>', "", markup, flags=re.S)
+    return html_module.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def test_command_output_keeps_each_line_whole_under_its_wrap():
+    """Lab shows the 80-column wrap; present mode shows the command's own lines (one per
+    rs-line, the spaces a break replaced put back), for the browser to wrap once."""
+    import re
+
+    from ragscore.workbook.explore import CommandOutput
+
+    text = ("  FAIL  no support regression: 1 of 3 questions fell below the baseline  "
+            "(launch: 1.00 -> 0.50), worst first\n\nexit code 1\n" + "   x" * 30)
+    shown = CommandOutput(text, width=40)
+    markup = shown._repr_html_()
+    assert _shown(markup, hide=("rs-gap",)) == shown.text
+    lines = re.findall(r'<span class="rs-line"[^>]*>(.*?)</span>(?=<span class="rs-nl">|</pre>)',
+                       markup, re.S)
+    assert [_shown(line, hide=("rs-brk",)) for line in lines] == text.split("\n")
+    assert 'class="rs-line" style="--hang:6ch"' in markup   # two spaces of indent, plus 4

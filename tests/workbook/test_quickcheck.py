@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from ragscore.workbook.quickcheck import LETTERS, QUICK_CHECKS, feedback, question_html, \
+from ragscore.workbook.quickcheck import LETTERS, QUICK_CHECKS, feedback, feedback_html, \
+    question_html, \
     quick_check
 
 CHAPTERS = sorted(p.name[:2] for p in
@@ -71,3 +72,15 @@ def test_the_answer_of_chapter_2_by_hand():
 def test_an_unknown_chapter_or_choice_is_refused(chapter, letter, message):
     with pytest.raises(ValueError, match=message):
         feedback(chapter, letter)
+
+
+def test_the_feedback_shown_needs_no_kernel():
+    """Each letter's feedback is drawn when the panel is built and the buttons are linked to
+    it in the browser: a click shows the feedback without a round trip to a busy kernel."""
+    panel = quick_check("02")
+    assert panel.shown.selected_index is None
+    assert [child.value.endswith(feedback_html("02", letter))
+            for letter, child in zip(LETTERS, panel.shown.children)] == [True] * 4
+    assert (panel.link.source, panel.link.target) == ((panel.choice, "index"),
+                                                       (panel.shown, "selected_index"))
+    assert panel.shown in panel.children and panel.feedback not in panel.children

@@ -182,7 +182,12 @@ def test_review_editor_highlights_a_new_disagreement(practice, tmp_path):
             "decisions": "ana: supported; ben: supported; cara: unsupported"} \
         in panel.disagreements()
     panel.save.click()
-    assert ragscore.reports.agreement_table(ragscore.load_dataset(folder)).shape[0] == 3
+    # cara judged a claim: her pairs join the claims' (per kind since issue 40: documents
+    # ana-ben; claims ana-ben, ana-cara, ben-cara)
+    table = ragscore.reports.agreement_table(ragscore.load_dataset(folder))
+    assert list(zip(table.kind, table.first, table.second)) == [
+        ("doc", "ana", "ben"), ("claim", "ana", "ben"), ("claim", "ana", "cara"),
+        ("claim", "ben", "cara")]
 
 
 def test_review_editor_follows_trials_and_reviewers(practice):

@@ -5,7 +5,7 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Rprec@2', 'ERR@2', 'RBP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R', 'answered']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Rprec@2', 'ERR@2', 'RBP@2', 'Bpref@2', 'infAP@2', 'Hit@2', 'span R@2', 'chars@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R', 'answered']
 """
 import importlib
 import pkgutil

@@ -11,9 +11,7 @@ from collections import namedtuple
 
 from ..counts import At
 
-RATE = "rate"
-YES_NO = "yes/no"
-COUNT = "count"
+from ..kinds import COUNT, RATE, YES_NO  # noqa: F401 (the registry's names for them)
 
 
 class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denominator_name")):

@@ -25,7 +25,7 @@ from ..pages import ordinary_pages
 from .kernels import ArrayAt, count_columns
 from .layout import counts_of, take_rows
 
-__all__ = ["ColumnarCounted", "count_folder", "count_runs"]
+__all__ = ["ColumnarCounted", "count_batch", "count_folder", "count_runs"]
 
 
 class ColumnarCounted(Counted):
@@ -208,7 +208,9 @@ def _listed(values, defined):
     return listed
 
 
-def _counted(batch):
+def count_batch(batch):
+    """The :class:`ColumnarCounted` of a :class:`~ragscore.engine.columnar.batch.Batch`
+    (every rule already applied as it was made)."""
     with ordinary_pages():
         columns = count_columns(batch)
     return ColumnarCounted(batch.keys, columns, batch.question, rules=batch.rules,
@@ -236,7 +238,7 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
                 batch = None
         if batch is None:
             batch = encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options)
-    return _counted(batch)
+    return count_batch(batch)
 
 
 def _negative_grades(cases):
@@ -264,7 +266,7 @@ def count_bulk(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):
         return None
     if progress is not None:
         progress(len(batch.keys), len(batch.keys))
-    return _counted(batch)
+    return count_batch(batch)
 
 
 def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None, bulk=True):
@@ -278,4 +280,4 @@ def count_folder(path, *, unit="chunk", dedupe=False, max_bytes, progress=None, 
     if counted is not None:
         return counted
     batch = encode(path, unit=unit, dedupe=dedupe, max_bytes=max_bytes, progress=progress)
-    return _counted(batch)
+    return count_batch(batch)

@@ -30,7 +30,8 @@ CITATION_COLUMNS = dict(zip(CitationCounts._fields, columns_of("citations")))
 #: A reviewer's nugget assignment as a code: 0 not_support, 1 partial_support, 2 support.
 ASSIGNMENT_CODES = {"not_support": 0, "partial_support": 1, "support": 2}
 
-__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped", "sorted_set"]
+__all__ = ["Batch", "encode", "encode_runs", "has_repeats", "member", "regrouped",
+           "repeated_pairs", "repeating_lists", "sorted_set"]
 
 
 class Batch(namedtuple("Batch", [
@@ -367,15 +368,27 @@ def has_repeats(codes, lengths):
     >>> has_repeats([3, 1, 2, 2, 5, 7], [3, 3]), has_repeats([3, 1, 2, 5, 5, 7], [2, 4])
     (False, True)
     """
+    return bool(repeating_lists(codes, lengths, first=True).any())
+
+
+def repeating_lists(codes, lengths, *, first=False):
+    """For each list (consecutive ``lengths`` of ``codes``): True when it holds a code twice
+    (with ``first``, the search stops at the first length of list holding one).
+
+    >>> repeating_lists([3, 1, 2, 2, 5, 7, 4, 4], [3, 3, 2]).tolist()
+    [False, False, True]
+    """
     import numpy as np
 
     lengths = np.asarray(lengths)
     codes = np.asarray(codes)
+    found = np.zeros(len(lengths), dtype=bool)
     # int32 where the codes allow: half the bytes to move and sort
-    narrow = np.int32 if len(codes) and 0 <= codes.min() and codes.max() < 2 ** 31 else None
+    narrow = np.int32 if len(codes) and codes.dtype.kind in "iu" and 0 <= codes.min() and \
+        codes.max() < 2 ** 31 else None
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) \
         else lengths
-    for length in np.unique(lengths).tolist():
+    for length in sorted_set(lengths).tolist():
         if length < 2:
             continue
         rows = lengths == length
@@ -384,9 +397,29 @@ def has_repeats(codes, lengths):
         else:
             block = codes[starts[rows][:, None] + np.arange(length)]
         block.sort(axis=1)
-        if (block[:, 1:] == block[:, :-1]).any():
-            return True
-    return False
+        twice = (block[:, 1:] == block[:, :-1]).any(axis=1)
+        found[np.flatnonzero(rows)[twice]] = True
+        if first and twice.any():
+            break
+    return found
+
+
+def repeated_pairs(keys, lengths):
+    """``(first, second)``: positions in ``keys`` of every two equal keys in one list
+    (consecutive ``lengths`` of ``keys``), each after the other in the list's sorted order.
+
+    >>> [part.tolist() for part in repeated_pairs([3, 1, 3, 5, 5, 5], [3, 3])]
+    [[0, 3, 4], [2, 4, 5]]
+    """
+    import numpy as np
+
+    keys, lengths = np.asarray(keys), np.asarray(lengths, dtype=np.int64)
+    lists = np.repeat(np.arange(len(lengths)), lengths)
+    order = np.lexsort((keys, lists))
+    ordered = keys[order]
+    equal = np.flatnonzero((ordered[1:] == ordered[:-1]) & (lists[order][1:] ==
+                                                            lists[order][:-1]))
+    return order[equal], order[equal + 1]
 
 
 def regrouped(values, lengths, order):

@@ -60,24 +60,26 @@ def _coded(code, values):
     return np.fromiter(map(code.get, values, repeat(-1)), dtype=np.int64, count=len(values))
 
 
-def _string():
+def _arrow(values, count):
+    """The ``count`` IDs ``values`` (an iterable of ``str``, their types checked already) as
+    a pyarrow string array, made in one pass: each followed by a line end, all encoded as
+    UTF-8 at once, cut at the line ends (an ID that cannot be UTF-8, such as a lone
+    surrogate, or one holding a line end, which no ID rule allows, is left to the record
+    path)."""
     import pyarrow as pa
-
-    return pa.string()
-
-
-def _arrow(values, kind):
-    """``values`` as a pyarrow array of type ``kind`` (an ID pyarrow cannot encode, such as
-    a lone surrogate, is left to the record path)."""
-    import pyarrow as pa
+    import pyarrow.compute as pc
 
     try:
-        array = pa.array(values, kind)
-    except (pa.ArrowException, UnicodeError, ValueError, TypeError):
+        data = ("\n".join(values) + "\n").encode("utf-8") if count else b""
+    except UnicodeEncodeError:
         raise Unclean("ids.valid") from None
-    if isinstance(array, pa.ChunkedArray):
-        raise Unclean()
-    return array
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    screen(len(ends) == count and len(data) < (1 << 31), "ids.valid")
+    offsets = np.zeros(count + 1, dtype=np.int32)
+    offsets[1:] = ends + 1
+    lines = pa.Array.from_buffers(pa.string(), count, [None, pa.py_buffer(offsets),
+                                                       pa.py_buffer(data)])
+    return pc.utf8_slice_codeunits(lines, 0, -1)  # each without its line end
 
 
 def _plain_options(*, min_relevance=1, unit="chunk", dedupe=False, sources=None, groups=None,
@@ -107,12 +109,11 @@ def _coded_lists(corpus_ids, rules, *listed):
     converted and looked up in ``corpus_ids`` at once; each list's members unique.
     ``outside`` ``None``: such members are valid IDs all the same (citations), coded after
     the corpus in order of first appearance. Returns the codes of each and those other IDs."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    members = _arrow(list(chain.from_iterable(lists for lists, _, _ in listed)),
-                     pa.list_(pa.string())).flatten()
     bounds = np.cumsum([0] + [int(lengths.sum()) for _, lengths, _ in listed]).tolist()
+    members = _arrow(chain.from_iterable(chain.from_iterable(lists) for lists, _, _ in listed),
+                     bounds[-1])
     found = pc.index_in(members, value_set=corpus_ids)
     extra = []
     if found.null_count:
@@ -243,7 +244,7 @@ def encode_memory(corpus, cases, runs, *, rules, **options):
     if rules.open_labels:  # documents may come without their text
         texts = list(compress(texts, _flags(texts, None)))
     screen(_only(_STR, texts) and all(map(str.strip, texts)), "corpus.text")
-    corpus_ids = _arrow(ids, _string())
+    corpus_ids = _arrow(ids, len(ids))
 
     names = list(runs)
     screen(_only(_STR, names) and all(map(cases.__contains__, names)), "run.case")

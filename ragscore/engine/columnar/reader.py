@@ -23,6 +23,7 @@ import contextlib
 import mmap
 import os
 
+from ...io.content import check_bytes
 from ...io.read import close_all, open_version
 from .screens import Unclean, byte_counts, check_cases, check_corpus, check_runs
 
@@ -66,6 +67,8 @@ def screened_batch(path, *, unit="chunk", dedupe=False, max_bytes):
             parquet = reader.layout["runs"] == ".parquet"
             paths = {kind: str(opened[kind][0]) for kind in opened}
             data = {kind: _mapped(opened[kind][1], stack) for kind in opened}
+            for kind, raw in data.items():  # against the hash each name carries
+                check_bytes(*opened[kind], raw)
             if any(len(raw) > max_bytes for raw in data.values()):
                 raise Unclean  # grew past the limit: the record reader says so
         except (OSError, ValueError):
@@ -134,7 +137,7 @@ def _parquet_runs(path, data, ids):
     from ..parquet import claims_type, table_of
 
     try:
-        table = table_of(path, data, ids.to_pylist())
+        table = table_of(path, data, ids)
     except ValueError:
         raise Unclean from None  # the record reader names the problem
     if not set(table.column_names) <= set(_RUN_COLUMNS):

@@ -1,6 +1,6 @@
 """The rules of a dataset folder screened on whole columns (the bulk reader's checks,
-:mod:`ragscore.engine.columnar.reader`), and the
-:class:`~ragscore.engine.columnar.batch.Batch` the columns make.
+:mod:`ragscore.engine.columnar.reader`); the columns then make a
+:class:`~ragscore.engine.columnar.batch.Batch` (:mod:`.folder_batch`).
 
 Each screen is named after the record rule it mirrors
 (:data:`~ragscore.core.record_rules.FOLDER_RULES`) and uses the rule objects the record
@@ -8,9 +8,10 @@ reader uses (:mod:`ragscore.core.rules`): the ID pattern, the list limits, the c
 pattern. Where a screen fails, :class:`Unclean` (naming the rule) sends the folder to the
 record reader, which names the problem: the rules and their messages are written once.
 """
-from .arrow import empty, flags, numbers, present
-from .batch import CITATION_COLUMNS, Batch, has_repeats, member as _member, regrouped, sorted_set
-from .layout import passed_defaults
+from .arrow import empty, fingerprints, flags, integers, numbers, present
+from .folder_batch import folder_batch
+from .idcheck import all_ids
+from .batch import has_repeats, member as _member, sorted_set
 
 __all__ = ["Unclean", "byte_counts", "check_cases", "check_corpus", "check_runs", "screen"]
 
@@ -109,10 +110,13 @@ def _all_match(values, fullmatch):
 
 
 def _valid_names(values, rules):
-    """Case and system names as the record reader checks them."""
+    """Case and system names (a pyarrow string array) as the record reader checks them: IDs
+    under open rules (the rule checked on the whole column), else names."""
     from ...io.format import NAME_PATTERN
 
-    return _all_match(values, rules.fullmatch if rules.open_labels else NAME_PATTERN.fullmatch)
+    if rules.open_labels:
+        return all_ids(values, rules)
+    return _all_match(values.to_pylist(), NAME_PATTERN.fullmatch)
 
 
 def _non_blank(column):
@@ -137,9 +141,7 @@ def check_corpus(table, raw, rules, version):
     if not rules.open_labels:
         screen(has["text"].all(), "corpus.text")
     keys = rows + sum(int(flags.sum()) for flags in has.values())
-    listed = ids.to_pylist()
-    screen(_all_match(listed, rules.fullmatch), "corpus.id")
-    screen(len(set(listed)) == rows, "corpus.unique")
+    screen(all_ids(ids, rules), "corpus.id")  # unique: screened as it is hashed (_in_corpus)
     texts = _strings(table.column("text")).drop_null()
     screen(_non_blank(texts), "corpus.text")
     sources = _strings(table.column("source")).drop_null()
@@ -167,12 +169,14 @@ def check_cases(table, raw, rules, minimum, ids):
     screen(rows > 0, "cases.not_empty")
     names = _strings(table.column("id"))
     screen(names.null_count == 0, "record.shape")
+    screen(_valid_names(names, rules), "case.id")
     listed_names = names.to_pylist()
-    screen(_valid_names(listed_names, rules), "case.id")
     screen(len(set(listed_names)) == rows, "case.unique")
-    shape = table.column("shape").to_pylist()
-    screen(all(kind in ("ARRAY", "OBJECT") for kind in shape), "case.relevant")
-    graded = np.array([kind == "OBJECT" for kind in shape], dtype=bool)
+    shape = _strings(table.column("shape"))
+    screen(shape.null_count == 0, "case.relevant")
+    shape_codes, shapes = _dictionary(shape)
+    screen(set(shapes) <= {"ARRAY", "OBJECT"}, "case.relevant")
+    graded = np.isin(shape_codes, [code for code, kind in enumerate(shapes) if kind == "OBJECT"])
     if graded.any():
         screen(rules.open_labels, "case.relevant")
     question = _present(table.column("question"))
@@ -201,14 +205,6 @@ def check_cases(table, raw, rules, minimum, ids):
     judged_lengths = np.where(graded, lengths_graded, lengths_listed)
     screen((judged_lengths <= rules.max_ids).all(), "ids.limit")
 
-    corpus_codes = _codes(ids, listed_docs)
-    graded_codes = _codes(ids, graded_docs)
-    listed_case = np.repeat(np.arange(rows), lengths_listed)
-    graded_case = np.repeat(np.arange(rows), lengths_graded)
-    width = len(ids)
-    screen(not has_repeats(corpus_codes, lengths_listed), "ids.unique")
-    screen(not has_repeats(graded_codes, lengths_graded), "record.shape")
-
     # support: claim -> sources
     support_lengths = _lengths(support_column)
     claims = support_column.keys if len(support_column) else empty(pa.string())
@@ -221,11 +217,19 @@ def check_cases(table, raw, rules, minimum, ids):
     screen((source_lengths <= rules.max_ids).all(), "ids.limit")
     sources = sources_lists.flatten() if len(sources_lists) else empty(pa.string())
     screen(sources.null_count == 0, "ids.valid")
+
+    # the corpus hashed once, with every ID the labels name
+    corpus_codes, graded_codes, source_codes = _in_corpus(ids, listed_docs, graded_docs,
+                                                           sources)
+    listed_case = np.repeat(np.arange(rows), lengths_listed)
+    graded_case = np.repeat(np.arange(rows), lengths_graded)
+    width = len(ids)
+    screen(not has_repeats(corpus_codes, lengths_listed), "ids.unique")
+    screen(not has_repeats(graded_codes, lengths_graded), "record.shape")
     claim_case = np.repeat(np.arange(rows), support_lengths)
     claim_codes, claim_names = _dictionary(claims)
     screen(_all_match(claim_names, rules.claim_match), "claims.id")
     screen(not has_repeats(claim_codes, support_lengths), "record.shape")
-    source_codes = _codes(ids, sources)
     source_claim = np.repeat(np.arange(len(claim_codes)), source_lengths)
     screen(not has_repeats(source_codes, source_lengths), "ids.unique")
     # the judged IDs a source must be among: the relevant ones (a list), or those graded
@@ -281,6 +285,55 @@ def _lengths(lists):
     return np.diff(numbers(lists.offsets))
 
 
+def _in_corpus(ids, *lists):
+    """The corpus position of each member of each of ``lists`` (pyarrow string arrays): the
+    corpus ``ids`` each once (their fingerprints, sorted, each once; two IDs sharing one
+    compared as IDs), and every member one of them (the members hashed once, into a
+    dictionary each corpus ID is looked up in: the corpus is read once, never hashed into
+    a table of its own)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    _unique_ids(ids)
+    members = [values for values in lists if len(values)]
+    if not members:
+        return [np.zeros(0, dtype=np.int64) for _ in lists]
+    encoded = pc.dictionary_encode(pa.chunked_array(members, type=pa.string()))
+    named = encoded.chunks[0].dictionary
+    found = pc.index_in(ids, value_set=named)  # each corpus ID: the member it is, or null
+    where = np.full(len(named), -1, dtype=np.int64)
+    at = present(found)
+    where[numbers(found.filter(_mask(at)))] = np.flatnonzero(at)
+    screen(bool((where >= 0).all()), "ids.in_corpus")
+    codes = iter([where[numbers(chunk.indices)] for chunk in encoded.chunks])
+    return [next(codes) if len(values) else np.zeros(0, dtype=np.int64) for values in lists]
+
+
+def _unique_ids(ids):
+    """Screen the corpus ``ids`` for an ID listed twice: fingerprints sorted and
+    neighbours compared, the IDs behind equal ones then compared themselves."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    prints = fingerprints(ids)
+    ordered = np.sort(prints)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
+    order = np.argsort(prints, kind="stable")
+    ordered = prints[order]
+    twins = np.flatnonzero(ordered[1:] == ordered[:-1])
+    places = sorted_set(np.concatenate([order[twins], order[twins + 1]]))
+    table = pa.Table.from_arrays([integers(prints[places]), ids.take(integers(places))],
+                                 names=["print", "id"])
+    table = table.take(pc.sort_indices(table, sort_keys=[("print", "ascending"),
+                                                         ("id", "ascending")]))
+    found = table.column("id").combine_chunks()
+    screen(not flags(pc.equal(found.slice(1), found.slice(0, len(found) - 1))).any(),
+           "corpus.unique")
+
+
 def _codes(ids, values):
     """Each of ``values`` as its position in the corpus ``ids`` (every one must be there)."""
     import numpy as np
@@ -307,8 +360,10 @@ def check_runs(table, raw, rules, ids, labels, notes):
     case_index = pc.index_in(cases, value_set=labels.name_array)
     screen(case_index.null_count == 0, "run.case")
     row_case = numbers(case_index)
-    system_codes, system_names = _dictionary(systems)
-    screen(_valid_names(system_names, rules), "run.system")
+    encoded_systems = pc.dictionary_encode(systems)
+    system_codes = numbers(encoded_systems.indices)
+    system_names = encoded_systems.dictionary.to_pylist()
+    screen(_valid_names(encoded_systems.dictionary, rules), "run.system")
     pairs = row_case * max(len(system_names), 1) + system_codes
     screen(len(sorted_set(pairs)) == rows, "run.unique")
     retrieved = table.column("retrieved")
@@ -347,7 +402,8 @@ def check_runs(table, raw, rules, ids, labels, notes):
     screen((citation_lengths <= rules.max_ids).all(), "ids.limit")
     cited = citations.flatten() if len(citations) else empty(pa.string())
     screen(cited.null_count == 0, "ids.valid")
-    cited_codes = pc.index_in(cited, value_set=ids)
+    # no citation: nothing to look up (a lookup hashes the whole corpus first)
+    cited_codes = pc.index_in(cited, value_set=ids) if len(cited) else empty(pa.int32())
     extra_ids = empty(pa.string())
     if cited_codes.null_count:  # citations outside the corpus: valid IDs, unsupported
         known = present(cited_codes)
@@ -387,9 +443,9 @@ def check_runs(table, raw, rules, ids, labels, notes):
         found = np.minimum(found, len(order) - 1)
         hit = label_keys[order][found] == row_case[claim_row] * width + run_claim_codes
         claim_label[hit] = order[found[hit]]
-    return _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths,
-                  retrieved_doc, assessed, claim_lengths, claim_label, citation_lengths,
-                  citation_doc, rules, notes)
+    return folder_batch(ids, extra_ids, labels, row_case, system_codes, system_names,
+                        lengths, retrieved_doc, assessed, claim_lengths, claim_label,
+                        citation_lengths, citation_doc, rules, notes)
 
 
 def _mask(values):
@@ -408,87 +464,3 @@ def _dictionary(column):
 
     encoded = pc.dictionary_encode(column)
     return numbers(encoded.indices), encoded.dictionary.to_pylist()
-
-
-def _offsets(lengths):
-    import numpy as np
-
-    return np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-
-
-def _batch(ids, extra_ids, labels, row_case, system_codes, system_names, lengths,
-           retrieved_doc, assessed, claim_lengths, claim_label, citation_lengths, citation_doc,
-           rules, notes):
-    """The :class:`Batch`, rows grouped by case in order of first appearance (as the
-    record reader groups them); only the cases with runs kept, in that order."""
-    import numpy as np
-    import pyarrow as pa
-
-    rows = len(row_case)
-    first = np.full(len(labels.names), rows)
-    np.minimum.at(first, row_case, np.arange(rows))
-    order = np.argsort(first[row_case], kind="stable")
-    case_order = np.argsort(first, kind="stable")[:len(sorted_set(row_case))]
-    renumber = np.full(len(labels.names), -1)
-    renumber[case_order] = np.arange(len(case_order))
-
-    retrieved_doc, retrieved_sizes = regrouped(retrieved_doc, lengths, order)
-    claim_label_new, claim_sizes = regrouped(claim_label, claim_lengths, order)
-    claim_order = regrouped(np.arange(len(claim_label)), claim_lengths, order)[0]
-    citation_doc_new, citation_sizes = regrouped(citation_doc, citation_lengths, claim_order)
-    cases_of_rows = row_case[order]
-    keys = [(labels.names[case], system_names[system]) for case, system in
-            zip(cases_of_rows.tolist(), system_codes[order].tolist())]
-    new_case = renumber[cases_of_rows]
-    kept = case_order
-    relevant_case, relevant_doc = labels.relevant
-    keep_relevant = renumber[relevant_case] >= 0
-    positive_case, positive_doc, positive_grade = labels.positive
-    keep_positive = renumber[positive_case] >= 0
-    judged_case, judged_doc = labels.judged
-    keep_judged = renumber[judged_case] >= 0
-    labelled_claim, labelled_doc = labels.labelled_pairs
-    label_case = labels.claim_case
-    label_kept = renumber[label_case] >= 0
-    new_label = np.full(len(label_case), -1)
-    new_label[label_kept] = np.arange(int(label_kept.sum()))
-    keep_pairs = label_kept[labelled_claim]
-    mapped_claim_label = np.full(len(claim_label_new), -1, dtype=np.int64)
-    labelled = claim_label_new >= 0  # none when no case has a support label
-    mapped_claim_label[labelled] = new_label[claim_label_new[labelled]]
-    all_ids = pa.concat_arrays([ids, extra_ids]) if extra_ids is not None else ids
-    empty = np.zeros(0, dtype=np.int64)
-    return Batch(
-        ids=all_ids, cases=[labels.names[case] for case in kept.tolist()], keys=keys,
-        question=np.arange(rows), rules=rules, notes=notes, attributes=None, ops=None,
-        features=frozenset({"answers"} if assessed.any() else ()),
-        n_relevant=labels.n_relevant[kept], labelled=labels.labelled[kept],
-        n_expected=labels.n_expected[kept], graded=labels.graded[kept],
-        answerability=labels.answerability[kept],
-        complete=np.full(len(kept), not rules.open_labels), n_judged=labels.n_judged[kept],
-        relevant_case=renumber[relevant_case[keep_relevant]],
-        relevant_doc=relevant_doc[keep_relevant],
-        judged_case=renumber[judged_case[keep_judged]], judged_doc=judged_doc[keep_judged],
-        positive_case=renumber[positive_case[keep_positive]],
-        positive_doc=positive_doc[keep_positive], positive_grade=positive_grade[keep_positive],
-        label_case=renumber[label_case[label_kept]],
-        labelled_label=new_label[labelled_claim[keep_pairs]],
-        labelled_doc=labelled_doc[keep_pairs],
-        restricted_case=empty, restricted_doc=empty, loser_case=empty, loser_doc=empty,
-        superseded_doc=np.zeros(len(all_ids), dtype=bool),
-        row_case=new_case, assessed=assessed[order],
-        retrieved_offsets=_offsets(retrieved_sizes), retrieved_doc=retrieved_doc,
-        claim_offsets=_offsets(claim_sizes), claim_label=mapped_claim_label,
-        claim_vouched=np.zeros(len(mapped_claim_label), dtype=bool),
-        citation_offsets=_offsets(citation_sizes), citation_doc=citation_doc_new,
-        recorded=np.zeros(rows, dtype=bool), delivered_offsets=np.zeros(rows + 1, dtype=np.int64),
-        delivered_doc=empty,
-        # a folder read in bulk lists no nuggets: a case's are its expected claims, vital
-        nugget_case=renumber[label_case[label_kept]],
-        nugget_label=np.arange(int(label_kept.sum())),
-        nugget_vital=np.ones(int(label_kept.sum()), dtype=bool),
-        claim_partial=np.full(len(mapped_claim_label), -1, dtype=np.int64),
-        explicit=np.zeros(rows, dtype=bool), assigned_row=empty, assigned_nugget=empty,
-        assigned_code=empty, cited=np.zeros(rows, dtype=bool),
-        **{name: np.zeros(rows, dtype=np.int64) for name in CITATION_COLUMNS.values()},
-        **passed_defaults(rows))

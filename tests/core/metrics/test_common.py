@@ -17,7 +17,7 @@ import ragscore.core.metrics as metrics_package
 from ragscore.core.counts import count
 from ragscore.core.metrics import COUNT, RATE, REGISTRY, YES_NO, Metric, na_reason
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+METRICS_DOC = Path(__file__).resolve().parents[3] / "docs" / "metrics.md"
 DOCS = [f"d{n}" for n in range(8)]
 METRICS = list(REGISTRY.values())
 #: Metrics that can only grow as more of the ranking becomes visible.
@@ -94,8 +94,9 @@ def test_each_metric_has_a_docstring_with_a_doctest(metric):
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.name)
-def test_each_metric_is_in_the_readme_contract_table(metric):
-    rows = re.findall(r"^\| `([a-z0-9_]+)`", README.read_text(), re.MULTILINE)
+def test_each_metric_is_in_the_contract_table(metric):
+    """docs/metrics.md's table (it was README's until the README became a front door)."""
+    rows = re.findall(r"^\| `([a-z0-9_]+)`", METRICS_DOC.read_text(), re.MULTILINE)
     assert metric.name in rows
 
 

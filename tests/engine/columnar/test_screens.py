@@ -16,11 +16,14 @@ import ragscore
 from ragscore.core.record_rules import FOLDER_RULES, RECORD_RULES, TREC_RULES
 from ragscore.engine.columnar import screens, trec
 from ragscore.engine.columnar.reader import screened_batch
+from ragscore.engine.columnar.trec_columns import read_trec_columns
 from ragscore.importers.trec import RunReader, is_grade, read_qrels
 from ragscore.io.write import save_dataset as save_jsonl
+from tests.folder_edits import rehash
 
 COLUMNAR = Path(screens.__file__).parent
-SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py"]
+SCREENING = [COLUMNAR / "screens.py", COLUMNAR / "reader.py", COLUMNAR / "trec.py",
+             COLUMNAR / "trec_columns.py"]
 
 
 def _many(key, count, item):
@@ -144,6 +147,7 @@ def _broken_folder(tmp_path, ids, kind, old, new):
         assert old in text, old
         text = text.replace(old, new, 1)
     path.write_text(text, encoding="utf-8")
+    rehash(folder)  # named by its new content: what the screens meet past the hash check
     return folder
 
 
@@ -183,6 +187,25 @@ def _trec_outcomes(tmp_path, qrels, runs, options):
     raise AssertionError("no screen refused it")
 
 
+def _columns_outcome(tmp_path, qrels, runs, options):
+    """The rule of the screen of TREC files read straight into columns that refused them
+    (``None``: a rule that reader has no screen for, as it reads with no known corpus)."""
+    if "known_as" in options:
+        return None
+    qrels_path, run_paths = _broken_files(tmp_path, qrels, runs)
+    found = set()
+    for corpus in (True, False):  # with the corpus (import) and without (eval)
+        try:
+            read_trec_columns(qrels_path, run_paths, is_grade=is_grade, max_bytes=1 << 20,
+                              max_ids=options.get("max_ids", 10_000), corpus=corpus)
+        except screens.Unclean as unclean:
+            found.add(unclean.rule)
+        else:
+            raise AssertionError("no screen of the columns reader refused it")
+    assert len(found) == 1, found
+    return found.pop()
+
+
 @pytest.mark.parametrize("rule", sorted(RECORD_RULES))
 def test_a_broken_rule_is_caught_by_its_screen(tmp_path, rule):
     if rule in FOLDER_EXAMPLES:
@@ -197,6 +220,10 @@ def test_a_broken_rule_is_caught_by_its_screen(tmp_path, rule):
     else:
         qrels, runs, options, message = TREC_EXAMPLES[rule]
         said, caught = _trec_outcomes(tmp_path, qrels, runs, options)
+        if not runs:  # the columns reader reads a qrels file with its runs
+            runs = ["q1 Q0 d1 1 2.0 bm25\n"]
+        straight = _columns_outcome(tmp_path, qrels, runs, options)
+        assert straight in (rule, None), f"the columns reader's {straight!r} caught {rule!r}"
     assert message in said
     assert caught == rule, f"the screen of {caught!r} caught what breaks {rule!r}: {said}"
 
@@ -211,3 +238,17 @@ def test_a_clean_folder_and_clean_files_pass_every_screen(tmp_path):
                                  is_grade=is_grade)
     _, rankings, _ = trec.screened_run(RunReader(judged, documents), runs[0])
     assert judged == {"q1": {"d1": 1, "d2": 0}} and rankings == {"bm25": {"q1": ("d2", "d1")}}
+
+
+def test_corpus_ids_sharing_a_fingerprint_are_compared_as_ids():
+    from ragscore.engine.columnar.arrow import fingerprints, strings
+
+    # 48 bytes each: they differ only in byte 9, which no fingerprint window reads
+    one, other = "abcdefgh-1-" + "i" * 37, "abcdefgh-2-" + "i" * 37
+    apart = strings([one, other, "d1"])
+    assert fingerprints(apart)[0] == fingerprints(apart)[1]
+    screens._unique_ids(apart)  # told apart: not refused
+    twice = strings([one, "d1", one])
+    with pytest.raises(screens.Unclean) as caught:
+        screens._unique_ids(twice)
+    assert caught.value.rule == "corpus.unique"
