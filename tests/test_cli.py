@@ -288,8 +288,8 @@ def test_compare_stats_json_gives_the_exact_sign_flip_p(tmp_path, capsys):
                  "--format", "json", "--metrics", "recall,rr,support"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [set(record) for record in records] == [
-        {"metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value",
-         "min_detectable", "note"}] * 3
+        {"metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value", "p_holm",
+         "tested", "min_detectable", "note"}] * 3
     recall, rr, support = records
     assert (recall["metric"], recall["n"]) == ("recall", 12)
     assert recall["mean_delta"] == pytest.approx((10 - 2) * 0.5 / 12)
@@ -298,9 +298,11 @@ def test_compare_stats_json_gives_the_exact_sign_flip_p(tmp_path, capsys):
     assert recall["ci_low"] < recall["mean_delta"] < recall["ci_high"]
     assert recall["method"].endswith("exact (2^12 flips)")
     assert (rr["mean_delta"], rr["p_value"], rr["ci_low"], rr["ci_high"]) == (0, 1, 0, 0)
+    # Holm over the two p-values (support has none): the smaller times 2, the larger times 1
+    assert (recall["p_holm"], rr["p_holm"], recall["tested"]) == (2 * 158 / 4096, 1, 2)
     assert support == {"metric": "support", "method": "mean of paired deltas only", "n": 0,
                        "mean_delta": None, "ci_low": None, "ci_high": None, "p_value": None,
-                       "min_detectable": None,
+                       "p_holm": None, "tested": 2, "min_detectable": None,
                        "note": "no question where both systems are defined; at least 10 "
                                "are needed"}
 

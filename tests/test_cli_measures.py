@@ -93,10 +93,14 @@ def test_trec_eval_needs_one_system_and_trec_names(imported):
     assert code == 2 and "--system must be one of the dataset's systems (bm25, dense)" in err
 
 
-def test_unknown_measure_lists_the_known_ones(imported):
+def test_unknown_measure_names_the_closest_ones(imported):
+    # three closest names and, for a trec_eval name, the measure it is; never a cut list
     code, _, err = capture(["report", str(imported), "--measures", "MAP"])
-    assert code == 2
-    assert "unknown measure 'MAP'; known: P@k, R@k, RR, RR@k, nDCG, nDCG@k, AP, AP@k" in err
+    assert code == 2 and len(err.splitlines()) == 1 and "(cut;" not in err
+    assert ("unknown measure 'MAP' ('map' is trec_eval's name of AP; 'ragscore eval -m' "
+            "takes trec_eval's names); closest: AP, AP@10, ") in err
+    assert err.rstrip().endswith("('ragscore measures' lists every name) (see 'ragscore "
+                                 "report --help')")
 
 
 def test_csv_and_json_carry_a_summary_per_measure_and_system(imported):

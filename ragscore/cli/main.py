@@ -37,18 +37,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The commands in the order a user meets them (``ragscore --help`` lists them so).
-ORDER = ("demo", "import", "export", "eval", "report", "compare", "gate", "baseline", "html",
-         "review", "plan", "claims", "audit", "sweep", "labels", "rechunk", "record",
-         "manifest", "validate", "upgrade")
+ORDER = ("demo", "import", "export", "eval", "measures", "report", "compare", "gate",
+         "baseline", "html", "review", "plan", "claims", "audit", "sweep", "labels", "rechunk",
+         "record", "manifest", "validate", "upgrade")
 
 
 def command_groups():
     """The command modules, each with ``COMMANDS``: ``{name: add(commands)}``."""
-    from . import audit, compare, eval, html, import_export, plan, record, release, report, \
-        review, spans
+    from . import audit, compare, eval, html, import_export, measures, plan, record, \
+        release, report, review, spans
 
-    return (report, import_export, eval, compare, release, html, review, plan, audit, spans,
-            record)
+    return (report, import_export, eval, measures, compare, release, html, review, plan, audit,
+            spans, record)
 
 
 def build_parser():

@@ -26,7 +26,9 @@ def _report(args):
 
 
 def _sweep(args):
-    return sweep(args.dataset, max_k=args.max_k, metrics=args.metrics, **scoring(args))
+    return sweep(args.dataset, max_k=args.max_k, metrics=args.metrics,
+                 baseline=args.baseline, candidate=args.candidate,
+                 confidence=args.confidence, seed=args.seed, **scoring(args))
 
 
 def add_demo(commands):
@@ -109,6 +111,16 @@ def add_sweep(commands):
     format_option(parser, Sweep.writers)
     parser.add_argument("--digits", type=digits_option, default=4,
                         help="decimals in the means (default 4)")
+    parser.add_argument("--baseline", default=None, metavar="SYSTEM",
+                        help="with --candidate: the paired statistics of the two systems "
+                             "at every k, each p-value beside its Holm adjustment for all "
+                             "the metrics and cutoffs tested (text or json)")
+    parser.add_argument("--candidate", default=None, metavar="SYSTEM",
+                        help="the system compared with --baseline")
+    parser.add_argument("--confidence", type=confidence, default=0.95,
+                        help="confidence level of the paired intervals (default 0.95)")
+    parser.add_argument("--seed", type=random_seed, default=0,
+                        help="random seed of the resampling (default 0)")
     parser.set_defaults(handler=_sweep)
 
 

@@ -220,6 +220,11 @@ def total_of(metric, summary, *, k, slice_name):
     summed, having, used = int(summary.sum), summary.having, summary.defined
     left_out = summary.questions - used
     note = f"; {left_out} left out as n/a" if left_out else ""
+    if not used and left_out:  # n/a on every question: no total, not 0
+        return Aggregate(
+            metric=metric.name, slice=slice_name, method="total", value=None, numerator=0,
+            denominator=0, used=0, left_out=left_out,
+            description=f"{metric.label_at(k)} is n/a on all {left_out} questions: no total")
     return Aggregate(
         metric=metric.name, slice=slice_name, method="total", value=summed, numerator=having,
         denominator=used, used=used, left_out=left_out,

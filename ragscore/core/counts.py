@@ -17,6 +17,7 @@ from collections import namedtuple
 from math import log2
 
 from .citations import CitationCounts, CitationPrimitives
+from .graded import GradedPrimitives, pool_unjudged
 from .count_fields import CASE, FLAT, REQUIRED, ROW, CountField, field_defaults
 from .nuggets import NuggetPrimitives, case_nuggets, nugget_states
 from .reference_answers import answer_match
@@ -53,6 +54,13 @@ COUNT_FIELDS = (
     # passes them on rather than the batch's per-row counts
     CountField("citations", ROW, "int64", None,
                tuple(f"cite_{name}" for name in CitationCounts._fields), present="cited"),
+    CountField("span_characters", ROW, "int64", None, ("span_relevant",), present="spanned",
+               batch=True),
+    CountField("span_reads", FLAT, "int64", (), ("span_row", "span_rank", "span_covered",
+                                                 "span_read"), batch=True),
+    CountField("pool_unjudged", FLAT, "int64", (), ("unjudged_row", "unjudged_rank"),
+               batch=True),
+    CountField("n_pool_unjudged", ROW, "int64", 0, ("n_unjudged",), batch=True),
 )
 
 
@@ -95,7 +103,10 @@ class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
     vital nugget, 1 when an assignment holds, the smallest k assigning ``support`` and the
     smallest assigning at least ``partial_support`` (0: at no k).
     ``citations``: ``None`` unless the run's citations carry reviewers' labels, else the
-    :class:`~ragscore.core.citations.CitationCounts` of its claims.
+    :class:`~ragscore.core.citations.CitationCounts` of its claims. ``span_characters``,
+    ``span_reads``: from spans only, relevant characters and ``(rank, newly covered, read)``.
+    ``pool_unjudged``, ``n_pool_unjudged``: ranks and number of IDs listed with a negative
+    grade (trec_eval's pooled but unjudged: :func:`~.graded.pool_unjudged`).
     """
 
     __slots__ = ()
@@ -104,13 +115,14 @@ class Counts(namedtuple("Counts", [field.name for field in COUNT_FIELDS],
 _INF = float("inf")
 
 
-class At(NuggetPrimitives, CitationPrimitives):
+class At(GradedPrimitives, NuggetPrimitives, CitationPrimitives):
     """The count primitives of one question's :class:`Counts` at cutoff ``k``: the names every
     metric formula reads (:mod:`ragscore.core.metrics`). The columnar engine gives the same
     names as arrays, one value per question (:mod:`ragscore.engine.columnar`); a new count
     is a row of :data:`COUNT_FIELDS`, a property here and one kernel there (the nugget and
     citation primitives come from :class:`~ragscore.core.nuggets.NuggetPrimitives` and
-    :class:`~ragscore.core.citations.CitationPrimitives`).
+    :class:`~ragscore.core.citations.CitationPrimitives`, those of graded relevance and of
+    the rank-weighted measures from :class:`~ragscore.core.graded.GradedPrimitives`).
 
     >>> at = At(count({"a", "b"}, {"x": {"a"}}, ("c", "a"), (("x", ("a",)),)), 2)
     >>> at.hits, at.first_rank, at.supported, at.n_claims
@@ -345,7 +357,8 @@ _new = tuple.__new__
 def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, collapsed=0,
           delivered=None, losers=frozenset(), restricted=None, superseded=frozenset(),
           answer=None, references=None, judged=None, answerability=None, vouched=(),
-          nuggets=None, assigned=None, partial=frozenset(), cited=None, uncovered=()):
+          nuggets=None, assigned=None, partial=frozenset(), cited=None, uncovered=(),
+          characters=None):
     """The :class:`Counts` of a validated case (``relevant``, ``support``) and run.
 
     ``support`` or ``claims`` may be ``None`` (not labelled, not assessed); ``grades`` is
@@ -366,7 +379,7 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
     in part (span labels); ``cited``: its :class:`~ragscore.core.citations.CitationCounts`.
     ``uncovered``: claims whose citations do not support them fully under labels derived
     from spans (:func:`ragscore.core.spans.support_level`: none of their evidence spans
-    covered whole): never supported.
+    covered whole): never supported. ``characters``: from spans, ``Characters.read_at``.
 
     >>> count({"rollback", "checklist"}, {"switch": {"rollback"}, "smoke": {"checklist"}},
     ...       ("rollback",), (("switch", ("rollback",)),))[:6]
@@ -445,7 +458,10 @@ def count(relevant, support, retrieved, claims, *, grades=None, dropped=0, colla
                          None if answer is None or references is None
                          else tuple(answer_match(answer, references)),
                          judged_ranks, None if judged is None else len(judged), answerability,
-                         states, cited))
+                         states, cited, None if characters is None else characters[0],
+                         () if characters is None else characters[1],
+                         *pool_unjudged(grades, retrieved)))
+
 
 
 def _partial_cutoffs(claims, partial, support, retrieved, delivered, losers):

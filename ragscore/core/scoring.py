@@ -98,7 +98,8 @@ class Counter:
             if type(case) is dict and "reference" in case:
                 labels = labels._replace(reference=check_reference(case["reference"]))
             if type(case) is dict and "spans" in case:  # derived from spans: all judged
-                labels = labels._replace(judged=None, partial=case["spans"])
+                labels = labels._replace(judged=None, partial=case["spans"],
+                                         characters=case.get("span_characters"))
             return labels
         except InvalidInputError as error:
             documents = set(self.sources.values()) - self.known
@@ -129,7 +130,7 @@ class Counter:
                      answerability=labels.answerability, vouched=prepared.vouched,
                      nuggets=labels.nuggets, assigned=prepared.assigned,
                      partial=prepared.partial, cited=prepared.cited,
-                     uncovered=prepared.uncovered)
+                     uncovered=prepared.uncovered, characters=prepared.characters)
 
     def prepare(self, labels, run):
         """``run`` validated and made ready to count: ``(retrieved, claims, dropped=,
@@ -164,13 +165,16 @@ class Counter:
         if labels.partial and claims:
             uncovered, partly = _span_levels(labels.partial, claims)
             partial = partial | partly
+        characters = (None if labels.characters is None
+                      else labels.characters.read_at(retrieved))
         return Prepared(retrieved, claims, dropped, collapsed, delivered, restricted, answer,
-                        vouched, assigned, partial, cited, uncovered)
+                        vouched, assigned, partial, cited, uncovered, characters)
 
 
 class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delivered restricted "
-                                      "answer vouched assigned partial cited uncovered",
-                          defaults=(None, (), None, frozenset(), None, ()))):
+                                      "answer vouched assigned partial cited uncovered "
+                                      "characters",
+                          defaults=(None, (), None, frozenset(), None, (), None))):
     """A validated run, ready to count (see :meth:`Counter.prepare`): its ranking and claims
     (after any dedupe or projection), what a dedupe dropped and a projection collapsed, the
     delivered context (``None``: not recorded), the caller's restricted chunks, the answer
@@ -180,7 +184,9 @@ class Prepared(namedtuple("Prepared", "retrieved claims dropped collapsed delive
     :class:`~ragscore.core.citations.CitationCounts` of its graded citations (``None``:
     none graded), what :mod:`ragscore.io.answers` finds in the test set's judgements for
     this answer; and the claims whose citations do not cover an evidence span (labels
-    derived from spans: never supported, :func:`_span_levels`)."""
+    derived from spans: never supported, :func:`_span_levels`); ``characters``: on labels
+    derived from spans, ``(relevant characters, ((rank, newly covered, read), ...))``
+    (:meth:`ragscore.core.spans.Characters.read_at`), else ``None``."""
 
     __slots__ = ()
 

@@ -372,3 +372,59 @@ def occurrences(text, document, *, limit=None):
         found.append(at)
         at = document.find(text, at + 1)
     return found
+
+
+class Characters(namedtuple("Characters", "relevant places")):
+    """What span recall and characters read count for one question: ``relevant``, ``{doc:
+    ((start, end), ...)}``, the characters of its relevant spans (graded at
+    ``min_relevance`` or above) and of its evidence, merged and sorted; ``places``,
+    ``{chunk: (doc, start, end)}``, the chunking's (shared by every question).
+
+    >>> found = Characters({"d": ((2, 6),)}, {"a": ("d", 0, 4), "b": ("d", 4, 10)})
+    >>> found.read_at(("b", "a"))  # b: 2 relevant of 6; a: 2 more of 4
+    (4, ((1, 2, 6), (2, 2, 4)))
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, spans, places):
+        """From ``spans`` (``(doc, start, end)`` each, in any order, overlapping or not)."""
+        merged = {}
+        for doc, start, end in sorted(spans):
+            found = merged.setdefault(doc, [])
+            if found and start <= found[-1][1]:
+                found[-1] = (found[-1][0], max(found[-1][1], end))
+            else:
+                found.append((start, end))
+        return cls({doc: tuple(found) for doc, found in merged.items()}, places)
+
+    def read_at(self, retrieved):
+        """``(relevant characters, ((rank, newly covered, read), ...))``: for each rank of
+        ``retrieved``, the relevant characters its chunk covers that no chunk above it
+        covered, and the characters of the chunk (what it hands the answer stage)."""
+        covered, found = {}, []
+        for rank, chunk in enumerate(retrieved, 1):
+            doc, start, end = self.places[chunk]
+            new = 0
+            for low, high in self.relevant.get(doc, ()):
+                low, high = max(low, start), min(high, end)
+                if low < high:
+                    new += _uncovered(covered.setdefault(doc, []), low, high)
+            found.append((rank, new, end - start))
+        return sum(high - low for spans in self.relevant.values() for low, high in spans), \
+            tuple(found)
+
+
+def _uncovered(covered, low, high):
+    """How many characters of ``[low, high)`` the intervals ``covered`` miss; they are then
+    added to ``covered`` (kept as a list of disjoint intervals)."""
+    missing, cursor = 0, low
+    for start, end in sorted(covered):
+        if end <= cursor or start >= high:
+            continue
+        missing += max(0, start - cursor)
+        cursor = max(cursor, end)
+    missing += max(0, high - cursor)
+    covered.append((low, high))
+    return missing

@@ -122,8 +122,8 @@ def _explain_within(value, field, allowed, expected, rules):
 
 
 class Labels(namedtuple("Labels", "relevant support grades losers callers reference "
-                                  "answerability judged nuggets partial",
-                        defaults=(frozenset(), None, None, None, None, None, None))):
+                                  "answerability judged nuggets partial characters",
+                        defaults=(frozenset(), None, None, None, None, None, None, None))):
     """A case's validated labels.
 
     ``relevant``: the set of IDs judged relevant (grade >= ``min_relevance``).
@@ -144,7 +144,9 @@ class Labels(namedtuple("Labels", "relevant support grades losers callers refere
     ``partial``: for labels derived from spans (:mod:`ragscore.core.spans`), ``{claim:
     Evidence}`` of the claims some chunk only partly holds the evidence of: a citation list
     within their sources must also cover one evidence span (:meth:`Evidence.level`);
-    ``None`` otherwise.
+    ``None`` otherwise. ``characters``: for labels derived from spans, the
+    :class:`~ragscore.core.spans.Characters` span recall and characters read count; else
+    ``None``.
     """
 
     __slots__ = ()

@@ -459,8 +459,8 @@ def count_trec_noted(qrels, runs, *, min_relevance=1, missing_run="zero", max_de
     :func:`~ragscore.engine.count_dataset` give, read straight into columns
     (:mod:`ragscore.engine.columnar.trec_columns`: codes to the kernels, no dataset of
     Python objects in between). Files not laid out plainly, or holding anything a line
-    reader must name, are read line by line (:func:`import_trec`), which names the file,
-    the line and the field.
+    reader must name (or a negative grade), are read line by line (:func:`import_trec`),
+    which names the file, the line and the field.
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -480,7 +480,7 @@ def count_trec_noted(qrels, runs, *, min_relevance=1, missing_run="zero", max_de
         fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
     from ..engine.columnar import count_batch
     from ..engine.columnar.screens import Unclean
-    from ..engine.columnar.trec_columns import read_trec_columns, trec_batch
+    from ..engine.columnar.trec_columns import pooled_unjudged, read_trec_columns, trec_batch
 
     run_paths = paths_of(runs, "runs")
     try:
@@ -489,7 +489,7 @@ def count_trec_noted(qrels, runs, *, min_relevance=1, missing_run="zero", max_de
                                     max_bytes=max_bytes, corpus=False)
     except Unclean:
         columns = None
-    if columns is not None:
+    if columns is not None and not pooled_unjudged(columns):
         return (count_batch(trec_batch(columns, min_relevance=min_relevance)),
                 dict(columns.unjudged))
     from ..engine import count_dataset

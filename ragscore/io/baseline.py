@@ -38,7 +38,8 @@ def _plain(counts):
 
 #: Count fields a baseline saved before they existed may lack (read as their default).
 OPTIONAL_COUNTS = ("answer_match", "judged_ranks", "n_judged", "answerability", "nuggets",
-                   "citations")
+                   "citations", "span_characters", "span_reads", "pool_unjudged",
+                   "n_pool_unjudged")
 
 
 def _counts(value, place):
@@ -105,8 +106,10 @@ def _check_counts(counts, place):
         _whole(getattr(counts, field), place, field)
     for field in ("n_claims", "n_expected"):
         _whole(getattr(counts, field), place, field, optional=True)
-    for field in ("relevant_ranks", "claim_cutoffs", "exposed", "stale_cutoffs"):
+    for field in ("relevant_ranks", "claim_cutoffs", "exposed", "stale_cutoffs",
+                  "pool_unjudged"):
         _ranks(getattr(counts, field), place, field)
+    _whole(counts.n_pool_unjudged, place, "n_pool_unjudged")
     ranks = counts.relevant_ranks
     if len(ranks) > counts.n_relevant or len(set(ranks)) != len(ranks):
         raise DatasetFileError(f"{place}: relevant_ranks lists {len(ranks)} ranks (distinct) "
@@ -114,6 +117,16 @@ def _check_counts(counts, place):
     if ranks and ranks[-1] > counts.n_retrieved:
         raise DatasetFileError(f"{place}: relevant_ranks goes past n_retrieved "
                                f"{counts.n_retrieved}; got {show(ranks)}")
+    _whole(counts.span_characters, place, "span_characters", optional=True)
+    reads = counts.span_reads
+    if type(reads) is not tuple or not all(
+            type(item) is tuple and len(item) == 3 and all(type(part) is int and part >= 0
+                                                           for part in item)
+            for item in reads) or [item[0] for item in reads] != list(
+                range(1, len(reads) + 1)) or (reads and counts.span_characters is None):
+        raise DatasetFileError(f"{place}: span_reads must be a list of [rank, covered, read] "
+                               f"whole numbers, ranks 1, 2, ..., on a span test set only; got "
+                               f"{show(reads)}")
     supported = len(counts.claim_cutoffs) + len(counts.stale_cutoffs)
     if supported > (counts.n_claims or 0):
         raise DatasetFileError(f"{place}: claim_cutoffs and stale_cutoffs list {supported} "

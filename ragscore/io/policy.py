@@ -228,12 +228,13 @@ def _na_allowance(item, policy):
 
 def _measure(metric, k):
     """A rule's ``metric`` and ``k``: a registry name as it is, or a measure named as
-    ir_measures names it (``nDCG@10``, ``P@5``: :mod:`ragscore.core.measures`) read as its
-    metric and cutoff."""
+    ir_measures names it (``nDCG@10``, ``P@5``, ``P(rel=2)@10``:
+    :mod:`ragscore.core.measures`) read as its metric (with its parameters) and cutoff."""
     from ..core.measures import parse_measure
     from ..core.metrics import REGISTRY
 
-    if type(metric) is not str or metric in REGISTRY or "@" not in metric:
+    if type(metric) is not str or metric in REGISTRY or "@" not in metric and (
+            "(" not in metric or metric.partition("(")[0] in REGISTRY):
         return metric, k
     measure = parse_measure(metric)
     if k is not None and k != measure.k:

@@ -17,7 +17,7 @@ folder and never applied; the test set still scores, and :func:`lost_note` says 
 from collections import namedtuple
 
 from ..core.labels import item_of, span_key
-from ..core.spans import ANCHOR_STATUSES, Chunking, anchor, derive_case
+from ..core.spans import ANCHOR_STATUSES, Characters, Chunking, anchor, derive_case
 
 __all__ = ["LOST_NOTE", "SPAN_KINDS", "SpanLabel", "SpanView", "apply_spans",
            "document_chunking", "lost_note", "span_judgement", "span_view"]
@@ -39,12 +39,15 @@ class SpanLabel(namedtuple("SpanLabel", "kind case claim doc version start end t
     __slots__ = ()
 
 
-class SpanView(namedtuple("SpanView", "labels cases counts")):
+class SpanView(namedtuple("SpanView", "labels cases counts characters",
+                          defaults=({},))):
     """What a span test set's labels come to on one chunking: ``labels`` (every
     :class:`SpanLabel`, in judgement order), ``cases`` (``{case:
     :class:`~ragscore.core.spans.DerivedCase`}`` for each question with span labels or a
     decided answerability: a span test set labels its documents whole for them) and
-    ``counts`` (labels by anchoring status, and ``unreached``: spans no chunk holds)."""
+    ``counts`` (labels by anchoring status, and ``unreached``: spans no chunk holds) and
+    ``characters`` (``{case: :class:`~ragscore.core.spans.Characters`}``: the relevant
+    characters span recall and characters read count)."""
 
     __slots__ = ()
 
@@ -106,7 +109,13 @@ def span_view(dataset, records, decided, *, unit="chunk"):
                                       min_overlap=dataset.min_overlap,
                                       min_relevance=dataset.min_relevance)
             counts["unreached"] += len(cases[case].unreached)
-    return SpanView(tuple(labels), cases, counts)
+    positions = chunking.positions
+    characters = {case: Characters.of(
+        [(doc, start, end) for doc, start, end, grade in relevant.get(case, ())
+         if type(grade) is int and grade >= dataset.min_relevance]
+        + [(doc, start, end) for _, doc, start, end in evidence.get(case, ())], positions)
+        for case in cases}
+    return SpanView(tuple(labels), cases, counts, characters)
 
 
 def apply_spans(cases, view, *, min_relevance=1):
@@ -114,8 +123,9 @@ def apply_spans(cases, view, *, min_relevance=1):
     labels win where they say something (a listed ``relevant`` ID, a claim of its own
     ``support``; a case whose own labels say unanswerable keeps nothing graded above 0);
     the derived grades fill ``relevant``, each derived claim's full and partial chunks its
-    ``support``, and ``spans`` (in memory only, never saved) holds the claims whose
-    citations must cover an evidence span. A case's own list of relevant IDs is graded at
+    ``support``, ``spans`` (in memory only, never saved) holds the claims whose
+    citations must cover an evidence span and ``span_characters`` its relevant characters
+    (:class:`~ragscore.core.spans.Characters`). A case's own list of relevant IDs is graded at
     ``min_relevance``. The input is not changed."""
     changed = dict(cases)
     for name, derived in view.cases.items():
@@ -134,6 +144,7 @@ def apply_spans(cases, view, *, min_relevance=1):
             support.update(case.get("support") or {})
             case["support"] = support
         case["spans"] = derived.evidence
+        case["span_characters"] = view.characters.get(name)
         changed[name] = case
     return changed
 

@@ -28,7 +28,7 @@ def _columns(result):
     """``(metrics, {name: values})``: the compared columns, metrics at k or named measures
     (each its registry metric renamed to its label, read at its own cutoff)."""
     from ..core.measures import at_cutoffs, parse_measures
-    from ..core.metrics import REGISTRY, select
+    from ..core.metrics import select
     from ..engine import default_metrics
 
     counted, k = result.counted, result.k
@@ -38,7 +38,7 @@ def _columns(result):
                         for metric in chosen}
     chosen, columns = [], {}
     for measure in at_cutoffs(parse_measures(result.measures), default=k):
-        metric = REGISTRY[measure.metric]
+        metric = measure.definition
         cut = measure.cutoff(uncut=counted.rules.max_k, default=k)
         chosen.append(metric._replace(name=measure.label, label=measure.label))
         columns[measure.label] = counted.column(metric, cut, na_as_zero=result.na_as_zero)

@@ -147,8 +147,8 @@ def trec_order(measures):
     missing = [measure.label for measure in measures if measure.trec_name is None]
     if missing:
         raise InvalidInputError(f"--trec-eval: {', '.join(missing)} has no trec_eval name "
-                                "(trec_eval knows P@k, R@k, nDCG, nDCG@k, AP, AP@k, RR and "
-                                "Success@k)")
+                                "(a parameter such as rel is one setting for every measure "
+                                "there: -l; 'ragscore measures' lists trec_eval's names)")
     # trec_eval's own order (its measure table, measures.c), which each metric states as
     # ``trec_order`` (at a cutoff, uncut): map_cut is a measure of its own, after ndcg_cut
     return sorted(measures, key=lambda m: (
@@ -227,20 +227,21 @@ def trec_eval_text(scored, *, rows=True):
 
 #: The columns of ``compare --measures --format csv``.
 COMPARED_COLUMNS = ("case", "measure", "baseline", "candidate", "delta", "verdict", "ci_low",
-                    "ci_high", "p_value", "used", "left_out", "method")
+                    "ci_high", "p_value", "p_holm", "tested", "used", "left_out", "method")
 
 
 def compared_csv(found):
     """``compare --measures`` as tidy CSV: one row per question and measure (verdict
     filled), then one per measure with case ``all``: each side's mean, the paired
-    difference, its interval and p-value, the pairs used and left out, and the method
+    difference, its interval and p-value (raw, and Holm-adjusted for the ``tested``
+    measures), the pairs used and left out, and the method
     (each side's mean and the pairing), every number exact (``repr``), n/a empty."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COMPARED_COLUMNS)
     writer.writerows([csv_cell(row["case"]), row["measure"], _csv_value(row["baseline"]),
                       _csv_value(row["candidate"]), _csv_value(row["delta"]), row["verdict"],
-                      "", "", "", "", "", ""] for row in found["rows"])
+                      "", "", "", "", "", "", "", ""] for row in found["rows"])
     for row in found["summary"]:
         sides = "; ".join(f"{role} {row[f'{role}_method']} over {row[f'{role}_used']} "
                           f"({row[f'{role}_left_out']} left out)"
@@ -248,7 +249,8 @@ def compared_csv(found):
         writer.writerow(["all", row["measure"], _csv_value(row["baseline"]),
                          _csv_value(row["candidate"]), _csv_value(row["delta"]), "",
                          _csv_value(row["ci_low"]), _csv_value(row["ci_high"]),
-                         _csv_value(row["p_value"]), row["used"], row["left_out"],
+                         _csv_value(row["p_value"]), _csv_value(row["p_holm"]),
+                         row["tested"], row["used"], row["left_out"],
                          csv_cell("; ".join(filter(None, (sides, row["method"],
                                                           row["note"]))))])
     return buffer.getvalue()

@@ -55,7 +55,7 @@ def render_stats(frame, *, baseline, candidate, confidence, seed, resamples, dig
     >>> import pandas as pd
     >>> frame = pd.DataFrame([{"metric": "support", "method": UNTESTED, "n": 3,
     ...     "mean_delta": 1 / 6, "ci_low": None, "ci_high": None, "p_value": None,
-    ...     "min_detectable": None, "note": "only 3 paired questions; at least 10 are needed"}])
+    ...     "p_holm": None, "tested": 0, "min_detectable": None, "note": "only 3 paired questions; at least 10 are needed"}])
     >>> print(render_stats(frame, baseline="A", candidate="B", confidence=0.95, seed=0,
     ...                    resamples=10_000).splitlines()[-1].split()[:8])
     ['support', '3', '+0.17', 'n/a', 'n/a', 'n/a', 'none', 'only']
@@ -72,19 +72,28 @@ def render_stats(frame, *, baseline, candidate, confidence, seed, resamples, dig
         f"  min detectable: ({z} + z_{POWER:g}) * sd(delta) / sqrt(n), the normal "
         f"approximation at power {POWER:g}, assuming the observed spread.",
     ]
-    rows = [["metric", "n", "mean", level + " CI", "p", "min det", "test", "note"]]
-    for record in stats_records(frame):
+    records = stats_records(frame)
+    tested = max((record["tested"] for record in records), default=0)
+    if tested > 1:
+        lines.append(f"  p (Holm): the p-value adjusted for the {tested} metrics tested here "
+                     "(Holm's step-down): read it to ask whether any of them changed.")
+    rows = [["metric", "n", "mean", level + " CI", "p", *(["p (Holm)"] if tested > 1 else []),
+             "min det", "test", "note"]]
+    for record in records:
         interval = ("n/a" if record["ci_low"] is None else
                     f"[{format_delta(record['ci_low'], digits=digits)}, "
                     f"{format_delta(record['ci_high'], digits=digits)}]")
         rows.append([record["metric"], str(record["n"]),
                      format_delta(record["mean_delta"], digits=digits), interval,
                      _p(record["p_value"], digits),
+                     *([_p(record["p_holm"], digits)] if tested > 1 else []),
                      format_value(record["min_detectable"], digits=digits),
                      _test(record["method"]), record["note"]])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    # numbers (n, mean, p, min det) right-aligned; metric, interval, test and note left
-    lines += ["  ".join(cell.rjust(width) if i in (1, 2, 4, 5) else cell.ljust(width)
+    # numbers (n, mean, p, p (Holm), min det) right-aligned; metric, interval, test and note
+    # left
+    numbers = (1, 2, 4, 5, 6) if tested > 1 else (1, 2, 4, 5)
+    lines += ["  ".join(cell.rjust(width) if i in numbers else cell.ljust(width)
                         for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
               for row in rows]
     return "\n".join(lines) + "\n"

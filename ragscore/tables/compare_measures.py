@@ -6,7 +6,9 @@ Per measure, the summary gives each side's mean (the declared aggregate of
 :func:`ragscore.core.measures.score_measures`: macro over the questions where it is
 defined), the paired difference (mean of candidate - baseline over the questions both
 systems ran where both are defined, yes counting 1 and no 0), its bootstrap interval and
-sign-flip p-value (:func:`ragscore.tables.stats.paired_stats`, as ``compare --stats``), the
+sign-flip p-value (:func:`ragscore.tables.stats.paired_stats`, as ``compare --stats``) and
+that p-value adjusted for the measures tested together (``p_holm``, Holm's, over ``tested``
+measures), the
 pairs used and left out (n/a on either side) and the method. ``na_as_zero`` counts a
 retrieval measure with nothing relevant as 0 on both sides, in the rows and the summary
 alike, as trec_eval does.
@@ -20,9 +22,8 @@ alike, as trec_eval does.
 [('RR', 0.8333333333333334, 1.0, 0.16666666666666666, 3), ('P@1', 0.6666666666666666, 1.0, 0.3333333333333333, 3)]
 """
 from ..core.measures import measures_of, score_measures
-from ..core.metrics import REGISTRY
 from ..core.paired import VERDICTS, pair_up
-from .stats import RESAMPLES, paired_stats, percent
+from .stats import RESAMPLES, paired_stats, percent, with_holm
 
 
 def _mean_of(summary, system, label):
@@ -48,7 +49,7 @@ def compare_measures(counted, measures, *, baseline, candidate, default_k, na_as
     scored = score_measures(counted, measures_of(measures), default_k=default_k,
                             na_as_zero=na_as_zero)
     chosen = scored.measures  # each with the cutoff it was scored at
-    metrics = tuple(REGISTRY[m.metric]._replace(name=m.label, label=m.label) for m in chosen)
+    metrics = tuple(m.definition._replace(name=m.label, label=m.label) for m in chosen)
     paired = pair_up(counted.keys, scored.columns, baseline=baseline, candidate=candidate,
                      metrics=metrics)
     width = len(metrics)
@@ -70,6 +71,7 @@ def compare_measures(counted, measures, *, baseline, candidate, default_k, na_as
             "used": stats.n, "left_out": len(outcomes) - stats.n,
             "method": f"paired mean of candidate - baseline over questions both define; "
                       f"{stats.method}", "note": stats.note})
+    with_holm(summary)  # several measures tested together: p_holm beside p_value
     order = sorted(range(len(paired.codes)), key=lambda position: (
         _RANK[paired.outcomes[paired.codes[position]][4]],
         -abs(paired.outcomes[paired.codes[position]][3] or 0.0), position))

@@ -10,6 +10,9 @@ deltas d_i = candidate_i - baseline_i (a yes/no metric counts yes as 1, no as 0)
   null hypothesis each d_i is as likely to be -d_i), exact over all 2^n sign assignments
   up to :data:`EXACT_MAX_PAIRS` pairs (``scipy.stats.permutation_test`` with
   ``permutation_type='samples'``), a seeded Monte Carlo estimate above;
+- ``p_holm``: the p-value adjusted for the ``tested`` metrics tested together (Holm's
+  step-down, :func:`ragscore.core.multiple.holm`): read it, not ``p_value``, when asking
+  whether any of several metrics changed;
 - ``min_detectable``: the smallest true mean delta the sample could detect, by the normal
   approximation (z_{1-a/2} + z_{power}) * s / sqrt(n), with a = 1 - confidence, power 0.8
   and s the sample standard deviation of the d_i (what is **declared**: a planning figure
@@ -41,8 +44,8 @@ POWER = 0.8
 #: The method of a metric with too few pairs: only the mean delta is computed.
 UNTESTED = "mean of paired deltas only"
 #: The columns of :func:`stats_table`, in order (also the keys of ``--format json``).
-COLUMNS = ("metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value",
-           "min_detectable", "note")
+COLUMNS = ("metric", "method", "n", "mean_delta", "ci_low", "ci_high", "p_value", "p_holm",
+           "tested", "min_detectable", "note")
 
 
 class PairedStats(NamedTuple):
@@ -221,13 +224,26 @@ def _interval(deltas, *, confidence, seed, resamples):
     return float(low), float(high)
 
 
+def with_holm(records):
+    """Add ``p_holm`` (Holm-adjusted over every record with a p-value) and ``tested`` (how
+    many have one) to each of ``records`` (dicts with ``p_value``), in place."""
+    from ..core.multiple import holm
+
+    adjusted = holm([record["p_value"] for record in records])
+    tested = sum(value is not None for value in adjusted)
+    for record, value in zip(records, adjusted):
+        record.update(p_holm=value, tested=tested)
+    return records
+
+
 def stats_table(table, *, baseline, candidate, confidence=0.95, seed=0,
                 resamples=RESAMPLES, min_pairs=10):
     """One row of :func:`paired_stats` per metric column of a per-question ``table``.
 
     Pairs are the questions both systems answered where the metric is defined on both sides
     (the rows :func:`ragscore.tables.compare.compare` gives a delta), in question order.
-    Columns: :data:`COLUMNS`; the numbers are nullable floats (None as ``<NA>``).
+    Columns: :data:`COLUMNS`; the numbers are nullable floats (None as ``<NA>``);
+    ``p_holm`` adjusts each p-value for the ``tested`` metrics given a p-value.
     Each metric's resampling starts from ``seed``, so a metric's numbers do not depend on
     which other metrics are shown.
     """
@@ -258,8 +274,9 @@ def stats_table(table, *, baseline, candidate, confidence=0.95, seed=0,
                               confidence=confidence, seed=seed, resamples=resamples,
                               min_pairs=min_pairs)
         records.append({"metric": metric, **result._asdict()})
+    with_holm(records)
     frame = pd.DataFrame(records, columns=list(COLUMNS))
-    for name in ("mean_delta", "ci_low", "ci_high", "p_value", "min_detectable"):
+    for name in ("mean_delta", "ci_low", "ci_high", "p_value", "p_holm", "min_detectable"):
         frame[name] = pd.array([np.nan if value is None else value for value in frame[name]],
                                dtype="Float64")
     frame["n"] = frame["n"].astype(int)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ragscore import InvalidInputError, save_dataset
 from ragscore.core.aggregate import aggregates, sweep_means
 from ragscore.core.citations import CitedClaim
-from ragscore.core.metrics import REGISTRY
+from ragscore.core.metrics import REGISTRY, get
 from ragscore.engine import count_dataset, count_folder
 from ragscore.io.dataset import Dataset
 from ragscore.folders import load_dataset
@@ -24,7 +24,12 @@ from ragscore.importers import import_trec
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 KS = (1, 2, 3, 5, 10)
-METRICS = tuple(REGISTRY.values())
+#: Every registered metric, and measures with parameters (their formulas read the same
+#: primitives at another relevance level, with other gains or another persistence).
+METRICS = tuple(REGISTRY.values()) + tuple(map(get, (
+    "precision(rel=2)", "recall(rel=3)", "rr(rel=2)", "ap(rel=2)", "hit(rel=2)",
+    "rprec(rel=2)", "ndcg(dcg=exp-log2)", "rbp(p=0.5)", "rbp(p=0.95,rel=2)", "bpref(rel=2)",
+    "infap(rel=2)")))
 
 
 def assert_same(reference, columnar, ks=KS):

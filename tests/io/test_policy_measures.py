@@ -40,3 +40,20 @@ def test_a_measure_and_a_different_k_is_an_error_naming_the_line(tmp_path):
     with pytest.raises(DatasetFileError, match=r"line 4: metric 'P@2' names cutoff 2 and k "
                                                r"is 3; give one"):
         load_policy(policy)
+
+
+def test_a_measure_with_parameters_is_its_metric_at_that_level(tmp_path):
+    # the course is binary (grade 1): P(rel=1)@2 is P@2 (0.50 on the three answerable
+    # questions, as above) and P(rel=2)@2 finds nothing relevant: n/a, so the gate fails
+    code, out, _ = _gate(tmp_path, '"P(rel=1)@2"')
+    assert code == 1 and "mean P(rel=1)@2 0.5000 over 3 of the 4 questions" in out
+    code, out, _ = _gate(tmp_path, '"precision(rel=2)"', "k = 2")
+    assert code == 1 and "P(rel=2)@2" in out and "n/a" in out
+
+
+def test_a_bad_parameter_is_an_error_naming_the_line(tmp_path):
+    policy = tmp_path / "gate.toml"
+    policy.write_text(RULE.format(metric='"P(rel=x)@2"', extra=""))
+    with pytest.raises(DatasetFileError, match=r"line 4: .*parameter rel must be a whole "
+                                               r"number from 1 to 1000"):
+        load_policy(policy)

@@ -92,7 +92,7 @@ def test_plots_and_rows_of_a_sweep_refuse_a_metric_it_lacks(course):
 
     table = sweep(course, max_k=3, metrics=("recall", "rr"))
     for call in (lambda m: plot_sweep(table, metric=m), lambda m: sweep_rows(table, metric=m)):
-        with pytest.raises(InvalidInputError, match=r"metric must be one of precision, "):
+        with pytest.raises(InvalidInputError, match=r"metric must be one of the registered metrics \(closest: "):
             call("nope")
         with pytest.raises(InvalidInputError, match=r"metric must be a column of the sweep "
                                                     r"table \(recall, rr\); got 'precision'"):

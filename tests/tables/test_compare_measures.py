@@ -24,7 +24,8 @@ def test_csv_has_the_rows_then_a_summary_per_measure():
     out, _ = _compare("--measures", "RR P@1", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == ["case", "measure", "baseline", "candidate", "delta", "verdict",
-                             "ci_low", "ci_high", "p_value", "used", "left_out", "method"]
+                             "ci_low", "ci_high", "p_value", "p_holm", "tested", "used",
+                             "left_out", "method"]
     # owner: A ranks its relevant note second (RR 1/2), B first (1): improved by 0.5
     owner = next(row for row in rows if (row["case"], row["measure"]) == ("owner", "RR"))
     assert (owner["baseline"], owner["candidate"], owner["delta"], owner["verdict"]) == (

@@ -5,7 +5,7 @@ aggregates, comparisons, sweeps, every output format, plots, widgets, CLI header
 :data:`REGISTRY` or asks it by name; none names a metric by position.
 
 >>> [metric.label_at(2) for metric in REGISTRY.values()]
-['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Hit@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R', 'answered']
+['P@2', 'R@2', 'RR@2', 'support', 'coverage', 'abstention', 'nDCG@2', 'AP@2', 'Rprec@2', 'ERR@2', 'RBP@2', 'Bpref@2', 'infAP@2', 'Hit@2', 'span R@2', 'chars@2', 'P/ret@2', 'stale', 'unsupported', 'disclosures', 'ctx differs@2', 'EM', 'F1', 'Judged@2', 'V strict', 'A strict', 'V', 'A', 'W', 'cite P', 'cite R', 'ALCE P', 'ALCE R', 'answered']
 """
 import importlib
 import pkgutil
@@ -14,7 +14,7 @@ import re
 from ..rules import fail
 from ..trials import first_trial, value_of
 from ..counts import At
-from .base import COUNT, RATE, YES_NO, Metric, Pooled
+from .base import COUNT, RATE, YES_NO, Metric, Parameter, Pooled
 
 
 def _registered():
@@ -38,18 +38,85 @@ CONTRACT = ("precision", "recall", "rr", "support", "coverage", "abstention_corr
 
 __all__ = ["CITATION_METRICS", "CONTRACT", "COUNT", "NOT_ASSESSED", "NOT_LABELLED",
            "NUGGET_METRICS", "RATE", "REGISTRY", "YES_NO",
-           "Metric", "Pooled", "get", "merged_reasons", "na_reason", "select", "waiting_reason"]
+           "Metric", "Parameter", "Pooled", "get", "merged_reasons", "na_reason", "parameterised",
+           "select", "waiting_reason"]
 
 
 def get(name):
-    """The registered metric called ``name``; an unknown name is a clear error.
+    """The registered metric called ``name``, or one with parameters
+    (``precision(rel=2)``, as :func:`parameterised` names it); an unknown name is a clear
+    error naming the closest.
 
     >>> get("rr").label_at(5)
     'RR@5'
+    >>> get("precision(rel=2)").label_at(10)
+    'P(rel=2)@10'
     """
-    if type(name) is not str or name not in REGISTRY:
-        fail("metric", f"one of {', '.join(REGISTRY)}", name)
-    return REGISTRY[name]
+    if type(name) is str and name in REGISTRY:
+        return REGISTRY[name]
+    stem, bracket, rest = name.partition("(") if type(name) is str else ("", "", "")
+    if bracket and stem in REGISTRY and rest.endswith(")"):
+        values = dict(part.partition("=")[::2] for part in rest[:-1].split(",")) \
+            if rest[:-1] else {}
+        return parameterised(REGISTRY[stem], values)
+    from difflib import get_close_matches
+
+    closest = get_close_matches(str(name), REGISTRY, n=3, cutoff=0) if type(name) is str \
+        else list(REGISTRY)[:3]
+    fail("metric", f"one of the registered metrics (closest: {', '.join(closest)}; "
+                   f"'ragscore measures' lists every one)", name)
+
+
+def parameterised(metric, texts):
+    """``metric`` with its parameters set from ``texts`` (``{"rel": "2"}``, as typed): a
+    parameter at its default is left out, so ``P(rel=1)`` is ``P`` on a test set whose
+    relevance level is 1 only when said; the result's ``name`` is the registry name with
+    the parameters (``precision(rel=2)``) and its ``label`` ir_measures' spelling
+    (``P(rel=2)@{k}``). An unknown parameter or a bad value is an
+    :class:`~ragscore.core.rules.InvalidInputError` naming the measure and its parameters.
+
+    >>> found = parameterised(REGISTRY["ndcg"], {"dcg": "exp-log2"})
+    >>> found.name, found.label_at(10)
+    ('ndcg(dcg=exp-log2)', 'nDCG(dcg=exp-log2)@10')
+    """
+    from ..rules import InvalidInputError, show
+
+    known = {parameter.name: parameter for parameter in metric.parameters}
+    shown = metric.ir_name or metric.name
+    if not known:
+        raise InvalidInputError(f"measure {shown} takes no parameters; got "
+                                f"{show(dict(texts))}")
+    values = {}
+    for name, text in texts.items():
+        name, text = name.strip(), text.strip().strip("'\"")
+        parameter = known.get(name)
+        if parameter is None:
+            raise InvalidInputError(
+                f"measure {shown} has no parameter {show(name)}; it takes "
+                f"{', '.join(known)}: {', '.join(_example(metric, p) for p in known.values())}")
+        try:
+            values[name] = parameter.read(text)
+        except ValueError as error:
+            raise InvalidInputError(
+                f"measure {shown}: parameter {name} must be {error}; got {show(text)} "
+                f"(such as {_example(metric, parameter)})") from None
+    values = {name: values[name] for name in known if name in values
+              and values[name] != known[name].default}
+    if not values:
+        return metric
+    said = ",".join(f"{name}={value}" for name, value in values.items())
+    label = (metric.label.replace("@{k}", f"({said})@{{k}}") if "@{k}" in metric.label
+             else f"{metric.label}({said})")
+    return metric.derive(metric, values)._replace(name=f"{metric.name}({said})", label=label,
+                                                  ir_name=None, trec_name=None,
+                                                  trec_uncut=None, shown_when=None,
+                                                  parameters=())
+
+
+def _example(metric, parameter):
+    """A valid spelling of ``metric`` with ``parameter`` (``P(rel=2)@10``)."""
+    stem = metric.ir_name or metric.label.replace("@{k}", "")
+    return f"{stem}({parameter.name}={parameter.example})" + ("@10" if "{k}" in metric.label else "")
 
 
 def select(names=CONTRACT):

@@ -1,5 +1,5 @@
 """AP@k: average precision cut at k, as trec_eval's ``map_cut``."""
-from .base import RATE, Metric
+from .base import REL, RATE, Metric, at_level
 
 
 def average_precision(at, k):
@@ -22,4 +22,5 @@ METRIC = Metric(name="ap", label="AP@{k}", kind=RATE, stage="retrieval",
                 formula=average_precision, defined=lambda at: at.n_relevant > 0,
                 undefined="nothing is labelled relevant", needs_labels=True,
                 order=80, na_by_labels=True, ir_name="AP", uncut=True,
-                trec_name="map_cut_{k}", trec_uncut="map", trec_order=(70, 10))
+                trec_name="map_cut_{k}", trec_uncut="map", trec_order=(70, 10),
+                parameters=(REL,), derive=at_level)

@@ -27,10 +27,11 @@ class Pooled(namedtuple("Pooled", "numerator denominator numerator_name denomina
 class Metric(namedtuple("Metric", "name label kind stage formula defined undefined slice pooled "
                                   "yes_means lower_is_better needs_labels neutral waiting "
                                   "waiting_reason zero_by order group shown_when na_by_labels "
-                                  "ir_name uncut trec_name trec_uncut trec_order",
+                                  "ir_name uncut trec_name trec_uncut trec_order parameters "
+                                  "derive",
                         defaults=("answerable", None, "", False, False, False, None, "",
                                   None, 1000, None, None, False, None, False, None, None,
-                                  None))):
+                                  None, (), None))):
     """One metric, defined once.
 
     ``formula(at, k)`` gives a float in [0, 1] (a rate), a bool (yes/no) or a whole number
@@ -63,6 +64,11 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
     name uncut, ``map``) and ``trec_order`` (where trec_eval prints it among its measures,
     ``(at a cutoff, uncut)``: ``map`` comes first, ``map_cut`` after ``ndcg_cut``).
 
+    ``parameters``: the :class:`Parameter` objects its ir_measures name may carry
+    (``P(rel=2)@10``), and ``derive(metric, values)`` the metric they make (``values``:
+    ``{name: value}``, each read and different from its default); see
+    :func:`ragscore.core.metrics.get`.
+
     ``stage``: what the metric reads: ``retrieval`` (the ranking), ``answer`` (the answer's
     claims under the strict citation rule: n/a while the answer is not assessed) or
     ``reference`` (the answer read against what the test set holds for it: reference
@@ -82,3 +88,48 @@ class Metric(namedtuple("Metric", "name label kind stage formula defined undefin
         if self.defined is not None and not self.defined(at):
             return None
         return self.formula(at, k)
+
+
+class Parameter(namedtuple("Parameter", "name read default meaning example")):
+    """A parameter of a measure, as ir_measures spells it (``rel`` in ``P(rel=2)@10``):
+    ``read(text)`` gives its value or raises ``ValueError`` saying what is expected;
+    ``default`` is said in words (``the test set's min_relevance``) or is the value;
+    ``example`` a valid value as typed (``2``)."""
+
+    __slots__ = ()
+
+
+def _level(text):
+    value = int(text) if text.isascii() and text.isdigit() else 0
+    if not 1 <= value <= 1000:
+        raise ValueError("a whole number from 1 to 1000 (the lowest grade counted relevant)")
+    return value
+
+
+#: ``rel``: the lowest grade counted relevant (trec_eval's ``-l``, ir_measures' ``rel``).
+REL = Parameter("rel", _level, "the test set's min_relevance (1 unless set)",
+                "the lowest grade counted relevant, as trec_eval's -l", "2")
+
+
+def at_level(metric, values):
+    """``metric`` with relevance read at grade ``values["rel"]`` or above: its formula,
+    definition and pooled parts read :meth:`~ragscore.core.counts.At.at_level`.
+
+    >>> from ragscore.core.counts import At, count
+    >>> from ragscore.core.metrics import REGISTRY
+    >>> counts = count({"a", "b"}, None, ("b", "a"), None, grades={"a": 2, "b": 1})
+    >>> strict = at_level(REGISTRY["precision"], {"rel": 2})
+    >>> strict.value(counts, 1), strict.value(counts, 2)  # only a counts: rank 2
+    (0.0, 0.5)
+    """
+    rel = values["rel"]
+    formula, defined, pooled = metric.formula, metric.defined, metric.pooled
+    found = metric._replace(
+        formula=lambda at, k: formula(at.at_level(rel), k),
+        defined=None if defined is None else lambda at: defined(at.at_level(rel)),
+        undefined=f"{metric.undefined} at grade {rel} or above")
+    if pooled is not None:
+        found = found._replace(pooled=pooled._replace(
+            numerator=lambda at, k: pooled.numerator(at.at_level(rel), k),
+            denominator=lambda at, k: pooled.denominator(at.at_level(rel), k)))
+    return found

@@ -1,5 +1,5 @@
 """Hit@k: whether any relevant ID is within the top k (trec_eval's ``success``)."""
-from .base import RATE, Metric
+from .base import REL, RATE, Metric, at_level
 
 
 def hit(at, k):
@@ -21,4 +21,5 @@ METRIC = Metric(name="hit", label="Hit@{k}", kind=RATE, stage="retrieval", formu
                 defined=lambda at: at.n_relevant > 0, undefined="nothing is labelled relevant",
                 needs_labels=True,
                 order=90, na_by_labels=True, ir_name="Success", trec_name="success_{k}",
-                trec_order=(80, None))
+                trec_order=(80, None),
+                parameters=(REL,), derive=at_level)

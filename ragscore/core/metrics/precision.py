@@ -1,5 +1,5 @@
 """P@k: precision at a cutoff of k fixed slots."""
-from .base import RATE, Metric
+from .base import REL, RATE, Metric, at_level
 
 
 def precision(at, k):
@@ -19,4 +19,5 @@ METRIC = Metric(name="precision", label="P@{k}", kind=RATE, stage="retrieval",
                 formula=precision, defined=lambda at: at.n_relevant > 0,
                 undefined="nothing is labelled relevant", needs_labels=True,
                 order=10, shown_when="contract", na_by_labels=True, ir_name="P",
-                trec_name="P_{k}", trec_order=(30, None))
+                trec_name="P_{k}", trec_order=(30, None),
+                parameters=(REL,), derive=at_level)

@@ -1,5 +1,5 @@
 """R@k: recall at a cutoff of k."""
-from .base import RATE, Metric, Pooled
+from .base import REL, RATE, Metric, Pooled, at_level
 
 
 def recall(at, k):
@@ -22,4 +22,5 @@ METRIC = Metric(name="recall", label="R@{k}", kind=RATE, stage="retrieval", form
                               numerator_name="hits", denominator_name="relevant documents"),
                 needs_labels=True,
                 order=20, shown_when="contract", na_by_labels=True, ir_name="R",
-                trec_name="recall_{k}", trec_order=(40, None))
+                trec_name="recall_{k}", trec_order=(40, None),
+                parameters=(REL,), derive=at_level)

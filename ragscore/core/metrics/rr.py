@@ -1,5 +1,5 @@
 """RR@k: reciprocal rank of the first relevant ID, cut at k."""
-from .base import RATE, Metric
+from .base import REL, RATE, Metric, at_level
 
 
 def reciprocal_rank(at, k):
@@ -23,4 +23,5 @@ METRIC = Metric(name="rr", label="RR@{k}", kind=RATE, stage="retrieval",
                 formula=reciprocal_rank, defined=lambda at: at.n_relevant > 0,
                 undefined="nothing is labelled relevant", needs_labels=True,
                 order=30, shown_when="contract", na_by_labels=True, ir_name="RR",
-                uncut=True, trec_uncut="recip_rank", trec_order=(None, 20))
+                uncut=True, trec_uncut="recip_rank", trec_order=(None, 20),
+                parameters=(REL,), derive=at_level)

@@ -222,7 +222,7 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
     """The columnar counts of in-memory runs: read in columns, every rule screened on whole
     columns (:func:`ragscore.engine.columnar.memory.encode_memory`), or, where a screen fails
     or the input holds what only the record path reads (and whenever ``progress`` is
-    given), each run validated as the reference engine validates it
+    given, or a grade is negative), each run validated as the reference engine validates it
     (:func:`ragscore.engine.columnar.batch.encode_runs`, which names any problem); then
     counted in arrays."""
     from .batch import encode_runs
@@ -231,7 +231,7 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
 
     batch = None
     with ordinary_pages():
-        if progress is None:
+        if progress is None and not _negative_grades(cases):
             try:
                 batch = encode_memory(corpus, cases, runs, rules=rules, **options)
             except Unclean:
@@ -239,6 +239,18 @@ def count_runs(corpus, cases, runs, *, rules, progress=None, **options):
         if batch is None:
             batch = encode_runs(corpus, cases, runs, rules=rules, progress=progress, **options)
     return count_batch(batch)
+
+
+def _negative_grades(cases):
+    """True when a case lists an ID with a negative grade (trec_eval's pooled but unjudged,
+    :func:`ragscore.core.counts.pool_unjudged`): such runs are counted record by record, the
+    path that carries them (malformed cases are left to the checks)."""
+    try:
+        return any(min(relevant.values()) < 0 for relevant in (
+            case.get("relevant") for case in cases.values())
+            if type(relevant) is dict and relevant)
+    except (TypeError, AttributeError):
+        return False
 
 
 def count_bulk(path, *, unit="chunk", dedupe=False, max_bytes, progress=None):

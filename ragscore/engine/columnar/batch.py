@@ -12,6 +12,7 @@ so both engines refuse the same input with the same message.
 from collections import namedtuple
 
 from ...core.counts import COUNT_FIELDS
+from ...core.graded import pool_unjudged
 from ...core.citations import CitationCounts
 from ...core.nuggets import case_nuggets
 from ...core.reference_answers import answer_match
@@ -130,6 +131,8 @@ class _Builder:
             labels.answerability if labels.answerability is not None
             else int(bool(labels.relevant or labels.support)))
         columns["complete"].append(labels.judged is None)
+        self.grades = getattr(self, "grades", {})
+        self.grades[index] = labels.grades
         columns["n_judged"].append(len(labels.judged or ()))
         self.references[index] = labels.reference
         for doc in labels.relevant:
@@ -206,12 +209,17 @@ class _Builder:
         for doc in prepared.restricted or ():
             self.restricted.setdefault(case, set()).add(code(doc))
         references = self.references[case]
+        characters = prepared.characters
         counted = {"dropped": prepared.dropped, "collapsed": prepared.collapsed,
                    "answer_match": None if prepared.answer is None or references is None
-                   else answer_match(prepared.answer, references)}
-        for field in _PASSED_COUNTS:
-            enter(columns, field, counted[field.name])
+                   else answer_match(prepared.answer, references),
+                   "span_characters": None if characters is None else characters[0],
+                   "span_reads": None if characters is None else characters[1]}
+        counted["pool_unjudged"], counted["n_pool_unjudged"] = pool_unjudged(
+            self.grades[case], prepared.retrieved)
         row_number = len(columns["row_case"]) - 1
+        for field in _PASSED_COUNTS:
+            enter(columns, field, counted[field.name], row=row_number)
         assigned = prepared.assigned
         if assigned or partial or case in self.listed:
             self.explicit.append(row_number)

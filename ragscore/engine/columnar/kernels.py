@@ -21,6 +21,7 @@ from ...core.citations import CITATION_PRIMITIVES
 from ...core.nuggets import NUGGET_PRIMITIVES
 from .batch import CITATION_COLUMNS, sorted_set
 from .batch import member as _member
+from .graded_kernels import graded_primitives
 from .layout import COLUMNS, PASSED, PLAIN, columns_of
 from .nugget_kernels import nugget_primitive, nugget_states, partial_claims
 
@@ -377,6 +378,7 @@ _PRIMITIVES = {
     "precision_sum": _precision_sum,
     "dcg": _dcg,
     "ideal_dcg": _ideal_dcg,
+    **graded_primitives(ArrayAt, discounts),
     "supported": lambda c, k: _count_within(c.supported_row, c.supported_cutoff, k, c.rows),
     "stale": lambda c, k: _count_within(c.stale_row, c.stale_cutoff, k, c.rows),
     "exposures": lambda c, k: _count_within(c.exposed_row, c.exposed_cutoff, k, c.rows),

@@ -42,9 +42,17 @@ def columns_of(name):
     return next(field.columns for field in COUNT_FIELDS if field.name == name)
 
 
-def enter(columns, field, value):
+def enter(columns, field, value, *, row=None):
     """Append a row's ``value`` of the batch-carried count ``field`` (``None``: not
-    recorded) to the lists ``columns`` (by column name)."""
+    recorded) to the lists ``columns`` (by column name); a list (``FLAT``) appends each
+    item, beside ``row``."""
+    if field.shape == FLAT:
+        for item in value or ():
+            columns[field.columns[0]].append(row)
+            for column, one in zip(field.columns[1:],
+                                   item if len(field.columns) > 2 else (item,)):
+                columns[column].append(one)
+        return
     if field.present:
         columns[field.present].append(value is not None)
     values = (0,) * len(field.columns) if value is None else \
@@ -53,10 +61,16 @@ def enter(columns, field, value):
         columns[column].append(one)
 
 
+#: The batch-carried columns of lists (one item per element, not per row).
+_PASSED_FLAT = frozenset(column for field in COUNT_FIELDS if field.batch
+                         and field.shape == FLAT for column in field.columns)
+
+
 def passed_defaults(rows):
     """``{column: array}``: the batch-carried counts of ``rows`` rows that record none (each
-    flag false, each value 0)."""
-    return {column: np.zeros(rows, dtype=dtype) for column, dtype in PASSED.items()}
+    flag false, each value 0, each list empty)."""
+    return {column: np.zeros(0 if column in _PASSED_FLAT else rows, dtype=dtype)
+            for column, dtype in PASSED.items()}
 
 
 def take_rows(columns, rows):

@@ -200,6 +200,8 @@ def check_cases(table, raw, rules, minimum, ids):
         grades = numbers(pc.cast(grades_raw, pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise Unclean("case.grade") from None
+    if len(grades) and int(grades.min()) < 0:  # pooled but unjudged: counted record by record
+        raise Unclean()
     judged_lengths = np.where(graded, lengths_graded, lengths_listed)
     screen((judged_lengths <= rules.max_ids).all(), "ids.limit")
 

@@ -32,7 +32,7 @@ from .screens import screen
 from .trec import QRELS_COLUMNS, plain_table, run_columns, screen_ids, starts_of, \
     take_strings, trec_order
 
-__all__ = ["TrecColumns", "read_trec_columns", "trec_batch"]
+__all__ = ["TrecColumns", "pooled_unjudged", "read_trec_columns", "trec_batch"]
 
 
 class TrecColumns(namedtuple("TrecColumns", [
@@ -292,6 +292,13 @@ def _laid_out(cases, systems, case, system, lengths, ranked, missing_run):
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(sizes[rows], out=offsets[1:])
     return rows // systems, rows % systems, offsets, flat, missing
+
+
+def pooled_unjudged(columns):
+    """True when the qrels give a negative grade (trec_eval's pooled but unjudged, which
+    Bpref and infAP read): such files are counted record by record, as
+    :func:`~ragscore.engine.columnar.count_runs` counts such cases."""
+    return bool(columns.judged_grade.size) and int(columns.judged_grade.min()) < 0
 
 
 def trec_batch(columns, *, min_relevance=1):

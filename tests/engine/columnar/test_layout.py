@@ -16,7 +16,9 @@ def test_counts_has_one_field_per_declared_count_in_order():
                                       "stale_cutoffs": (), "answer_match": None,
                                       "judged_ranks": None, "n_judged": None,
                                       "answerability": None, "nuggets": None,
-                                      "citations": None}
+                                      "citations": None, "span_characters": None,
+                                      "span_reads": (), "pool_unjudged": (),
+                                      "n_pool_unjudged": 0}
 
 
 def test_every_declared_column_is_a_count_column_and_every_flag_too():
@@ -27,7 +29,8 @@ def test_every_declared_column_is_a_count_column_and_every_flag_too():
 
 def test_a_batch_carries_exactly_the_counts_declared_batch_carried():
     carried = {"dropped", "collapsed", "referenced", "exact", "common_tokens", "answer_tokens",
-               "reference_tokens"}
+               "reference_tokens", "spanned", "span_relevant", "span_row", "span_rank",
+               "span_covered", "span_read", "unjudged_row", "unjudged_rank", "n_unjudged"}
     assert set(layout.PASSED) == carried
     assert carried <= set(Batch._fields)
     defaults = layout.passed_defaults(3)
@@ -69,7 +72,11 @@ def test_one_row_reads_back_as_its_counts():
         nugget_row=np.zeros(0, int), nugget_position=np.zeros(0, int),
         nugget_vital=np.zeros(0, int), nugget_assigned=np.zeros(0, int),
         nugget_full=np.zeros(0, int), nugget_half=np.zeros(0, int),
-        cited=np.array([False, False]),
+        cited=np.array([False, False]), spanned=np.array([False, False]),
+        span_relevant=np.zeros(2, int), span_row=np.zeros(0, int), span_rank=np.zeros(0, int),
+        span_covered=np.zeros(0, int), span_read=np.zeros(0, int),
+        unjudged_row=np.zeros(0, int), unjudged_rank=np.zeros(0, int),
+        n_unjudged=np.zeros(2, int),
         **{f"cite_{name}": np.zeros(2, int) for name in CitationCounts._fields})
     assert layout.counts_of(columns, 0) == first == Counts(
         relevant_ranks=(2, 3), n_relevant=2, claim_cutoffs=(2, 3), n_claims=2, n_expected=2,

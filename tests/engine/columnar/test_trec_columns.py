@@ -103,10 +103,30 @@ def test_every_metric_is_the_dataset_path_s(tmp_path, seed):
 
 def test_files_read_straight_into_columns_are_not_read_line_by_line(tmp_path, monkeypatch):
     qrels, runs = _files(tmp_path, random.Random(7))
+    # without the negative grades (pooled but unjudged), which are counted record by record
+    lines = qrels.read_text(encoding="utf-8").splitlines(keepends=True)
+    qrels.write_text("".join(line for line in lines if not line.endswith(" -1\n")),
+                     encoding="utf-8")
     import ragscore.importers.trec as trec
 
     monkeypatch.setattr(trec, "import_trec", None)  # the line path would fail
     assert len(count_trec(qrels, runs)) > 0
+
+
+def test_a_negative_grade_is_counted_record_by_record(tmp_path, monkeypatch):
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 -1\n", encoding="utf-8")
+    (tmp_path / "run").write_text("q1 Q0 d2 1 2.0 s\nq1 Q0 d1 2 1.0 s\n", encoding="utf-8")
+    import ragscore.importers.trec as trec
+
+    class LinePath(Exception):
+        pass
+
+    def line_path(*args, **options):
+        raise LinePath()
+
+    monkeypatch.setattr(trec, "import_trec", line_path)
+    with pytest.raises(LinePath):  # the line path was taken
+        count_trec(tmp_path / "qrels", [tmp_path / "run"])
 
 
 @pytest.mark.parametrize("qrels_text, run_text, rule, message", [
