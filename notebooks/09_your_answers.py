@@ -366,6 +366,7 @@ judge(len(rows))
 code, out, err = capture(["gate", str(FOLDER), "--policy", POLICY,
                           "--candidate", "careful", "--baseline", "draft"])
 print(out.splitlines()[-1])
+scratch.cleanup()  # the temporary folder, page and all
 
 # %% [markdown] tags=["lab-only"]
 # ## Where next
