@@ -276,6 +276,98 @@ value = again.values(REGISTRY["support"], K)[position]
 print(f"support: {'n/a' if value is None else value}, "
       f"why: {again.reasons(REGISTRY['support'], K)[position]}")
 
+# %% [markdown] tags=["going-further"]
+# ### Judge on the review page until the verdict settles
+# The panel of step 4 needs Jupyter. `ragscore review page` writes the same queue as one
+# HTML file that needs nothing else: no server, no network. Given a gate policy and the
+# systems it compares, `--order decision` puts first the items whose judgement can still
+# change the verdict; the rest go last. Here a three-rule gate asks whether `careful` may
+# replace `draft`; we work on a copy of the chapter's folder in a temporary folder:
+
+# %% tags=["going-further"]
+import csv
+import shutil
+import tempfile
+
+from ragscore.io.page_export import export_text
+from ragscore.usecases.review import import_decisions, queue_summary, review_page
+from ragscore.usecases.review_status import review_status
+
+scratch = tempfile.TemporaryDirectory(prefix="ragscore-page-")  # gone with the kernel
+WORK = Path(scratch.name)
+FOLDER = shutil.copytree(ANSWERS, WORK / "answers")
+POLICY = "../fixtures/policies/answers.toml"
+GATED = {"policy": POLICY, "candidate": "careful", "baseline": "draft"}
+CommandOutput(Path(POLICY).read_text(encoding="utf-8").split("\n", 2)[2])
+
+# %% tags=["going-further"]
+page = review_page(FOLDER, out=WORK / "review.html", reviewer="ana", date="2026-12-04",
+                   order="decision", **GATED)
+rows = page.rows
+print(f"wrote {page.out.name}: {queue_summary(rows)}")
+
+# %% [markdown] tags=["going-further"]
+# Open it in your browser from disk (File, Open File; `page.out.as_uri()` is its address),
+# not through JupyterLab: it serves files in a sandbox where the page can neither keep your
+# decisions across reloads nor export them. `ragscore review page ../fixtures/answers --out
+# review.html --order decision --policy ../fixtures/policies/answers.toml --candidate
+# careful --baseline draft` writes one where you choose. Its order, with how many rules each
+# item can move; `audit` marks the seeded sample judged whatever it decides, so that an
+# estimate from it stays unbiased:
+
+# %% tags=["going-further"]
+Table([{"#": at, "kind": row["kind"], "case": row["case"],
+        "item": row.get("doc") or row["claim"], "can move": len(row["moves"]),
+        "audit": "yes" if row["audit"] else ""} for at, row in enumerate(rows, 1)])
+
+# %% [markdown] tags=["going-further"]
+# Now ana works down the page, four items at a time, deciding as in the frozen file. After
+# each batch the page's *Export decisions* file (written here by the same code) goes
+# through `review import`, and `review status` asks the gate whether any way of deciding
+# the rest could still change its verdict:
+
+# %% tags=["going-further"]
+with DECISIONS.open(newline="", encoding="utf-8") as handle:
+    frozen = {(row["kind"], row["case"], row["key"]): (
+        int(row["decision"]) if row["kind"] == "relevance" else row["decision"],
+        row["states"]) for row in csv.DictReader(handle)}
+decided = {}
+
+
+def judge(count):
+    """Decide the page's next ``count`` items as ana did; export, import, ask the gate."""
+    for at in range(len(decided), min(len(decided) + count, len(rows))):
+        decided[at] = frozen[rows[at]["kind"], rows[at]["case"], rows[at]["key"]]
+    export = WORK / "review-export.jsonl"
+    export.write_text(export_text(page.identity, rows, decided, reviewer="ana",
+                                  date="2026-12-04"), encoding="utf-8")
+    import_decisions(FOLDER, export)
+    return review_status(FOLDER, **GATED)
+
+
+# %% tags=["going-further"]
+status, lines = review_status(FOLDER, **GATED), []
+while True:
+    said = status.writers["text"].write(status, None).splitlines()
+    lines.append(f"{len(decided):>2} judged: {said[1]}")
+    if status.verdict is not None:
+        break
+    status = judge(4)
+lines.append(f"settled after {len(decided)} of {len(rows)} items; "
+             f"{len(rows) - len(decided)} left unjudged")
+print("\n".join(lines + said[2:]))
+
+# %% [markdown] tags=["going-further"]
+# The last items could only confirm what is already known. Judged anyway, the gate on the
+# finished pool agrees:
+
+# %% tags=["going-further"]
+judge(len(rows))
+code, out, err = capture(["gate", str(FOLDER), "--policy", POLICY,
+                          "--candidate", "careful", "--baseline", "draft"])
+print(out.splitlines()[-1])
+scratch.cleanup()  # the temporary folder, page and all
+
 # %% [markdown] tags=["lab-only"]
 # ## Where next
 # **Previous:** [Chapter 8 — A practical test collection](08_practice_collection.ipynb) ·
