@@ -121,10 +121,9 @@ Table(table_rows(sources[shown]))
 
 # %%
 agreement = agreement_table(practice)
-Table([{"kind": row.kind, "reviewers": f"{row.first} and {row.second}",
-        "items both judged": row.items,
-        "agreed": row.agreed, "percent agreement": format_value(row.po),
-        "chance agreement": format_value(row.pe), "Cohen's kappa": format_value(row.kappa)}
+Table([{"kind": row.kind, "reviewers": f"{row.first}, {row.second}", "shared": row.items,
+        "agreed": row.agreed, "po (agreement)": format_value(row.po),
+        "pe (by chance)": format_value(row.pe), "kappa": format_value(row.kappa)}
        for row in agreement.astype(object).itertuples(index=False)])
 
 # %% [markdown]
