@@ -344,6 +344,7 @@ CommandOutput(Path(RETRIEVAL_POLICY).read_text())
 # %% tags=["going-further"]
 code, out, err = capture(["gate", str(LIVE), "--policy", RETRIEVAL_POLICY,
                           "--candidate", "live", "--baseline", "A"])
+recording.cleanup()  # the recorded folder is not needed after this
 CommandOutput("\n".join(out.splitlines()[1:]))
 
 # %% [markdown] tags=["lab-only"]
