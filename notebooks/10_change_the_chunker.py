@@ -28,6 +28,7 @@
 # [span, version](../docs/glossary.md#span,-source-document,-version) ·
 # [chunking](../docs/glossary.md#chunking) ·
 # [full and partial support](../docs/glossary.md#full-and-partial-support) ·
+# [span R@k, chars@k](../docs/glossary.md#span-R@k,-chars@k) ·
 # [kept, moved, orphaned, ambiguous](../docs/glossary.md#kept,-moved,-orphaned,-ambiguous) ·
 # [supported claim](../docs/glossary.md#supported-claim)
 
@@ -138,8 +139,29 @@ Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support
 # Read the owner row. On sentences, A cited `archive`, a wrong sentence: support 0. On whole
 # notes the same citation is the team note, which holds the evidence: support 1. Bigger
 # chunks forgive imprecise citations. Both chunkings are judged by the same spans, so the
-# comparison is fair (`ragscore compare --baseline sentences:A --candidate notes:A` on two
-# folders imported from one span test set, docs/spans.md).
+# comparison is fair (`ragscore compare --baseline sentences:A --candidate notes:A`,
+# docs/spans.md).
+
+# %% [markdown]
+# R@2 on rollback rose because one chunk now holds what two held. Two measures count
+# characters instead: **span R@k**, the share of the relevant characters in the top k
+# chunks, and **chars@k**, the characters those chunks hand the answer stage
+# (`ragscore report DIR --measures "span_recall@2 chars@2"`):
+
+# %%
+by_characters = ("span_recall", "characters_read")
+before = {row["case"]: row for row in score_rows(sentences, k=K, system="A",
+                                                 names=by_characters)}
+Table([{"case": row["case"], "span R@2 (sentences)": before[row["case"]]["span R@2"],
+        "span R@2 (whole notes)": row["span R@2"],
+        "chars@2 (sentences)": before[row["case"]]["chars@2"],
+        "chars@2 (whole notes)": row["chars@2"]}
+       for row in score_rows(notes, k=K, system="A", names=by_characters)])
+
+# %% [markdown]
+# Whole notes carry every relevant character (rollback: 79 of 79, not 44 of 79), but the
+# answer stage reads 527 characters instead of 278, almost twice the text. Region has no
+# relevant span: span R@2 is n/a, yet its text is read. Choose a chunker on both numbers.
 
 # %% [markdown]
 # ## Step 4: full, partial, and the chunk size
@@ -166,9 +188,8 @@ show(quick_check("10"))
 # At 60, rollback's two sentences are cut mid-way: no chunk holds either claim whole, and B,
 # citing one chunk for each, is supported on neither. At 50 the cuts fall between the
 # sentences (0-46, 47-97, 98-127), so every span is whole and B's support is back to 1.00;
-# below 50 every span is cut; at 100 and 110 all are whole, at 120 "run the smoke test" is
-# cut (try it), from 130 all are whole. R@2 moves too: a passage cut into three chunks
-# needs three slots.
+# at 120 "run the smoke test" is cut (try it). R@2 moves too: a passage cut into three
+# chunks needs three slots.
 
 # %% [markdown]
 # ## Step 5: a note is edited
@@ -218,7 +239,7 @@ Table(score_rows(edited, k=K, system="A"))
 # %% [markdown]
 # ## Recap
 # - A span labels text, not a chunk: one test set derives the labels of any chunking, so
-#   two chunkers are compared fairly, question by question.
+#   two chunkers are compared fairly, question by question, and by characters.
 # - A chunk is relevant when it holds a relevant span's text or a claim's evidence; for a
 #   claim it is full when it contains an evidence span, partial when it only overlaps one.
 # - A claim is supported when its cited chunks all overlap its evidence, are all in the top

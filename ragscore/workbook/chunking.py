@@ -107,14 +107,19 @@ def derived_rows(dataset):
     return rows
 
 
-def score_rows(dataset, *, k, system):
-    """``case``, support, coverage and R@k of ``system`` on ``dataset`` at ``k``."""
+def score_rows(dataset, *, k, system, names=("recall", "support", "coverage")):
+    """``case`` and the registry metrics ``names`` (R@k, support and coverage unless told)
+    of ``system`` on ``dataset`` at ``k``, each under its label (``span R@2``, ``chars@2``)."""
+    from ..core.measures import closest
     from ..core.metrics import REGISTRY
     from ..engine import count_dataset
     from ..render.text import format_value
 
+    for name in names:
+        if name not in REGISTRY:
+            fail("names", "registry metric names (nearest: "
+                 f"{', '.join(closest(name, among=REGISTRY))})", name)
     counted = count_dataset(dataset, engine="reference")
-    names = ("recall", "support", "coverage")
     values = {name: counted.values(REGISTRY[name], k) for name in names}
     return [{"case": case, **{REGISTRY[name].label_at(k): format_value(values[name][position])
                               for name in names}}

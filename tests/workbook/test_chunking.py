@@ -2,11 +2,17 @@
 re-expressed on another chunking, and the slider that derives the labels and scores again.
 Values worked by hand from fixtures/spans."""
 
+from pathlib import Path
+
 import pytest
 
 from ragscore.core.spans import Chunking
+from ragscore.importers.spans import import_spans
+from ragscore.io.jsonl import MAX_FILE_BYTES
 from ragscore.workbook.chunking import (chunk_size_explorer, chunked, cut, derived_rows,
                                         project_run, score_rows)
+
+SPANS = Path(__file__).resolve().parents[2] / "fixtures" / "spans"
 
 
 def test_cut_packs_words_up_to_the_size(sentences):
@@ -44,6 +50,35 @@ def test_at_80_characters_switch_is_cut_and_b_loses_it(sentences):
         "claims": (("switch", ("release-notes@0",)), ("smoke", ("release-notes@74",)))}
     scores = {row["case"]: row for row in score_rows(at_80, k=2, system="B")}
     assert (scores["rollback"]["support"], scores["rollback"]["coverage"]) == ("0.50", "0.50")
+
+
+def test_chapter_10s_comparison_by_characters(sentences):
+    """Chapter 10's step 3, span R@2 and chars@2 of system A on both chunkings, worked by
+    hand from fixtures/spans. Sentences: launch 0-46 (46 characters), rollback 47-91 (44),
+    checklist 92-127 (35), owners 0-41 (41), archive 42-91 (49); whole notes: release-notes
+    0-127 (127), team-notes 0-91 (91). Relevant characters (relevant and evidence spans
+    merged): launch 0-46 = 46, rollback 47-91 + 92-127 = 79, owner 0-41 = 41, region none.
+    A's top 2 on sentences: launch + archive (46 of 46 covered; 46 + 49 = 95 read),
+    rollback (44 of 79; 44), archive + owners (41 of 41; 49 + 41 = 90), archive (n/a; 49).
+    On whole notes: release-notes + team-notes (46/46; 127 + 91 = 218), release-notes
+    (79/79; 127), team-notes (41/41; 91), team-notes (n/a; 91)."""
+    notes, _ = import_spans(SPANS / "documents.jsonl", SPANS / "questions.jsonl",
+                            SPANS / "chunks-notes.jsonl", runs=SPANS / "runs-notes.jsonl",
+                            reviewer="ana", date="2026-12-04", max_bytes=MAX_FILE_BYTES)
+    names = ("span_recall", "characters_read")
+    assert score_rows(sentences, k=2, system="A", names=names) == [
+        {"case": "launch", "span R@2": "1.00", "chars@2": "95"},
+        {"case": "rollback", "span R@2": "0.56", "chars@2": "44"},  # 44/79 = 0.557
+        {"case": "owner", "span R@2": "1.00", "chars@2": "90"},
+        {"case": "region", "span R@2": "n/a", "chars@2": "49"}]
+    assert score_rows(notes, k=2, system="A", names=names) == [
+        {"case": "launch", "span R@2": "1.00", "chars@2": "218"},
+        {"case": "rollback", "span R@2": "1.00", "chars@2": "127"},
+        {"case": "owner", "span R@2": "1.00", "chars@2": "91"},
+        {"case": "region", "span R@2": "n/a", "chars@2": "91"}]
+    with pytest.raises(ValueError, match=r"names must be registry metric names \(nearest: "
+                                         r"span_recall.*; got 'span_recal'"):
+        score_rows(notes, k=2, system="A", names=("span_recal",))
 
 
 def test_the_panel_follows_its_slider(sentences):
