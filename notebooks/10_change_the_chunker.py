@@ -186,9 +186,9 @@ show(quick_check("10"))
 
 # %% [markdown]
 # At 60, rollback's two sentences are cut mid-way: no chunk holds either claim whole, and B,
-# citing one chunk for each, is supported on neither. At 50 the cuts fall between the
-# sentences (0-46, 47-97, 98-127), so every span is whole and B's support is back to 1.00;
-# at 120 "run the smoke test" is cut (try it). R@2 moves too: a passage cut into three
+# citing one chunk for each, is supported on neither. At 50 (0-46, 47-97, 98-127) each
+# claim's evidence lies inside one chunk, so B's support is back to 1.00, though the second
+# sentence is cut after "After"; at 120 "run the smoke test" is cut (try it). R@2 moves too: a passage cut into three
 # chunks needs three slots.
 
 # %% [markdown]

@@ -174,8 +174,9 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "7f7a84bbfd47debce205790ec4e5f58055f0991b76134e3c3786de00762303eb",
               "Step 1 says what each hash is computed over; find the one that includes the "
               "notes' text.",
-              {"questions_sha256": "Which part of the test set holds the text of the notes? "
-                                   "Step 1 lists what each hash covers.",
+              {"questions_sha256": "The question set's hash covers the questions, their "
+                                   "labels, tags and split: did any of those change? Step "
+                                   "1 lists what each hash covers.",
                "both": "Step 1 lists what each hash is computed over; a hash changes only "
                        "when something on its own list changes.",
                "neither": "The hashes are over the content, so a changed character changes "
@@ -286,9 +287,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "shares a character with the claim's evidence, every cited chunk is within "
               "the ranking's top 3, and the cited chunks together contain one evidence "
               "span from end to end.",
-              {"3": "Check all three parts of the rule for every list, the first part too: "
-                    "each chunk a list cites must share a character with that claim's "
-                    "evidence.",
+              {"3": "Work every list through the rule's three parts in order and note which "
+                    "part decides it; step 4 states the three parts.",
                "1": "Read what step 4's rule says about several chunks cited together: two "
                     "chunks that meet end to end can contain a span that neither contains "
                     "alone.",
