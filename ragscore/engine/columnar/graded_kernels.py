@@ -9,7 +9,7 @@ import numpy as np
 
 from ...core.graded import INFAP_EPSILON
 
-__all__ = ["graded_primitives"]
+__all__ = ["exp_gains", "graded_primitives"]
 
 def _at_level(columns, k, *, array_at):
     """:meth:`ragscore.core.counts.At.at_level`: the primitives with relevance read at a
@@ -37,39 +37,9 @@ def _r_hits(columns, k):
     return np.bincount(rows[within], minlength=columns.rows)
 
 
-def _exp_gains(grades):
+def exp_gains(grades):
     """2 ** grade - 1 as floats (grades past 1000 held at 1000: such a row is n/a)."""
     return np.ldexp(1.0, np.minimum(grades, 1000)) - 1.0
-
-
-def _exp_dcg(columns, k, *, discounts):
-    within = columns.gain_rank <= k
-    ranks = columns.gain_rank[within]
-    table = discounts(int(ranks.max()) if len(ranks) else 0)
-    return np.bincount(columns.gain_row[within],
-                       weights=_exp_gains(columns.gain_grade[within]) / table[ranks],
-                       minlength=columns.rows)
-
-
-def _exp_ideal_dcg(columns, k, *, discounts):
-    cases = columns.graded_case
-    most = int(min(k, columns.n_relevant.max())) if columns.rows else 0
-    table = discounts(max(most, 1))
-    binary = np.concatenate([[0.0], np.cumsum(1.0 / table[1:most + 1])])
-    ideal = binary[np.minimum(columns.n_relevant, most)]
-    if cases.any():
-        starts = np.ones(len(columns.ideal_case), dtype=bool)
-        starts[1:] = columns.ideal_case[1:] != columns.ideal_case[:-1]
-        begins = np.flatnonzero(starts)
-        place = np.arange(len(columns.ideal_case)) - np.repeat(
-            begins, np.diff(np.append(begins, len(columns.ideal_case)))) + 1
-        within = place <= k
-        table = discounts(int(place[within].max()) if within.any() else 0)
-        graded = np.bincount(columns.ideal_case[within],
-                             weights=_exp_gains(columns.ideal_grade[within]) /
-                             table[place[within]], minlength=len(cases))
-        ideal = np.where(cases[columns.row_case], graded[columns.row_case], ideal)
-    return ideal
 
 
 def _top_grade(columns, k):
@@ -93,7 +63,7 @@ def _places(rows):
 def _cascade(columns, k):
     within = columns.gain_rank <= k
     rows, ranks = columns.gain_row[within], columns.gain_rank[within]
-    chance = _exp_gains(columns.gain_grade[within]) / 16
+    chance = exp_gains(columns.gain_grade[within]) / 16
     total, decay = np.zeros(columns.rows), np.ones(columns.rows)
     places = _places(rows)
     order = np.argsort(places, kind="stable")
@@ -169,15 +139,13 @@ def _infap_sum(columns, k):
     return np.bincount(rows, weights=part, minlength=columns.rows)
 
 
-def graded_primitives(array_at, discounts):
-    """``{primitive name: kernel(columns, k)}``: the kernels read ``discounts(most)`` (the
-    discounts ``log2(rank + 1)`` the other kernels read) and make the primitives of another
-    relevance level with ``array_at(columns, k)`` (the engine's ``ArrayAt``)."""
+def graded_primitives(array_at):
+    """``{primitive name: kernel(columns, k)}``: the kernels make the primitives of another
+    relevance level with ``array_at(columns, k)`` (the engine's ``ArrayAt``); the
+    exponential-gain DCGs are kernels.py's own DCG kernels given :func:`exp_gains`."""
     return {
         "at_level": partial(_at_level, array_at=array_at),
         "r_hits": _r_hits,
-        "exp_dcg": partial(_exp_dcg, discounts=discounts),
-        "exp_ideal_dcg": partial(_exp_ideal_dcg, discounts=discounts),
         "top_grade": _top_grade,
         "cascade": _cascade,
         "persistence_sum": _persistence_sum,

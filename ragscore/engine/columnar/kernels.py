@@ -13,6 +13,7 @@ order), and each discount ``log2(rank + 1)`` comes from :func:`math.log2`, as th
 computes it: the columnar engine's values are the reference's, bit for bit.
 """
 from collections import namedtuple
+from functools import partial
 from math import log2
 
 import numpy as np
@@ -21,7 +22,7 @@ from ...core.citations import CITATION_PRIMITIVES
 from ...core.nuggets import NUGGET_PRIMITIVES
 from .batch import CITATION_COLUMNS, sorted_set
 from .batch import member as _member
-from .graded_kernels import graded_primitives
+from .graded_kernels import exp_gains, graded_primitives
 from .layout import COLUMNS, PASSED, PLAIN, columns_of
 from .nugget_kernels import nugget_primitive, nugget_states, partial_claims
 
@@ -334,16 +335,21 @@ def _precision_sum(columns, k):
                        minlength=columns.rows)
 
 
-def _dcg(columns, k):
+def _gained(grades, gains):
+    """``grades`` as gains: as they are, or through ``gains`` (e.g. ``2 ** grade - 1``)."""
+    return grades if gains is None else gains(grades)
+
+
+def _dcg(columns, k, *, gains=None):
     within = columns.gain_rank <= k
     ranks = columns.gain_rank[within]
     table = discounts(int(ranks.max()) if len(ranks) else 0)
     return np.bincount(columns.gain_row[within],
-                       weights=columns.gain_grade[within] / table[ranks],
+                       weights=_gained(columns.gain_grade[within], gains) / table[ranks],
                        minlength=columns.rows)
 
 
-def _ideal_dcg(columns, k):
+def _ideal_dcg(columns, k, *, gains=None):
     cases = columns.graded_case
     # binary labels: grade 1 at ranks 1 .. min(k, relevant), summed in order
     most = int(min(k, columns.n_relevant.max())) if columns.rows else 0
@@ -359,8 +365,8 @@ def _ideal_dcg(columns, k):
         within = place <= k
         table = discounts(int(place[within].max()) if within.any() else 0)
         graded = np.bincount(columns.ideal_case[within],
-                             weights=columns.ideal_grade[within] / table[place[within]],
-                             minlength=len(cases))
+                             weights=_gained(columns.ideal_grade[within], gains) /
+                             table[place[within]], minlength=len(cases))
         ideal = np.where(cases[columns.row_case], graded[columns.row_case], ideal)
     return ideal
 
@@ -378,7 +384,10 @@ _PRIMITIVES = {
     "precision_sum": _precision_sum,
     "dcg": _dcg,
     "ideal_dcg": _ideal_dcg,
-    **graded_primitives(ArrayAt, discounts),
+    # exponential gains (2 ** grade - 1; a grade 1 gains 1, so binary labels are unchanged)
+    "exp_dcg": partial(_dcg, gains=exp_gains),
+    "exp_ideal_dcg": partial(_ideal_dcg, gains=exp_gains),
+    **graded_primitives(ArrayAt),
     "supported": lambda c, k: _count_within(c.supported_row, c.supported_cutoff, k, c.rows),
     "stale": lambda c, k: _count_within(c.stale_row, c.stale_cutoff, k, c.rows),
     "exposures": lambda c, k: _count_within(c.exposed_row, c.exposed_cutoff, k, c.rows),
