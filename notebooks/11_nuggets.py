@@ -203,8 +203,8 @@ Table(table_rows(question_table(assigned, k=K, metrics=metrics)))
 #
 # W = (0 + 0.5 × (0 + 0.5)) / (1 + 0.5 × 2) = 0.25 / 2 = 0.125
 #
-# (Step 4's table shows it to two decimals: 0.12.) The package computes the same from the
-# counts:
+# (Step 4's table shows it to two decimals, a half rounded up: 0.13.) The package computes
+# the same from the counts:
 
 # %%
 scores = count_dataset(assigned)

@@ -1,6 +1,8 @@
 """``ragscore plan`` written out: questions and judgements a paired comparison needs."""
 import json
 
+from .text import fixed
+
 __all__ = ["plan_json", "plan_text"]
 
 
@@ -15,20 +17,20 @@ def plan_text(result, display):
              f"- {result.baseline}) with power {result.power:g} at {_percent(result.confidence)}"
              f" confidence (two-sided paired t-test)"]
     if result.sd_from == "observed":
-        lines.append(f"standard deviation of the paired differences: {result.sd:.4f}, observed"
+        lines.append(f"standard deviation of the paired differences: {fixed(result.sd, digits=4)}, observed"
                      f" over {result.pairs} paired questions (mean difference "
-                     f"{result.mean_delta:+.4f})")
+                     f"{fixed(result.mean_delta, digits=4, sign=True)})")
     else:
         lines.append(f"standard deviation of the paired differences: {result.sd:g}, stated")
     more = max(0, result.questions - result.have)
     lines.append(f"questions needed: {result.questions} (normal approximation "
-                 f"{result.normal:.1f}); the test set has {result.have} questions both "
+                 f"{fixed(result.normal, digits=1)}); the test set has {result.have} questions both "
                  f"systems answered" + (f": {more} more" if more else ": enough"))
     lines.append(f"judgements for {result.questions} new questions:")
     for kind, total in result.judgements.items():
         per, how = result.per_question[kind]
         used = "" if kind in result.reads else " (not read by " + result.metric + ")"
-        lines.append(f"  {kind}: {total:,} ({per:.2f} per question: {how}){used}")
+        lines.append(f"  {kind}: {total:,} ({fixed(per)} per question: {how}){used}")
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ import numpy as np
 from ..core.metrics import REGISTRY, YES_NO, get
 from ..core.rules import InvalidInputError, fail
 from .escape import plot_text
+from .text import format_delta
 
 #: Figure size (inches) and resolution for a projector: 900 x 450 pixels.
 PROJECTOR_SIZE = (9.0, 4.5)
@@ -159,7 +160,7 @@ def plot_deltas(comparison, *, metric="support", ax=None):
                     label="_zero", gid=f"zero {case}")
             label = "0.00"
         else:
-            label = f"{height:+.2f}"
+            label = format_delta(height)
         if yes_no and not missing:
             label = f"{_yes_no(old)} \u2192 {_yes_no(new)}"
         up = height >= 0

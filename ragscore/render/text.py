@@ -3,6 +3,8 @@ the plain-text tables: the seed's (``ragscore demo``) and the aligned one (``rep
 
 Standard library only, so ``ragscore demo`` never loads pandas.
 """
+from decimal import ROUND_HALF_UP, Context, Decimal
+
 from ..core.metrics import CONTRACT, select
 from ..core.rules import fail
 from .escape import text
@@ -40,6 +42,12 @@ def format_value(value, *, digits=2):
     ['n/a', 'yes', 'no', '0.50', '1.00', '3']
     >>> format_value(5 / 6, digits=4)
     '0.8333'
+
+    A half rounds away from zero, as taught at school and in the workbook's exercises
+    (Python's own ``f"{0.625:.2f}"`` gives ``0.62``, rounding the exact half to even):
+
+    >>> format_value(5 / 8), format_value(1 / 8), format_value(3 / 8)
+    ('0.63', '0.13', '0.38')
     """
     if is_na(value):
         return "n/a"
@@ -49,7 +57,7 @@ def format_value(value, *, digits=2):
         if not -(1 << 63) <= int(value) < (1 << 63):
             fail("value", "a number, a bool or n/a", value)  # no count is this large
         return str(int(value))
-    return f"{_number(value):.{digits}f}"
+    return fixed(_number(value), digits=digits)
 
 
 def format_delta(value, *, digits=2):
@@ -60,10 +68,33 @@ def format_delta(value, *, digits=2):
     ['+0.50', '-0.50', '+0.00', 'n/a']
     >>> format_delta(-1 / 6, digits=4)
     '-0.1667'
+    >>> format_delta(-0.125)  # a half rounds away from zero, as in format_value
+    '-0.13'
     """
     if is_na(value):
         return "n/a"
-    return f"{_number(value):+.{digits}f}"
+    return fixed(_number(value), digits=digits, sign=True)
+
+
+#: Enough digits for any float's exact decimal form, so that rounding never overflows.
+_WIDE = Context(prec=800, rounding=ROUND_HALF_UP)
+
+
+def fixed(number, *, digits=2, sign=False):
+    """``number`` (a float) with ``digits`` decimals, a half rounded away from zero.
+
+    The float is read as the shortest decimal that names it (``repr``: 0.285, not the
+    0.28499999999999998 it is stored as), then rounded: a value a person would call a half
+    is rounded up, whatever its binary form. ``sign`` writes ``+`` before positive values.
+
+    >>> fixed(0.625), fixed(0.285), fixed(-0.005), fixed(2 / 3, digits=3, sign=True)
+    ('0.63', '0.29', '-0.01', '+0.667')
+    """
+    spec = f"{'+' if sign else ''}.{digits}f"
+    if number != number or number in (float("inf"), float("-inf")):
+        return format(number, spec)
+    exact = Decimal(repr(number)).quantize(Decimal(1).scaleb(-digits), context=_WIDE)
+    return format(exact, spec)
 
 
 def _number(value):

@@ -13,8 +13,8 @@ only says to try first. The solutions are the instructor notes' reasoning, store
 
 Kinds and their canonical forms (what is hashed):
 
-- ``rate``: a number from 0 to 1, rounded to two decimals (``2/3``, ``0.667`` and ``0.67``
-  are all ``"0.67"``);
+- ``rate``: a number from 0 to 1, rounded to two decimals as the tables round, a half away
+  from zero (``2/3``, ``0.667`` and ``0.67`` are all ``"0.67"``; ``5/8`` is ``"0.63"``);
 - ``count``: a whole number (``3`` or ``3.0``, never ``True``);
 - ``yes/no``: ``True`` or ``False`` (``"yes"`` / ``"no"``);
 - ``choice``: one of the exercise's listed options, as text.
@@ -34,6 +34,7 @@ from fractions import Fraction
 from numbers import Integral, Real
 
 from ..core.rules import InvalidInputError, show
+from ..render.text import fixed
 from .exercise_list import CHOICE, COUNT, EXERCISES, RATE, YES_NO, Exercise, _exercise
 from .feedback import Feedback
 
@@ -42,7 +43,8 @@ __all__ = ["CHOICE", "COUNT", "EXERCISES", "Exercise", "Feedback", "RATE", "YES_
 
 #: How each kind's answers are compared, in the words the learner reads.
 TOLERANCE = {
-    RATE: "rates are compared after rounding to two decimals (2/3, 0.667 and 0.67 all count)",
+    RATE: ("rates are compared after rounding to two decimals, a half rounded up as in the "
+           "tables (2/3, 0.667 and 0.67 all count)"),
     COUNT: "counts must be exact whole numbers",
     YES_NO: "type True or False",
     CHOICE: "type one of the listed names, in quotes",
@@ -61,8 +63,9 @@ _PEPPER = "ragscore-workbook-v1"
 #: The hint for a rate one hundredth away from the answer: usually digits cut off instead of
 #: rounded. Its example (1/6) is no exercise's answer.
 ROUNDING = ("You are one hundredth away, which is usually rounding: round to two decimals "
-            "instead of cutting digits off (1/6 = 0.1666... is 0.17, not 0.16), or type the "
-            "fraction itself, such as 1/6, and let Python divide.")
+            "instead of cutting digits off (1/6 = 0.1666... is 0.17, not 0.16; a half rounds up, "
+            "as in the tables: 1/8 = 0.125 is 0.13), or type the fraction itself, such as 1/6, "
+            "and let Python divide.")
 
 
 #: The exercises attempted in this session (:func:`check` saw an answer of the right type):
@@ -154,7 +157,7 @@ def canonical(kind, answer, *, options=()):
     if not 0 <= value <= 1:
         return None, (f"A rate lies between 0 and 1; you gave {show(answer)}. "
                       "Did you forget to divide?")
-    return f"{round(value + 0.0, 2):.2f}", None
+    return fixed(value + 0.0, digits=2), None
 
 
 def _find(exercise_id):

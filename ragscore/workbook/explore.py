@@ -424,7 +424,7 @@ def drawn(ax):
         def cell(value, is_missing, column):
             if is_missing:
                 return "n/a"
-            return format_value(bool(value)) if column in yes_no else f"{float(value):.2f}"
+            return format_value(bool(value)) if column in yes_no else format_value(float(value))
 
         return [{"row": label.get_text(),
                  **{column: cell(data[i, j], missing[i, j], column)
@@ -448,7 +448,7 @@ def _delta_mark(bar, zero):
     change, or nothing for an n/a delta (its label says n/a)."""
     if not bar.get_visible():
         return "no bar (n/a)"
-    return "diamond at 0 (no change)" if zero else f"bar to {bar.get_height():+.2f}"
+    return "diamond at 0 (no change)" if zero else f"bar to {format_delta(bar.get_height())}"
 
 
 def fit_width(figure, width=PAGE_WIDTH):

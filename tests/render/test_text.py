@@ -2,15 +2,25 @@
 import pandas as pd
 import pytest
 
-from ragscore.render.text import format_value, text_header, text_row, text_table
+from ragscore.render.text import format_delta, format_value, text_header, text_row, text_table
 
 
 @pytest.mark.parametrize("value, text", [
     (None, "n/a"), (pd.NA, "n/a"), (float("nan"), "n/a"), (True, "yes"), (False, "no"),
-    (0.5, "0.50"), (1.0, "1.00"), (1, "1"), (0.0, "0.00"), (2 / 3, "0.67"), (0.125, "0.12"),
+    (0.5, "0.50"), (1.0, "1.00"), (1, "1"), (0.0, "0.00"), (2 / 3, "0.67"),
+    # a half rounds away from zero, read from the shortest decimal that names the float:
+    # 1/8 = 0.125 -> 0.13 and 5/8 = 0.625 -> 0.63 (Python's f"{x:.2f}" gives 0.12 and 0.62);
+    # 0.285 is stored as 0.28499999999999998 but shown 0.29, as a person rounds 0.285
+    (0.125, "0.13"), (5 / 8, "0.63"), (0.285, "0.29"), (0.005, "0.01"), (0.00499, "0.00"),
 ])
 def test_format_value(value, text):
     assert format_value(value) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.125, "+0.13"), (-0.125, "-0.13"), (-0.375, "-0.38"), (0.0, "+0.00"), (None, "n/a")])
+def test_format_delta_rounds_a_half_away_from_zero(value, text):
+    assert format_delta(value) == text
 
 
 def test_zero_and_missing_look_different():

@@ -139,6 +139,16 @@ def test_rates_round_to_two_decimals():
     assert "rounding to two decimals" in about("02.1")
 
 
+def test_a_half_rounds_up_as_the_tables_show_it():
+    """5/8 = 0.625 and 1/8 = 0.125 by hand: the hundredths digit goes up (0.63, 0.13), as the
+    tables print them; Python's round() would give 0.62 and 0.12."""
+    assert canonical(RATE, 5 / 8) == ("0.63", None) and canonical(RATE, 0.625) == ("0.63", None)
+    assert canonical(RATE, 1 / 8) == ("0.13", None)
+    # 04.4's likely slip, region counted as 0: (1 + 0.5 + 0 + 0) / 4 = 0.375, shown 0.38
+    assert "region" in check("04.4", 1.5 / 4).message
+    assert "a half rounds up" in ROUNDING
+
+
 @pytest.mark.parametrize("name", sorted(n for n in HAND if HAND[n][0] == RATE))
 def test_a_rate_one_hundredth_off_gets_the_rounding_hint(name):
     right = round(HAND[name][1], 2)
