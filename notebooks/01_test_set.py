@@ -49,6 +49,7 @@ course = ragscore.load_course()
 # set scores them apart, as the Ragas paper (Es and others, 2023) argues; this course takes
 # that idea only, not Ragas or its scores. System A on `owner` shows the second failure: the
 # right note was retrieved (R@2 is 1.00), yet the answer cites the wrong one (support 0.00).
+# Read those two columns for now; chapters 2 and 3 define the others.
 
 # %%
 Table(row for row in question_rows(course, k=2, system="A") if row["case"] == "owner")

@@ -30,6 +30,7 @@
 # %%
 # %matplotlib inline
 import ragscore
+from ragscore.render.text import format_value
 from ragscore.reports import claim_counts
 from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import Table, attempt, question_rows, score_row
@@ -67,8 +68,8 @@ Table([retrieval("rollback", "A")])
 counts = claim_counts(course, k=2).loc[("rollback", "A")]
 returned = len(course.runs["rollback"]["A"]["retrieved"][:2])
 Table([{"hits in top 2": int(counts["hits"]), "slots (k)": 2, "returned": returned,
-        "P@2 = hits / k": f"{counts['hits'] / 2:.2f}",
-        "over returned = hits / returned": f"{counts['hits'] / returned:.2f}"}])
+        "P@2 = hits / k": format_value(counts["hits"] / 2),
+        "over returned = hits / returned": format_value(counts["hits"] / returned)}])
 
 # %%
 show(quick_check("02"))

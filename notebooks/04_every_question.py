@@ -31,6 +31,7 @@
 # %matplotlib inline
 import ragscore
 from ragscore.plots import plot_deltas, plot_heatmap, plot_sweep
+from ragscore.render.text import format_value
 from ragscore.reports import aggregates, compare, question_table, render, sweep
 from ragscore.workbook.exercises import check, solution
 from ragscore.workbook.explore import CommandOutput, Table, comparison_rows, show_plot
@@ -80,14 +81,14 @@ show_plot(plot_deltas(changes, metric="support"))
 summary = aggregates(course, k=2)
 chosen = summary[(summary["metric"].isin(["recall", "support"]) & (summary["method"] == "macro"))
                  | ((summary["metric"] == "support") & (summary["method"] == "pooled"))]
-Table({"system": row.system, "value": f"{row.value:.2f}", "declared as": row.description}
+Table({"system": row.system, "value": format_value(row.value), "declared as": row.description}
       for row in chosen.itertuples())
 
 # %%
 show(quick_check("04"))
 
 # %% [markdown]
-# Mean recall rises from 0.83 to 1.00 and mean support from 0.67 to 0.83 while `launch` got
+# Mean recall rises from A's 0.83 to B's 1.00 and mean support from 0.67 to 0.83 while `launch` got
 # worse; pooled support is 2 of 3 for A and 4 of 5 for B. Every average can improve over a
 # regression: that is why the per-question table comes first.
 

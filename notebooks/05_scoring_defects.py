@@ -26,6 +26,7 @@
 
 # %%
 import ragscore
+from ragscore.render.text import format_value
 from ragscore.reports import claim_counts
 from ragscore.workbook.crosscheck import crosscheck
 from ragscore.workbook.exercises import check, solution
@@ -169,7 +170,8 @@ for case in ("launch", "rollback", "owner"):
     hits = int(counts.loc[(case, "A"), "hits"])
     returned = min(2, len(course.runs[case]["A"]["retrieved"]))
     rows.append({"case": case, "system": "A", "hits": hits, "k": 2, "returned": returned,
-                 "P@2": f"{hits / 2:.2f}", "with the defect": f"{hits / returned:.2f}"})
+                 "P@2": format_value(hits / 2),
+                 "with the defect": format_value(hits / returned)})
 Table(rows)
 
 # %% [markdown] tags=["going-further"]

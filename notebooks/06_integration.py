@@ -63,7 +63,8 @@ recorded = ragscore.load_dataset(RUNS)
 # ragscore computes them as SHA-256 hashes of the content, the same on any machine.
 # `corpus_sha256` covers every note (ID, text, source document, version, access groups);
 # `questions_sha256` every question (text, labels, tags, split), not reviewers' judgements.
-# Together they are the test set's **fingerprint**.
+# With the rubric version the scores are computed under, they make the test set's
+# **fingerprint**.
 
 # %%
 report = manifest_report(recorded)
@@ -86,9 +87,9 @@ Table({"field": field, "A": shown(a[field]), "B": shown(b[field]),
 
 # %%
 prints = report["fingerprint"]
-Table([{"hash": "corpus_sha256", "value": prints["corpus_sha256"][:16] + "…"},
-       {"hash": "questions_sha256", "value": prints["questions_sha256"][:16] + "…"},
-       {"hash": "rubric", "value": prints["rubric"]}])
+Table([{"part": "corpus_sha256", "value": prints["corpus_sha256"][:16] + "…"},
+       {"part": "questions_sha256", "value": prints["questions_sha256"][:16] + "…"},
+       {"part": "rubric", "value": prints["rubric"]}])
 
 # %% [markdown]
 # Change one word of one question and the question-set hash changes; the corpus hash does
@@ -175,9 +176,9 @@ show(quick_check("06"))
 # %% [markdown]
 # B's averages are better than A's, and the gate still refuses it: the policy said in
 # advance that no question may lose support, and `launch` did. Each rule's line says how
-# many questions broke it out of how many it could judge, and how many values were n/a. A
-# rule reads every question (or every question with its tag), not chapter 4's answerable
-# slice, so `region`'s n/a coverage is inside what the coverage rules read.
+# many questions broke it out of how many it could judge. A rule reads every question (or
+# every question with its tag), not chapter 4's answerable slice, so `region`'s n/a coverage
+# is inside what the coverage rules read.
 #
 # Each line also says how many values were n/a on each side, and why. An n/a the labels make
 # (`region` is unanswerable) never counts against B; a candidate n/a where the baseline

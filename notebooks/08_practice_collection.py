@@ -129,8 +129,10 @@ Table([{"kind": row.kind, "reviewers": f"{row.first}, {row.second}", "shared": r
 # %% [markdown]
 # Kappa = (po - pe) / (1 - pe). On the documents, (17/19 - 219/361) / (1 - 219/361) = 52/71,
 # about 0.73: well above chance. On the claims, (5/8 - 1/2) / (1 - 1/2) = 1/4: they agree
-# little more than chance would, so the support figures rest on shakier labels. Mean recall of `baseline` over all questions, without the disputed ones, and
-# on the disputed ones alone:
+# little more than chance would, so the support figures rest on shakier labels.
+#
+# Do the disputed questions move the scores? Mean recall of `baseline` over all questions,
+# without the disputed ones, and on the disputed ones alone:
 
 # %%
 sets = disputed_slice(practice, k=K, metrics=("recall",))

@@ -48,6 +48,7 @@ from ragscore.core.metrics import NUGGET_METRICS, REGISTRY
 from ragscore.engine import count_dataset
 from ragscore.io.queue_file import add_judgements, read_decisions
 from ragscore.io.review_queue import review_queue
+from ragscore.render.text import format_value
 from ragscore.reports import assignment_rows, question_table
 from ragscore.workbook.answer_review import answer_queue_editor, judgement_of
 from ragscore.workbook.exercises import check, solution
@@ -119,7 +120,7 @@ Table(shown(row for row in assignment_rows(nuggety, k=K) if row["case"] == "roll
 # %%
 counted = count_dataset(nuggety)
 W = REGISTRY["nugget_weighted"]
-Table([{"case": case, "system": system, "W": "n/a" if value is None else f"{value:.2f}",
+Table([{"case": case, "system": system, "W": format_value(value),
         "why": reason or ""}
        for (case, system), value, reason in zip(counted.keys, counted.values(W, K),
                                                  counted.reasons(W, K))
@@ -187,6 +188,7 @@ Table(table_rows(question_table(assigned, k=K, metrics=metrics)))
 # - W weighs `smoke` and `order` half each, so missing `smoke` costs `draft` less than
 #   missing `switch` would. The region question has no nugget: n/a in every nugget
 #   column.
+#
 # A score that is n/a stays out of every mean. nuggetizer writes 0.0 there instead;
 # `ragscore report --na-as-zero` does the same, and says so.
 

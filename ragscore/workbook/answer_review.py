@@ -61,17 +61,21 @@ def _passages(passages):
                    "</li>" for doc, text in passages.items())
 
 
-def _recorded(record):
-    """One judgement a click recorded, in words: what it is about and the decision."""
+def _recorded(record, shown):
+    """One judgement a click recorded, in words: what it is about (a claim as the answer
+    wrote it) and the decision (the label of the button clicked, when ``shown`` has it)."""
+    label, sentence = shown
     about = f"<code>{html.escape(record['case'])}</code>"
     if record["kind"] == "relevance":
         about += f", passage <code>{html.escape(record['doc'])}</code>"
     elif record["kind"] in ("support", "citation"):
-        about += f", claim &ldquo;{html.escape(record['claim'])}&rdquo;"
+        about += f", claim &ldquo;{html.escape(sentence or record['claim'])}&rdquo;"
         if record["kind"] == "citation":
             about += f" against <code>{html.escape(record['doc'])}</code>"
     elif record["kind"] == "nugget":
         about += f", nugget <code>{html.escape(record['nugget'])}</code>"
+    if label:
+        return f"<li>{about}: {html.escape(label)}</li>"
     decision = html.escape(str(record["decision"]).replace("_", " "))
     if record["kind"] == "relevance":
         decision = f"grade {decision}"
@@ -80,23 +84,30 @@ def _recorded(record):
     return f"<li>{about}: {decision}</li>"
 
 
-def recorded_html(records, *, reviewer, date, path):
+def recorded_html(records, *, reviewer, date, path, shown=None):
     """What the panel recorded, shown when its queue is done: each judgement in words, the
-    reviewer and date, and whether anything was written.
+    reviewer and date, and whether anything was written. ``shown``: for each record, the
+    label of the button clicked and the claim as the answer wrote it (either may be None).
 
     >>> print(recorded_html([{"kind": "nugget", "case": "rollback", "nugget": "order",
     ...                       "decision": "partial_support"}], reviewer="learner",
     ...                      date="2026-12-05", path=None))
     <p><b>Done.</b> You recorded 1 judgement as learner on 2026-12-05:</p><ul><li><code>rollback</code>, nugget <code>order</code>: partial support</li></ul><p>Nothing is saved: the panel was given no folder (<code>path=</code>).</p>
+    >>> print(recorded_html([{"kind": "support", "case": "launch", "claim": "starts monday",
+    ...                       "decision": "supported"}], reviewer="learner", date="2026-12-05",
+    ...                      path=None, shown=[("supported, states none", "Starts Monday.")]))
+    <p><b>Done.</b> You recorded 1 judgement as learner on 2026-12-05:</p><ul><li><code>launch</code>, claim &ldquo;Starts Monday.&rdquo;: supported, states none</li></ul><p>Nothing is saved: the panel was given no folder (<code>path=</code>).</p>
     """
     if not records:
         return ""
+    shown = shown or [(None, None)] * len(records)
     count = f"{len(records)} judgement{'' if len(records) == 1 else 's'}"
     saved = ("<p>Nothing is saved: the panel was given no folder (<code>path=</code>).</p>"
              if path is None else f"<p>Press Save to write them to "
                                   f"<code>{html.escape(str(path))}</code>.</p>")
     return (f"<p><b>Done.</b> You recorded {count} as {html.escape(reviewer)} on "
-            f"{html.escape(date)}:</p><ul>{''.join(map(_recorded, records))}</ul>{saved}")
+            f"{html.escape(date)}:</p><ul>{''.join(map(_recorded, records, shown))}</ul>"
+            f"{saved}")
 
 
 def _item_html(row, position, total):
@@ -174,7 +185,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     if not str(reviewer).strip():
         raise InvalidInputError("reviewer must be a non-blank name")
     depth = POOL_DEPTH if pool_depth is None else pool_depth
-    state = {"records": [], "at": 0,
+    state = {"records": [], "shown": [], "at": 0,
              "rows": review_queue(dataset, system=system, pool_depth=depth,
                                   citations=citations)}
     total = len(state["rows"])
@@ -197,7 +208,10 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
             raise InvalidInputError("the queue is empty: nothing to decide")
         record = judgement_of(row, decision, states, reviewer=reviewer, date=date)
         check_record(dict(record, batch="0" * 16), f"item {state['at'] + 1}")
+        label = next((label for label, chosen, said in choices(row)
+                      if chosen == decision and said == states), None)
         state["records"].append(record)
+        state["shown"].append((label, row.get("claim")))
         state["at"] += 1
         draw()
 
@@ -211,7 +225,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
         state["html"] = _item_html(row, state["at"] + 1, total)
         if row is None:
             state["html"] += recorded_html(state["records"], reviewer=reviewer, date=date,
-                                           path=path)
+                                           path=path, shown=state["shown"])
         view.value = LIVE_STYLE + state["html"]  # drawn live: the stored view is hidden
         buttons = {label: button(label, decision, states)
                    for label, decision, states in (choices(row) if row else ())}

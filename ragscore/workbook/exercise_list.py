@@ -33,7 +33,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "IDs; a question that expects nothing adds nothing.",
               {"5": "5 is how many claims system B made over the four questions; the "
                     "question asks what the reviewer expects (step 3), not what a system said.",
-               "3": "Count claim IDs, not questions: one question expects more than one claim."}),
+               "3": "Count claim IDs, not questions: write down every ID each row of step 3's "
+                    "'expected claims' column lists, then count them."}),
     _exercise("01.2", COUNT, "12febe",
               "848b931e76ac065acb94d79a2ad09d72defd539fe5d9e7bdfe1fe224cebffbc5",
               "Take each run of step 4 claim by claim, and look up in step 3 which notes are "
@@ -74,8 +75,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "RR@k is 1 divided by the rank of the first relevant note within the top k.",
               {"1.00": "1.00 is what R@3 gives here (the relevant note is found); RR asks at "
                        "which rank the first relevant note sits.",
-               "0.50": "0.50 is RR@2 of owner A's recorded list; in this list the relevant "
-                       "note sits lower.",
+               "0.50": "0.50 is RR@2 of owner A's recorded list; find the rank of owners in "
+                       "this list.",
                "0.00": "At k = 3 all three notes are in view; is one of them relevant?"}),
     _exercise("02.3", RATE, "02db82",
               "0617885d0acb7490e7d15eb9af220113549ad685ef97972730b27b7861ad5a2a",
@@ -106,10 +107,10 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "943ec15b5aa92d9ce0042c4fc70fdbdd1f02ab3aebebcf2b3e2df4f89a860800",
               "Apply step 1's rule to each of B's claims with its new citation list: every "
               "cited note must be labelled for the claim and be in the top 2.",
-              {"4": "4 is how many of B's claims are supported as recorded. Step 1's rule "
-                    "asks something of every cited note, the added one too.",
-               "3": "Look at each claim's added citation: does one good citation make up "
-                    "for a bad one (step 1)?",
+              {"4": "4 is how many of B's claims are supported as recorded, before anything "
+                    "was added; apply step 1's rule to each claim's new citation list.",
+               "3": "Take the claims one at a time and check each note of its new citation "
+                    "list against step 1's rule.",
                "5": "bonus had no support before anything was added: nobody labelled a "
                     "note for it on launch."}),
     _exercise("04.1", RATE, "626563",
@@ -148,7 +149,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "751d0e179e36569dad25d5beb35cbd561294d14a94584a953dadf6d19676ebb5",
               "Under that defect a claim needs only one cited note that is labelled for it "
               "on this question and ranked within k; go through the three claims one by one.",
-              {"0.00": "0.00 is what the correct scorer gives; the defect is more lenient.",
+              {"0.00": "0.00 is what the correct scorer gives; apply the defect's rule to "
+                       "each claim instead.",
                "0.67": "Check each claim twice: is one cited note labelled for that claim on "
                        "rollback, and is that note in view at k = 1?",
                "1.00": "monday is an expected claim of the launch question; on rollback "
@@ -167,7 +169,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "21cc35546275d1f2743b7d5c97421f386eba52ffc7dda97c429184284d518df0",
               "Coverage = supported expected claims / expected claims, per answer; this defect "
               "ignores a cited note's rank, not its label. Average the six answers.",
-              {"0.67": "0.67 is the correct scorer's mean at k = 1; the defect is more lenient.",
+              {"0.67": "0.67 is the correct scorer's mean at k = 1; apply the defect's "
+                       "rule to each answer instead.",
                "1.00": "owner A's aurora cites archive: is archive labelled for aurora?",
                "0.83": "Take A's and B's answers together: six answers."}),
     _exercise("06.1", CHOICE, "83738f",
@@ -194,7 +197,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "ed21985277f1292d3e6873a4a37e5140ad76ed4dba20e2983e39468f081f3de1",
               "Read B's gate output in step 4 rule by rule: each line says what B did, which "
               "does not change with a threshold; compare it with each rule as changed.",
-              {"1": "Go through all five rules, not only the one that changed.",
+              {"1": "Read each of the five rule lines of B's output and check it against its "
+                    "limit as changed.",
                "0": "The last rule's line says how many unsupported claims B made in all; "
                     "compare that with the new limit.",
                "5": "That is how many rules A fails in step 4; the question asks about B."}),

@@ -3,8 +3,8 @@
 Each exercise has an ID (``"02.1"``: chapter 2, exercise 1), a kind, a salted SHA-256 digest of
 its answer in canonical form, hints for the likely mistakes and a general hint. A notebook cell
 reads ``check("02.1", answer)``; the answer itself is written only in the instructor notes
-(``docs/instructor.md``), which a test checks against the digests. A rate one hundredth away
-from the answer gets the rounding hint (:data:`ROUNDING`), whichever way it is off.
+(``docs/instructor.md``), which a test checks against the digests. A rate one hundredth
+below the answer gets the rounding hint (:data:`ROUNDING`).
 
 After a first attempt (an answer of the right type, right or wrong), ``solution("02.1")``
 shows the worked solution, and a wrong answer's feedback offers it; before any attempt it
@@ -224,19 +224,21 @@ def _shown(kind, form):
 
 
 def _off_by_rounding(exercise, form):
-    """True when a rate's answer is one hundredth above or below ``form``."""
+    """True when a rate's answer is one hundredth above ``form``: the reply lost its last
+    digit to cutting (2/3 typed as 0.66) or to Python's rounding of a half to even. A reply
+    one hundredth above the answer is no rounding slip and gets the ordinary hints."""
     if exercise.kind != RATE:
         return False
-    hundredths = round(float(form) * 100)
-    return any(digest(exercise.id, exercise.salt, f"{near / 100:.2f}") == exercise.digest
-               for near in (hundredths - 1, hundredths + 1) if 0 <= near <= 100)
+    above = round(float(form) * 100) + 1
+    return above <= 100 and digest(exercise.id, exercise.salt,
+                                   f"{above / 100:.2f}") == exercise.digest
 
 
 def about(exercise_id):
     """One line saying what kind of answer an exercise wants and how it is compared.
 
     >>> about("02.1")
-    'Exercise 02.1 wants a rate: rates are compared after rounding to two decimals (2/3, 0.667 and 0.67 all count).'
+    'Exercise 02.1 wants a rate: rates are compared after rounding to two decimals, a half rounded up as in the tables (2/3, 0.667 and 0.67 all count).'
     """
     exercise = _find(exercise_id)
     return f"Exercise {exercise.id} wants a {exercise.kind}: {TOLERANCE[exercise.kind]}."

@@ -5,6 +5,7 @@ string (what a display shows), so it is tested without a browser and the widgets
 :mod:`ragscore.workbook.widgets` only wire controls to these functions.
 """
 import html
+import re
 
 import numpy as np
 
@@ -187,11 +188,16 @@ def sweep_rows(sweep_table, *, metric):
 
 def _cell(value):
     """One table cell; a long name may break after ``_`` or ``/`` (``<wbr>``), so a test's
-    name or a file's path wraps in its column instead of widening the table past the page."""
+    name or a file's path wraps in its column instead of widening the table past the page,
+    but "n/a" stays whole.
+
+    >>> _cell("declared as: pooled, n/a left out of the slice_mean")
+    '<td>declared as: pooled, n/a left out of the slice_<wbr>mean</td>'
+    """
     marker = ' class="na"' if value == "n/a" else ""
     text = html.escape(str(value))
     if len(text) > 24:
-        text = text.replace("_", "_<wbr>").replace("/", "/<wbr>")
+        text = re.sub(r"(?<!\bn)/", "/<wbr>", text.replace("_", "_<wbr>"))
     return f"<td{marker}>{text}</td>"
 
 

@@ -68,7 +68,7 @@ QUICK_CHECKS = {check.chapter: check for check in (
             "expected is missing."),
            ("support 1.00, coverage 1.00", False,
             "Support counts every claim the answer made, the unsupported third one too.")),
-    _check("04", 3, "B's mean support rose from 0.67 to 0.83. What does that tell you about "
+    _check("04", 3, "Mean support rose from A's 0.67 to B's 0.83. What does that tell you about "
                     "the `launch` question?",
            ("That `launch` improved or stayed the same.", False,
             "A mean can rise while one question falls: `launch`'s support went from 1.00 to "

@@ -106,7 +106,13 @@ def states_value(kind, right, text):
 def points_past(kind, reply, text):
     """True when ``text`` says which way the answer lies from ``reply``."""
     if re.search(r"\btoo (many|few|high|low|big|small|large)\b|\bone (more|fewer|short)\b|"
-                 r"\b(missed|missing|forgot) (just )?one\b|\bone too many\b", text, re.I):
+                 r"\b(missed|missing|forgot) (just )?one\b|\bone too many\b|"
+                 # the walkthrough on 78eb80e: "the defect is more lenient" (so higher), "the
+                 # relevant note sits lower" (so a smaller RR), "not only the one that changed"
+                 # (so more than one), "more than one claim" (so more than the questions)
+                 r"\bmore (lenient|generous|strict)\b|\b(stricter|harsher)\b|"
+                 r"\bsits (lower|higher|further down|further up)\b|\bnot only the\b|"
+                 r"\bmore than one\b", text, re.I):
         return True
     if kind == COUNT:
         said = rf"({reply}|{WORDS.get(reply, str(reply))})"
@@ -191,7 +197,13 @@ def test_two_hints_that_decide_every_item_are_caught():
 def test_a_hint_pointing_past_the_reply_is_caught():
     """1dd5f70's 10.3: the hint to 1 asked whether more than one label held the word."""
     assert points_past(COUNT, 1, "does more than one of them hold the word Aurora?")
-    assert not points_past(COUNT, 3, "one question expects more than one claim")
+    # 78eb80e's 01.1: to the reply 3 (the number of questions expecting claims) it said one
+    # question expects more than one claim, so the answer is more than 3
+    assert points_past(COUNT, 3, "one question expects more than one claim")
+    assert points_past(RATE, 0.0, "0.00 is what the correct scorer gives; the defect is more "
+                                  "lenient.")
+    assert points_past(RATE, 0.5, "in this list the relevant note sits lower.")
+    assert not points_past(COUNT, 3, "Count claim IDs, not questions.")
     assert points_past(RATE, 0.5, "That is too high.")
 
 
