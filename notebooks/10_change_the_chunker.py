@@ -5,7 +5,7 @@
 # two chunkings of the notes with those same labels; then you will edit a note and watch
 # each label move with its text, or say plainly that it is lost.
 #
-# **Time:** about 35 minutes. **Before this chapter:** chapter 3 (the strict citation rule)
+# **Time:** about 30 minutes. **Before this chapter:** chapter 3 (the strict citation rule)
 # and chapter 9, step 4 (a label is a judgement about the test set).
 #
 # You will learn:
@@ -13,10 +13,6 @@
 # - the one rule that derives any chunking's labels from spans, *full* and *partial*;
 # - why a claim whose evidence is cut in two needs both pieces cited;
 # - what an edit does to each label: **kept**, **moved**, **orphaned** or **ambiguous**.
-#
-# The data: `fixtures/spans/` holds the course's notes as two documents, its labels as
-# spans of them, and two chunkings (the sentences, with the course's IDs, and the whole
-# notes), each with the course systems' runs. We read everything at k = 2.
 
 # %% [markdown] tags=["lab-only"]
 # *Finding your way:* previous,
@@ -53,8 +49,8 @@ SPANS = Path("../fixtures/spans")
 K = 2
 
 # %% [markdown]
-# One span test set on two chunkings, each with its runs, read from the files into memory
-# (`ragscore import spans` writes the same as a folder):
+# `fixtures/spans/` holds the course's notes, its labels and two chunkings of the notes
+# (sentences, whole notes), each with the course systems' runs. We read both, at k = 2:
 
 # %%
 def load(chunks, runs):
@@ -70,9 +66,8 @@ notes = load("chunks-notes.jsonl", "runs-notes.jsonl")
 
 # %% [markdown]
 # ## Step 1: the notes as documents, the labels as spans
-# The course's labels name notes by ID: `launch` is relevant to the launch question and
-# supports its claim `monday`. Cut the notes differently and the ID `launch` no longer
-# exists. So this test set names text instead. The notes are two documents:
+# The course's labels name notes by ID (`launch` supports the claim `monday`); cut the
+# notes differently and that ID is gone. So this test set names text, in two documents:
 
 # %%
 Table([{"document": doc, "version": version, "characters": len(text), "text": text}
@@ -82,8 +77,7 @@ Table([{"document": doc, "version": version, "characters": len(text), "text": te
 # A document's **version** is a hash of its text: edit one character and it is a new
 # version. Each label is a **span**: a document, a start and an end (counted in characters,
 # the end excluded). A relevant span says a passage answers the question; an evidence span
-# says which text supports an expected claim. They are judgements with a reviewer, as in
-# chapter 9:
+# says which text supports an expected claim:
 
 # %%
 Table([{"case": record["case"], "label": record["kind"], "claim": record.get("claim", ""),
@@ -92,19 +86,17 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
        for record in sentences.judgements if record["kind"] != "answerability"])
 
 # %% [markdown]
-# The evidence for `monday` is "release window starts on Monday", characters 14 to 45 of the
-# release notes: the words that say it, not the whole note.
+# The evidence for `monday` is characters 14 to 45 of the release notes: the words that say
+# it, not the whole note.
 
 # %% [markdown]
 # ## Step 2: one chunking, the course's sentences
 # A **chunking** cuts each document into chunks, each at a place. The sentence chunking has
-# five chunks, named as the course names its notes. No chunk label is stored anywhere: the
-# rule derives them. A chunk holding a character of a relevant span is relevant, with the
-# span's grade (shown in brackets; every grade here is 1, as the course's labels are
-# yes-or-no); a setting, `min_overlap`, can ask for more than one character. A chunk
-# holding any of a claim's evidence is relevant too (evidence answers the question). For
-# each expected claim, a chunk is *full* when it contains one of its evidence spans whole,
-# *partial* when it only overlaps one:
+# five chunks, named as the course names its notes. No chunk label is stored: one rule
+# derives them. A chunk holding a character of a relevant span, or of a claim's evidence,
+# is relevant, with the span's grade in brackets (1 here: the course's labels are
+# yes-or-no). For each expected claim, a chunk is *full* when it contains one of its
+# evidence spans whole, *partial* when it only overlaps one:
 
 # %%
 Table(derived_rows(sentences))
@@ -125,28 +117,12 @@ Table(score_rows(sentences, k=K, system="A"))
 Table(derived_rows(notes))
 
 # %% [markdown]
-# The course systems ran again on the whole notes. Their answers cite the note that holds
-# the sentence they cited before. Side by side, system A on each chunking:
-
-# %%
-before = {row["case"]: row for row in score_rows(sentences, k=K, system="A")}
-Table([{"case": row["case"], "support (sentences)": before[row["case"]]["support"],
-        "support (whole notes)": row["support"],
-        "R@2 (sentences)": before[row["case"]]["R@2"], "R@2 (whole notes)": row["R@2"]}
-       for row in score_rows(notes, k=K, system="A")])
-
-# %% [markdown]
-# Read the owner row. On sentences, A cited `archive`, a wrong sentence: support 0. On whole
-# notes the same citation is the team note, which holds the evidence: support 1. Bigger
-# chunks forgive imprecise citations. Both chunkings are judged by the same spans, so the
-# comparison is fair (`ragscore compare --baseline sentences:A --candidate notes:A`,
-# docs/spans.md).
-
-# %% [markdown]
-# R@2 on rollback rose because one chunk now holds what two held. Two measures count
+# The systems ran again on the whole notes, each citing the note that holds the sentence it
+# cited before. Both chunkings are judged by the same spans, so they compare fairly. R@2
+# counts chunks, and one whole note holds what two sentences held. Two measures count
 # characters instead: **span R@k**, the share of the relevant characters in the top k
-# chunks, and **chars@k**, the characters those chunks hand the answer stage
-# (`ragscore report DIR --measures "span_recall@2 chars@2"`):
+# chunks, and **chars@k**, the characters those chunks hand the answer stage. System A on
+# each chunking:
 
 # %%
 by_characters = ("span_recall", "characters_read")
@@ -161,7 +137,7 @@ Table([{"case": row["case"], "span R@2 (sentences)": before[row["case"]]["span R
 # %% [markdown]
 # Whole notes carry every relevant character (rollback: 79 of 79, not 44 of 79), but the
 # answer stage reads 527 characters instead of 278, almost twice the text. Region has no
-# relevant span: span R@2 is n/a, yet its text is read. Choose a chunker on both numbers.
+# relevant span: span R@2 is n/a, yet its text is read. Weigh both numbers.
 
 # %% [markdown]
 # ## Step 4: full, partial, and the chunk size
@@ -172,10 +148,8 @@ Table([{"case": row["case"], "span R@2 (sentences)": before[row["case"]]["span R
 # evidence whole, this is exactly chapter 3's rule.
 #
 # The panel cuts both documents at word boundaries into chunks of at most the slider's
-# number of characters, named `DOCUMENT@START`. System B's run is carried over (a teaching
-# device; a real chunker's runs are recorded again): it ranks the chunks holding the text it
-# ranked, and cites the chunk holding most of each sentence it cited. Move the slider and
-# watch B's scores under it, then the full and partial columns:
+# number of characters, named `DOCUMENT@START`, and carries system B's run over to them (a
+# teaching device). Move the slider and watch B's scores, then the full and partial columns:
 
 # %%
 explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")
@@ -185,11 +159,11 @@ show(explorer)
 show(quick_check("10"))
 
 # %% [markdown]
-# At 60, rollback's two sentences are cut mid-way: no chunk holds either claim whole, and B,
-# citing one chunk for each, is supported on neither. At 50 (0-46, 47-97, 98-127) each
-# claim's evidence lies inside one chunk, so B's support is back to 1.00, though the second
-# sentence is cut after "After"; at 120 "run the smoke test" is cut (try it). R@2 moves too: a passage cut into three
-# chunks needs three slots.
+# At 60, rollback's two sentences are cut mid-way: no chunk holds either claim's evidence
+# whole, and B, citing one chunk for each, is supported on neither. At 50 (0-46, 47-97,
+# 98-127) each claim's evidence lies inside one chunk, so B's support is back to 1.00,
+# though the second sentence is cut after "After"; at 120 "run the smoke test" is cut (try
+# it). R@2 moves too: a passage cut into three chunks needs three slots.
 
 # %% [markdown]
 # ## Step 5: a note is edited
@@ -215,37 +189,17 @@ Table([{"case": label["case"], "label": label["kind"], "claim": label["claim"] o
 # smoke test." is gone, **orphaned** (kept in the test set, never applied, counted); the
 # evidence "run the smoke test" is there once, seven characters later, **moved** and still
 # applied; the rest are **kept**. A text found twice would be **ambiguous**, left out, not
-# guessed. Runs are carried only where every chunk they name kept its text:
-
-# %%
-Table([{"system": system, "runs left out": ", ".join(cases)}
-       for system, cases in left_out.items()])
-
-# %% [markdown]
-# The test set still scores, and says what it lost in every report:
-
-# %%
-CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
-
-# %%
-Table(score_rows(edited, k=K, system="A"))
-
-# %% [markdown]
-# The note counts every lost label by its cause: orphaned, ambiguous, or *in no chunk* (its
-# text is still in the document, but the chunking left that text out of every chunk).
-# A's scores do not move: `checklist` stays relevant for rollback, because it still holds
-# the evidence "run the smoke test" (moved, not lost), and evidence makes a chunk relevant.
+# guessed.
 
 # %% [markdown]
 # ## Recap
-# - A span labels text, not a chunk: one test set derives the labels of any chunking, so
-#   two chunkers are compared fairly, question by question, and by characters.
-# - A chunk is relevant when it holds a relevant span's text or a claim's evidence; for a
-#   claim it is full when it contains an evidence span, partial when it only overlaps one.
+# - A span labels text, not a chunk: any chunking's labels derive from it, so two chunkers
+#   are compared fairly, question by question.
+# - A chunk holding some of a relevant span or of a claim's evidence is relevant; it is full
+#   for a claim when it contains an evidence span, partial when it only overlaps one.
 # - A claim is supported when its cited chunks all overlap its evidence, are all in the top
-#   k, and together cover one evidence span: chapter 3's rule where chunks hold it whole.
-# - An edit moves each label by its text: kept, moved, orphaned or ambiguous; a lost label
-#   is counted in every report.
+#   k, and together cover one evidence span.
+# - An edit moves each label by its text: kept, moved, orphaned or ambiguous, never guessed.
 
 # %% [markdown]
 # ## Questionnaire
@@ -253,7 +207,8 @@ Table(score_rows(edited, k=K, system="A"))
 #
 # 1. Why does a label that names a chunk ID die when the chunker changes? (step 1)
 # 2. Where do a chunking's labels come from? (step 2)
-# 3. Why does A's support on `owner` differ between the two chunkings? (step 3)
+# 3. Counted in characters, what do whole notes gain over sentences, and at what cost?
+#    (step 3)
 # 4. What must a claim cite when its evidence is cut across two chunks? (step 4)
 # 5. What happens to a label whose text an edit removed, or moved? (step 5)
 
@@ -293,6 +248,78 @@ check("10.2", answer)
 # %% tags=["exercise"]
 answer = None
 check("10.3", answer)
+
+# %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
+# ## Going further
+# Not needed for chapter 11: support and R@2 on both chunkings, how the panel carries a run,
+# what step 5's edit costs, the rule's one setting, and the same work on folders.
+
+# %% [markdown] tags=["going-further"]
+# ### Support and R@2 on both chunkings
+# Step 3 compared the chunkings by characters; by support and R@2, system A on each:
+
+# %% tags=["going-further"]
+on_sentences = {row["case"]: row for row in score_rows(sentences, k=K, system="A")}
+Table([{"case": row["case"], "support (sentences)": on_sentences[row["case"]]["support"],
+        "support (whole notes)": row["support"],
+        "R@2 (sentences)": on_sentences[row["case"]]["R@2"],
+        "R@2 (whole notes)": row["R@2"]}
+       for row in score_rows(notes, k=K, system="A")])
+
+# %% [markdown] tags=["going-further"]
+# Read the owner row. On sentences, A cited `archive`, a wrong sentence: support 0. On whole
+# notes the same citation is the team note, which holds the evidence: support 1. Bigger
+# chunks forgive imprecise citations. R@2 on rollback rose from 0.50 to 1.00 because one
+# chunk now holds what two held: chunk counts reward big chunks, which is why step 3 counts
+# characters.
+#
+# ### How the panel carries a run
+# Step 4's panel re-cuts the notes but has no system to run again, so it carries B's
+# sentence run over: B ranks, in its order, the new chunks holding any of the text it
+# ranked, and cites, for each sentence it cited, the chunk holding most of that sentence. A
+# real chunker's runs are recorded again on its own chunks.
+#
+# ### What the edit costs
+# A run is carried to the edited chunking only where every chunk it names kept its text.
+# B's rollback run ranks and cites `checklist`, whose text the edit changed, so it is left
+# out; every other run names only chunks that kept their text:
+
+# %% tags=["going-further"]
+Table([{"system": system, "runs left out": ", ".join(cases)}
+       for system, cases in left_out.items()])
+
+# %% [markdown] tags=["going-further"]
+# The test set still scores, and every report ends with a note of what it lost:
+
+# %% tags=["going-further"]
+CommandOutput(fill(derive_with_waiting(edited)[0].notes[-1], 80))
+
+# %% [markdown] tags=["going-further"]
+# The note counts every lost label by its cause: orphaned, ambiguous, or *in no chunk* (its
+# text is still in the document, but the chunking left that text out of every chunk). A's
+# scores are step 2's, unmoved:
+
+# %% tags=["going-further"]
+Table(score_rows(edited, k=K, system="A"))
+
+# %% [markdown] tags=["going-further"]
+# A's rollback run names only `rollback`, so it is carried, and its R@2 stays 1 of 2
+# relevant chunks: `checklist` lost its relevant sentence but still holds the evidence "run
+# the smoke test" (moved, not lost), and evidence makes a chunk relevant.
+#
+# ### The rule's one setting
+# A chunk is relevant for a relevant span when it holds at least `min_overlap` of its
+# characters (all of a span shorter than that). The default, 1, is step 2's "a character";
+# raise it when large chunks should not count as relevant for the sliver of a span they
+# touch. It is chosen when the test set is imported (`--min-overlap N`) and kept with it.
+# Evidence makes a chunk relevant from one character, whatever `min_overlap` is.
+#
+# ### On folders
+# `ragscore import spans` writes each chunking's test set as a folder (docs/spans.md gives
+# this chapter's two commands); then `ragscore labels DIR` lists every chunk label and every
+# span label with its status, `ragscore compare --baseline sentences:A --candidate notes:A`
+# compares the two chunkings question by question, and `ragscore report DIR --measures
+# "span_recall@2 chars@2"` gives step 3's characters.
 
 # %% [markdown] tags=["lab-only"]
 # ## Where next

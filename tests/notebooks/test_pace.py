@@ -1,7 +1,7 @@
 """The lesson at the source's pace: each chapter's core path (everything before its folded
-"Going further" part) is short, chapters 1 to 6 together stay within 1.5 times the source
-workbook's words, chapter 1 states the short route's time, and nothing the source names has
-moved out of the core path.
+"Going further" part) is short, all eleven chapters alike, chapters 1 to 6 together stay
+within 1.5 times the source workbook's words, chapter 1 states the short route's time, and
+nothing the source names has moved out of the core path.
 
 Run as a script (``python tests/notebooks/test_pace.py``) it prints the counts per chapter.
 """
@@ -18,12 +18,19 @@ SEED = Path("/work/shared/seed/workbook.txt")
 
 #: The source workbook's six chapters, counted as `wc -w` counts them (code included).
 SOURCE_WORDS = 3705
-#: Most prose words a core path of chapters 1-6 may hold ("about 1,300"), and chapter 9's.
+#: Most prose words a chapter's core path may hold ("about 1,300"), every chapter's.
 CORE_WORDS = 1300
+#: Chapters whose core path is still over CORE_WORDS, with its count when the limit reached
+#: them: their check is an expected failure (strict, so it fails once the chapter is cut and
+#: the entry must go).
+OVER = {"11": 1355}
 #: Chapters 1-6's core paths together, at most this many times the source's words.
 TOGETHER = 1.5
 #: Longest core path, in minutes, of chapters 1-6.
 CORE_MINUTES = 25
+#: Longest core path, in minutes, of the later chapters cut to the pace, and which they are.
+LATER_MINUTES = 30
+TIMED_LATER = ("09", "10")
 
 GOING_FURTHER = "## Going further"
 
@@ -81,11 +88,27 @@ def test_a_going_further_part_is_folded_tagged_and_last(source):
     assert cells[-1].source.startswith("## Where next"), "the fold must end before the links"
 
 
-@pytest.mark.parametrize("source", SOURCES[:6] + SOURCES[8:9], ids=lambda p: p.name)
+def _held(source):
+    """``source`` as a parameter, an expected failure where OVER says it is too long."""
+    number = source.name[:2]
+    marks = [pytest.mark.xfail(strict=True, reason=f"chapter {number}'s core path was "
+                               f"{OVER[number]} prose words, over {CORE_WORDS}")] \
+        if number in OVER else []
+    return pytest.param(source, marks=marks, id=source.name)
+
+
+@pytest.mark.parametrize("source", [_held(source) for source in SOURCES])
 def test_each_core_path_is_short(source):
-    prose, _, minutes = counts(source)
+    prose, _, _ = counts(source)
     assert prose <= CORE_WORDS, (source.name, prose)
-    assert minutes <= (CORE_MINUTES if source in SOURCES[:6] else 30), (source.name, minutes)
+
+
+@pytest.mark.parametrize("source", [source for source in SOURCES if source in SOURCES[:6]
+                                    or source.name[:2] in TIMED_LATER], ids=lambda p: p.name)
+def test_each_core_path_is_quick(source):
+    _, _, minutes = counts(source)
+    limit = CORE_MINUTES if source in SOURCES[:6] else LATER_MINUTES
+    assert minutes <= limit, (source.name, minutes)
 
 
 def test_chapters_1_to_6_together_keep_the_sources_pace():
