@@ -149,13 +149,13 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
 # The panel walks `draft`'s queue, question by question. A passage gets a grade (0, 1 or 2).
 # Each claim button records two things: whether the passages the sentence cites back it,
 # and which expected claim it states (for coverage):
-# - **supported, states NAME**: backed, and it makes the expected claim NAME; the strict
+# - *supported, states NAME*: backed, and it makes the expected claim NAME; the strict
 #   rule of chapter 3 then checks its citations against NAME's sources and may still count
 #   it unsupported;
-# - **supported, states none**: backed, but no expected claim: an extra claim, unsupported
+# - *supported, states none*: backed, but no expected claim: an extra claim, unsupported
 #   under the strict rule;
-# - **unsupported**: the citations do not back it;
-# - **not a claim** (a greeting, an abstention): left out.
+# - *unsupported*: the citations do not back it;
+# - *not a claim* (a greeting, an abstention): left out.
 #
 # The table under the panel scores `draft` with your decisions so far; nothing is saved
 # without a folder (`path=`). From the command line: `ragscore review export DIR --out

@@ -9,8 +9,7 @@
 # and chapter 9 (answers as text, and the review queue).
 #
 # You will learn:
-# - what a nugget is, why some are vital and some only okay, and where coverage already
-#   was a nugget score;
+# - what a nugget is, and why some are vital and some only okay;
 # - how an answer's assignment to each nugget is decided: by the strict rule where the
 #   nugget is an expected claim, by a reviewer where it has no sources, and n/a (never
 #   `not_support`) while nobody has;
@@ -90,8 +89,7 @@ Table([{"case": name, "nugget": item["id"], "importance": item["importance"],
 # %% [markdown]
 # `monday`, `switch`, `smoke` and `aurora` are expected claims, with the passages labelled
 # for them. `order` has no sources: no passage was labelled for it, so no citation can
-# prove it. The unanswerable `region` has no nugget. A case that lists no nuggets keeps its
-# expected claims as vital nuggets, so an old test set scores as it did.
+# prove it. The unanswerable `region` has no nugget.
 
 # %% [markdown]
 # ## Step 2: the strict rule assigns what it can
@@ -132,8 +130,7 @@ show(quick_check("11"))
 # %% [markdown]
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
-# once per answer: the same sentences citing the same passages in a later run reuse the
-# decision. Three buttons: **support**, **partial support**, *not support*. The queue
+# once per answer. Three buttons: **support**, **partial support**, *not support*. The queue
 # holds three items, one per system's rollback answer against `order`:
 
 # %%
@@ -183,8 +180,7 @@ Table(table_rows(question_table(assigned, k=K, metrics=metrics)))
 # strict rule, so every nugget score equals coverage. Rollback is where they part:
 # - coverage counts expected claims only, all alike: `draft` supports one of two, 0.50;
 # - A strict adds `order`: 2 of 3; V strict reads the vital `switch` alone: 1.00;
-# - `terse`'s partial `order` is worth 0.5 in A and nothing in A strict (V and V strict read
-#   only the vital `switch`);
+# - `terse`'s partial `order` is worth 0.5 in A and nothing in A strict;
 # - W weighs `smoke` and `order` half each, so missing `smoke` costs `draft` less than
 #   missing `switch` would. The region question has no nugget: n/a in every nugget
 #   column.
@@ -225,8 +221,6 @@ for system in ("careful", "terse"):
 #   weighs an okay nugget half a vital one.
 # - With every nugget vital and assigned by the strict rule, each nugget score equals
 #   coverage; okay nuggets, reviewers and partial answers make them part.
-# - `ragscore import nuggets` reads TREC RAG's files (Going further); an LLM's assignments
-#   are drafts that count only with `--drafts` (docs/nuggets.md).
 
 # %% [markdown]
 # ## Questionnaire
@@ -279,9 +273,14 @@ check("11.3", answer)
 
 # %% [markdown] jp-MarkdownHeadingCollapsed=true tags=["going-further"]
 # ## Going further
-# Not needed for the exercises: the same scores from TREC RAG's own files.
+# Not needed for the exercises: what an older test set scores, and the same scores from
+# TREC RAG's own files.
 
 # %% [markdown] tags=["going-further"]
+# A case that lists no nuggets keeps its expected claims as vital nuggets, so a test set
+# written before nuggets scores as it did. A reviewer's decision on a nugget is made once
+# per answer: the same sentences citing the same passages in a later run reuse it.
+#
 # The track ships nuggets and assignments in the layout of nuggetizer (its nugget tool),
 # and answers in that of ragnarok (its answer generator). `ragscore import nuggets` reads
 # them; an LLM's assignments come in as *drafts* (origin `llm-draft`), kept with their

@@ -20,10 +20,6 @@ SEED = Path("/work/shared/seed/workbook.txt")
 SOURCE_WORDS = 3705
 #: Most prose words a chapter's core path may hold ("about 1,300"), every chapter's.
 CORE_WORDS = 1300
-#: Chapters whose core path is still over CORE_WORDS, with its count when the limit reached
-#: them: their check is an expected failure (strict, so it fails once the chapter is cut and
-#: the entry must go).
-OVER = {"11": 1355}
 #: Chapters 1-6's core paths together, at most this many times the source's words.
 TOGETHER = 1.5
 #: Longest core path, in minutes, of chapters 1-6.
@@ -88,16 +84,7 @@ def test_a_going_further_part_is_folded_tagged_and_last(source):
     assert cells[-1].source.startswith("## Where next"), "the fold must end before the links"
 
 
-def _held(source):
-    """``source`` as a parameter, an expected failure where OVER says it is too long."""
-    number = source.name[:2]
-    marks = [pytest.mark.xfail(strict=True, reason=f"chapter {number}'s core path was "
-                               f"{OVER[number]} prose words, over {CORE_WORDS}")] \
-        if number in OVER else []
-    return pytest.param(source, marks=marks, id=source.name)
-
-
-@pytest.mark.parametrize("source", [_held(source) for source in SOURCES])
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_each_core_path_is_short(source):
     prose, _, _ = counts(source)
     assert prose <= CORE_WORDS, (source.name, prose)
