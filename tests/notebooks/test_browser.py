@@ -265,6 +265,89 @@ WRAP_JS = """
 """
 
 
+#: The longest row label (a table's first cell) that must not wrap; the present template's
+#: LABEL, as long as the longest name the workbook's tables show whole (explore.py's _cell).
+LABEL_CHARS = 24
+
+#: Reads, in the page, where table cells break their text: for every shown td and th, each
+#: word (the characters between two spaces, within one block of the cell) whose characters do
+#: not all sit on one line, shown with a "|" where its line ends ("rollb|ack"), and each first
+#: cell of a row (a row's label: a case, a system, a metric) of at most LABEL_CHARS characters
+#: whose text takes more than one line (a longer first cell is a sentence, and may wrap at
+#: its spaces). The characters' lines
+#: come from a Range over each character: two characters are on one line when their boxes
+#: overlap by more than half the smaller one's height.
+BROKEN_WORDS_JS = r"""
+(labelChars) => {
+  const broken = [], wrapped = [];
+  const shown = (el) => el.getClientRects().length > 0;
+  const sameLine = (a, b) => Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)
+    > 0.5 * Math.min(a.bottom - a.top, b.bottom - b.top);
+  const blockOf = (el, cell) => {
+    for (; el && el !== cell; el = el.parentElement) {
+      if (getComputedStyle(el).display !== 'inline') { return el; }
+    }
+    return cell;
+  };
+  const cells = [...document.querySelectorAll('td, th')].filter(shown);
+  let words = 0;
+  for (const cell of cells) {
+    const units = [];   // characters with their box, null between words
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    let block = cell;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === Node.ELEMENT_NODE) {
+        if (node.tagName === 'BR') { units.push(null); }
+        continue;
+      }
+      const parent = node.parentElement;
+      if (!shown(parent) || parent.closest('td, th') !== cell) { continue; }
+      const here = blockOf(parent, cell);
+      if (here !== block) { units.push(null); block = here; }
+      for (let i = 0; i < node.data.length; i++) {
+        const c = node.data[i];
+        if (/[ \t\n\r\f]/.test(c)) { units.push(null); continue; }
+        const range = document.createRange();
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const rect = [...range.getClientRects()].find((r) => r.height > 0);
+        if (rect) { units.push({c, top: rect.top, bottom: rect.bottom}); }
+      }
+    }
+    let word = [];
+    const check = () => {
+      if (word.length) { words += 1; }
+      for (let i = 1; i < word.length; i++) {
+        if (!sameLine(word[i - 1], word[i])) {
+          broken.push(word.slice(0, i).map((u) => u.c).join('') + '|'
+            + word.slice(i).map((u) => u.c).join('') + '  in: '
+            + (cell.textContent || '').trim().slice(0, 60));
+          break;
+        }
+      }
+      word = [];
+    };
+    for (const unit of units) { if (unit) { word.push(unit); } else { check(); } }
+    check();
+    const shownUnits = units.filter((u) => u);
+    if (cell === cell.parentElement.firstElementChild
+        && (cell.textContent || '').trim().length <= labelChars && shownUnits.some((u) => !sameLine(shownUnits[0], u))) {
+      wrapped.push((cell.textContent || '').trim().slice(0, 60));
+    }
+  }
+  return {cells: cells.length, words, broken, wrapped};
+}
+"""
+
+
+def _check_words_whole(page, where):
+    """No table cell on the page breaks a word inside itself, and no row's label (its first
+    cell) wraps: a cell wraps only at spaces. Returns the number of words checked."""
+    found = page.evaluate(BROKEN_WORDS_JS, LABEL_CHARS)
+    assert not found["broken"], (where, "a word broken inside a table cell", found["broken"])
+    assert not found["wrapped"], (where, "a row's label wrapped", found["wrapped"])
+    return found["words"]
+
+
 def _check_wrapped_once(page, where):
     """Every line of command output on the page is wrapped once, to its box: no stored
     80-column break is shown, and no shown line ends where the next word would have fit.
@@ -309,6 +392,59 @@ def wrap_check_fails_on_output_wrapped_twice(planted):
         page.set_content(content)
         with pytest.raises(AssertionError):
             _check_wrapped_once(page, case)
+
+
+def _present_tables():
+    """The present template's style and its script that keeps table words whole, to lay out
+    a page made for the word check as present mode does."""
+    template = (TEMPLATES / "voila" / "templates" / "present" / "index.html.j2").read_text()
+    style = re.search(r"<style>.*?</style>", template, re.S).group(0)
+    script = next(found for found in re.findall(r"<script>.*?</script>", template, re.S)
+                  if "ragscoreWholeWords =" in found)
+    return style, script
+
+
+#: A table made to be squeezed at 640 CSS pixels (200% of 1280): short names, a hyphenated
+#: name, a hash, a long name after an explicit <wbr>, and a long answer beside them.
+SQUEEZED = """<table class="ragscore-table">
+<tr><th>case</th><th>full</th><th>version</th><th>test</th><th>answer</th></tr>
+<tr><td>rollback</td><td>release-notes@54, release-notes@112</td><td>48aef8f3e0bf27e9</td>
+<td>test_short_<wbr>list_keeps_<wbr>cutoff</td>
+<td>To roll back, switch traffic to the previous version [1]. Then run the smoke test [3].
+After that, check the dashboards and tell the team on call that the rollback is done.</td></tr>
+<tr><td>hits in top 2</td><td>n/<wbr>a</td><td>248e57d419e0eec9</td><td>none</td><td>0.50</td></tr>
+</table>"""
+
+
+def words_check_fails_on_words_broken_in_cells(planted):
+    """Present mode's word check on a table made for it at 640 CSS pixels (200% zoom): laid
+    out by the present template (its style and its script), every word is whole, the short
+    labels do not wrap, and the table scrolls inside its box instead of running off the page.
+    The same table fails the check laid out by the template's old rules (a cell broke any
+    word where its column needed it: "rollb|ack"), with the template's style but not its
+    script (a hyphenated name breaks after its hyphen, even at 100%), and with the old
+    rules' <wbr> shown (a long name broken after an underscore)."""
+    style, script = _present_tables()
+    page = planted
+    page.set_viewport_size({"width": 640, "height": 360})
+    page.set_content(f'{style}<div id="ragscore-stored"><div>{SQUEEZED}</div></div>{script}')
+    # words between spaces, counted by hand: 5 headers; rollback, 2 names, the hash, the test
+    # (<wbr> is no space), 16 + 16 in the answer; "hits in top 2" 4, then 4 single words
+    assert _check_words_whole(page, "present") == 5 + (1 + 2 + 1 + 1 + 32) + (4 + 4)
+    box = page.evaluate("""() => { const t = document.querySelector('table');
+        return [t.getBoundingClientRect().right, innerWidth, t.scrollWidth, t.clientWidth]; }""")
+    assert box[0] <= box[1] and box[2] > box[3], ("the table scrolls in its box", box)
+    old = ("<style>table.ragscore-table { max-width: 100%; } td, th { font: 18px sans-serif; "
+           "padding: 2px; } td { overflow-wrap: anywhere; }</style>")
+    no_script = f'{style}<div id="ragscore-stored"><div>{SQUEEZED}</div></div>'
+    shown_wbr = no_script.replace("</div></div>", "</div></div><style>#ragscore-stored "
+                                  "wbr { display: inline !important; }</style>") + script
+    for case, content, why in (("old rules", old + SQUEEZED, "rollb"),
+                               ("no script", no_script, "release-|"),
+                               ("<wbr> shown", shown_wbr, "test_")):
+        page.set_content(content)
+        with pytest.raises(AssertionError, match=re.escape(why)):
+            _check_words_whole(page, case)
 
 
 def _presented_text(page):
@@ -364,12 +500,14 @@ ROOM_WIDGETS = {
 
 
 def test_the_page_checks_fail_on_pages_made_for_them(chromium, tmp_path):
-    """The style check and the wrap check, each on pages made to pass and to fail it, in one
-    browser (a browser kept open across tests would hold Playwright's loop for the others)."""
+    """The style check, the wrap check and the word check, each on pages made to pass and to
+    fail it, in one browser (a browser kept open across tests would hold Playwright's loop
+    for the others)."""
     with _browser(chromium, tmp_path, height=720) as context:
         page = context.new_page()
         room_style_check_fails_on_small_or_absent_widgets(page)
         wrap_check_fails_on_output_wrapped_twice(page)
+        words_check_fails_on_words_broken_in_cells(page)
 
 
 def room_style_check_fails_on_small_or_absent_widgets(planted):
@@ -495,6 +633,7 @@ def _present_one(context, notebook, tmp_path, zooms=None, interact=True):
                 assert not _presented_text(page), (chapter, "stored", _presented_text(page))
                 timing["consoles"] = _check_room_style(page, chapter, live=False)
                 _check_wrapped_once(page, f"{chapter}, stored page")
+                _check_words_whole(page, f"{chapter}, stored page")
             expect(page.locator("#ragscore-stored")).to_have_count(0, timeout=120_000)
             expect(page.locator("#rendered_cells")).to_be_visible()
             timing["live"] = time.monotonic() - asked
@@ -505,11 +644,13 @@ def _present_one(context, notebook, tmp_path, zooms=None, interact=True):
             consoles = _check_room_style(page, chapter, live=True)
             assert timing.setdefault("consoles", consoles) == consoles
             timing["lines"] = _check_wrapped_once(page, chapter)
+            timing["words"] = _check_words_whole(page, chapter)
             for zoom in zooms:
                 with _zoomed(page, zoom):
                     where = f"{chapter} at {zoom:.0%}"
                     assert _check_room_style(page, where, live=True) == consoles
                     assert _check_wrapped_once(page, where) == timing["lines"]
+                    assert _check_words_whole(page, where) == timing["words"]
             if interact:
                 timing["quick"] = _quick_check_ms(page)
             if chapter == "02" and interact:
