@@ -87,7 +87,7 @@ Table([{"case": record["case"], "label": record["kind"], "claim": record.get("cl
 
 # %% [markdown]
 # The evidence for `monday` is characters 14 to 45 of the release notes: the words that say
-# it, not the whole note.
+# it.
 
 # %% [markdown]
 # ## Step 2: one chunking, the course's sentences
@@ -117,7 +117,7 @@ Table(score_rows(sentences, k=K, system="A"))
 Table(derived_rows(notes))
 
 # %% [markdown]
-# The systems ran again on the whole notes, each citing the note that holds the sentence it
+# The systems ran again on the whole notes, each citing the note holding the sentence it
 # cited before. Both chunkings are judged by the same spans, so they compare fairly. R@2
 # counts chunks, and one whole note holds what two sentences held. Two measures count
 # characters instead: **span R@k**, the share of the relevant characters in the top k
@@ -136,7 +136,8 @@ Table([{"case": row["case"], "span R@2 (sentences)": before[row["case"]]["span R
 
 # %% [markdown]
 # Whole notes carry every relevant character (rollback: 79 of 79, not 44 of 79), but the
-# answer stage reads 527 characters instead of 278, almost twice the text. Region has no
+# answer stage reads 527 characters instead of 278 (the sums of the chars@2 columns),
+# almost twice the text. Region has no
 # relevant span: span R@2 is n/a, yet its text is read. Weigh both numbers.
 
 # %% [markdown]
@@ -163,7 +164,8 @@ show(quick_check("10"))
 # whole, and B, citing one chunk for each, is supported on neither. At 50 (0-46, 47-97,
 # 98-127) each claim's evidence lies inside one chunk, so B's support is back to 1.00,
 # though the second sentence is cut after "After"; at 120 "run the smoke test" is cut (try
-# it). R@2 moves too: a passage cut into three chunks needs three slots.
+# it). R@2 moves too: a passage cut into three chunks needs three slots. B's launch support
+# stays 0.50: its claim `bonus` has no evidence.
 
 # %% [markdown]
 # ## Step 5: a note is edited

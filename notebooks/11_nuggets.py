@@ -130,7 +130,7 @@ show(quick_check("11"))
 # %% [markdown]
 # ## Step 3: a reviewer assigns the rest, a partial answer among them
 # The review queue offers each answer against each nugget the strict rule cannot assign,
-# once per answer. Three buttons: **support**, **partial support**, *not support*. The queue
+# once per answer. Three buttons: *support*, *partial support*, *not support*. The queue
 # holds three items, one per system's rollback answer against `order`:
 
 # %%

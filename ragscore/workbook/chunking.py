@@ -130,6 +130,7 @@ def _rows_html(rows, kind, caption=""):
     """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
     cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
     from ..core.metrics import REGISTRY
+    from .explore import cell_html
 
     names = {REGISTRY[name].label_at(k): name for name in ("recall", "support", "coverage")
              for k in range(1, 11)}
@@ -139,7 +140,7 @@ def _rows_html(rows, kind, caption=""):
         claim = f' data-claim="{html.escape(row["claim"])}"' if "claim" in row else ""
         cells = "".join(f'<td data-field="{html.escape(names.get(key, key))}"'
                         + (' class="na"' if value == "n/a" else "")
-                        + f">{html.escape(str(value))}</td>" for key, value in row.items())
+                        + f">{cell_html(value)}</td>" for key, value in row.items())
         body.append(f'<tr data-case="{html.escape(row["case"])}"{claim}>{cells}</tr>')
     caption = (f'<caption style="text-align:left;white-space:nowrap">'
                f"{html.escape(caption)}</caption>" if caption else "")

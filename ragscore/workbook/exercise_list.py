@@ -7,16 +7,20 @@ from collections import namedtuple
 RATE, COUNT, YES_NO, CHOICE = "rate", "count", "yes/no", "choice"
 
 
-class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options")):
+class Exercise(namedtuple("Exercise", "id kind salt digest mistakes hint options cut")):
     """One exercise: ``mistakes`` maps a likely wrong answer (canonical form) to its hint;
-    ``hint`` is for any other wrong answer; ``options`` lists the choices of a ``choice``."""
+    ``hint`` is for any other wrong answer; ``options`` lists the choices of a ``choice``;
+    ``cut`` is the salted digest of a rate's answer with its digits cut off at two decimals
+    (2/3 cut is 0.66), where that differs from the answer rounded, else None: that reply
+    alone gets the rounding hint."""
 
     __slots__ = ()
 
 
-def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, options=()):
+def _exercise(exercise_id, kind, salt, answer_digest, hint, mistakes=None, options=(),
+              cut=None):
     return Exercise(exercise_id, kind, salt, answer_digest, dict(mistakes or {}), hint,
-                    tuple(options))
+                    tuple(options), cut)
 
 
 CHANGES = ("cite", "sentence", "order")
@@ -69,7 +73,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "when the list is shorter.",
                "0.33": "Count the hits again: look up each of rollback B's two notes among "
                        "the question's relevant notes (chapter 1, step 3).",
-               "0.50": "0.50 would be one hit in two slots; P@3 has three slots."}),
+               "0.50": "0.50 would be one hit in two slots; P@3 has three slots."},
+              cut="4f05a32f81cf040ede50185c65a455bea9dfad803dca6a6fd1b480d43cc30461"),
     _exercise("02.2", RATE, "984fbe",
               "be825be92a90a372b98173b8ea289ad2e5a96f108bfbd20933f00e4113ad7825",
               "RR@k is 1 divided by the rank of the first relevant note within the top k.",
@@ -86,7 +91,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "relevant, so it is not one of the answerable questions (step 4).",
                "1.00": "Is every answerable question's first note relevant? Read each P@1 in "
                        "the table.",
-               "0.33": "Look again at each answerable question: whose first note is relevant?"}),
+               "0.33": "Look again at each answerable question: whose first note is relevant?"},
+              cut="d7c863eb09a14834310ebc0ff651a476fa66dc8a0e8197d32588358c04e62bcd"),
     _exercise("03.1", RATE, "400635",
               "0090e2be5813dc364fb049b1f28a831872149eebca79088bb03edac44ac27099",
               "Support = supported claims / claims made. Count the claims the new answer "
@@ -281,8 +287,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               {"2": "The question counts (claim, chunk) pairs, not claims: a claim whose "
                     "evidence is cut gives a pair for every chunk it is cut into.",
                "3": "Count a chunk once for every claim it is partial for, not once in all.",
-               "5": "A chunk that contains a claim's evidence from end to end is full for "
-                    "that claim, not partial.",
+               "5": "List the pairs you counted, and check each chunk against the claim's "
+                    "evidence span: where does the span start and end, where does the chunk?",
                "0": "Chunks that meet end to end still cut a span that runs across the "
                     "place where they meet."}),
     _exercise("10.2", COUNT, "5be2d9",

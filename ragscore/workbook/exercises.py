@@ -3,8 +3,9 @@
 Each exercise has an ID (``"02.1"``: chapter 2, exercise 1), a kind, a salted SHA-256 digest of
 its answer in canonical form, hints for the likely mistakes and a general hint. A notebook cell
 reads ``check("02.1", answer)``; the answer itself is written only in the instructor notes
-(``docs/instructor.md``), which a test checks against the digests. A rate one hundredth
-below the answer gets the rounding hint (:data:`ROUNDING`).
+(``docs/instructor.md``), which a test checks against the digests. A rate answered with
+its digits cut off instead of rounded (0.66 for 2/3) gets the rounding hint
+(:data:`ROUNDING`).
 
 After a first attempt (an answer of the right type, right or wrong), ``solution("02.1")``
 shows the worked solution, and a wrong answer's feedback offers it; before any attempt it
@@ -62,7 +63,7 @@ _PEPPER = "ragscore-workbook-v1"
 
 #: The hint for a rate one hundredth away from the answer: usually digits cut off instead of
 #: rounded. Its example (1/6) is no exercise's answer.
-ROUNDING = ("You are one hundredth away, which is usually rounding: round to two decimals "
+ROUNDING = ("You are one hundredth away, and it looks like rounding: round to two decimals "
             "instead of cutting digits off (1/6 = 0.1666... is 0.17, not 0.16; a half rounds up, "
             "as in the tables: 1/8 = 0.125 is 0.13), or type the fraction itself, such as 1/6, "
             "and let Python divide.")
@@ -224,14 +225,12 @@ def _shown(kind, form):
 
 
 def _off_by_rounding(exercise, form):
-    """True when a rate's answer is one hundredth above ``form``: the reply lost its last
-    digit to cutting (2/3 typed as 0.66) or to Python's rounding of a half to even. A reply
-    one hundredth above the answer is no rounding slip and gets the ordinary hints."""
-    if exercise.kind != RATE:
-        return False
-    above = round(float(form) * 100) + 1
-    return above <= 100 and digest(exercise.id, exercise.salt,
-                                   f"{above / 100:.2f}") == exercise.digest
+    """True when ``form`` is the rate's answer with its digits cut off instead of rounded
+    (2/3 typed as 0.66): the exercise's ``cut`` digest. An answer exact at two decimals
+    (0.75) has none, since cutting cannot have caused a slip there, and a reply one
+    hundredth away gets the ordinary hints, which do not say how near it is."""
+    return exercise.kind == RATE and exercise.cut is not None and digest(
+        exercise.id, exercise.salt, form) == exercise.cut
 
 
 def about(exercise_id):

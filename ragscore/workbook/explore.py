@@ -187,18 +187,29 @@ def sweep_rows(sweep_table, *, metric):
 
 
 def _cell(value):
-    """One table cell; a long name may break after ``_`` or ``/`` (``<wbr>``), so a test's
-    name or a file's path wraps in its column instead of widening the table past the page,
-    but "n/a" stays whole.
-
-    >>> _cell("declared as: pooled, n/a left out of the slice_mean")
-    '<td>declared as: pooled, n/a left out of the slice_<wbr>mean</td>'
-    """
+    """One table cell (:func:`cell_html`), marked ``na`` when it is n/a."""
     marker = ' class="na"' if value == "n/a" else ""
+    return f"<td{marker}>{cell_html(value)}</td>"
+
+
+def cell_html(value):
+    """A table cell's text as HTML, wrapping only where a reader expects: at spaces, and in
+    a long value (over 24 characters) after ``_`` or ``/`` (``<wbr>``), so a test's name or
+    a file's path wraps in its column instead of widening the table past the page. "n/a"
+    and a hyphenated name (``release-notes@0``) stay whole: a browser would break after
+    the hyphen.
+
+    >>> cell_html("declared as: pooled, n/a left out of the slice_mean")
+    'declared as: pooled, n/a left out of the slice_<wbr>mean'
+    >>> cell_html("release-notes@0")
+    '<span style="white-space:nowrap">release-notes@0</span>'
+    """
     text = html.escape(str(value))
     if len(text) > 24:
         text = re.sub(r"(?<!\bn)/", "/<wbr>", text.replace("_", "_<wbr>"))
-    return f"<td{marker}>{text}</td>"
+    return re.sub(r"[^\s<>]*\w-\w[^\s<>]*",
+                  lambda found: f'<span style="white-space:nowrap">{found.group(0)}</span>',
+                  text)
 
 
 def rows_html(rows, *, caption=None, classes="ragscore-table"):

@@ -10,7 +10,7 @@ order), n/a as ``None`` on both sides.
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ragscore import InvalidInputError, save_dataset
@@ -252,12 +252,25 @@ def _trials(run):
     return run if type(run) is list else [run]
 
 
+#: A test set with a claim a reviewer vouched for, supported by its one cited passage: the
+#: generator reaches one in most runs of the suite, but not in every run (a full `make
+#: test` on 95fe99d reached every feature but this one, twice, while the test alone did),
+#: so it is always checked as well.
+VOUCHED = Dataset(corpus=dict.fromkeys(DOCS),
+                  cases={"q0": {"question": "", "relevant": ("d1",)}},
+                  runs={"q0": {"A": {"retrieved": ("d0", "d1"),
+                                     "claims": (("extra", ("d1",)),), "vouched": ("extra",)}}},
+                  ids="open", min_relevance=1, sources=SOURCES, groups=None,
+                  superseded=frozenset())
+
+
 def test_generated_test_sets_count_the_same_or_fail_the_same():
-    """300 generated cases (by chunk or by document, dedupe on or off): the same
-    counts or the same error; and together they reach every feature above."""
+    """300 generated cases (by chunk or by document, dedupe on or off) and a vouched claim:
+    the same counts or the same error; and together they reach every feature above."""
     seen = set()
 
     @GENERATED
+    @example(drawn=(VOUCHED, "chunk"), dedupe=False)
     @given(st.sampled_from(["chunk", "document"]).flatmap(
         lambda unit: st.tuples(datasets(unit), st.just(unit))), st.booleans())
     def check(drawn, dedupe):

@@ -199,7 +199,7 @@ STYLE_JS = """
       .map((el) => `${el.scrollWidth} > ${el.clientWidth} px: `
         + ([...el.querySelectorAll('th')].map((th) => th.textContent).join(' | ')
            || (el.textContent || '').trim()).slice(0, 80)),
-    off_page: [...document.querySelectorAll('.jupyter-widgets')].filter(visible)
+    off_page: [...document.querySelectorAll('.jupyter-widgets, table')].filter(visible)
       .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .map((el) => (el.textContent || '').trim().slice(0, 60)),
   };

@@ -3,6 +3,7 @@
 The right answers below are worked by hand from the course data (and, where it states them,
 the workbook); the package holds only their salted digests.
 """
+import math
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 import pytest
 
 from ragscore.core.rules import InvalidInputError
@@ -150,14 +152,18 @@ def test_a_half_rounds_up_as_the_tables_show_it():
 
 
 @pytest.mark.parametrize("name", sorted(n for n in HAND if HAND[n][0] == RATE))
-def test_a_rate_one_hundredth_below_gets_the_rounding_hint(name):
-    """One hundredth below is what cutting digits off gives; one above is no rounding slip
-    (the walkthrough on 78eb80e: 0.68 for 2/3 was told to round instead of cutting)."""
-    right = round(HAND[name][1], 2)
-    if right >= 0.01:
-        feedback = check(name, right - 0.01)
-        assert feedback.status == "wrong" and feedback.message.endswith(ROUNDING), right
-    for far in (right + 0.01, right - 0.02, right + 0.02):
+def test_only_digits_cut_off_get_the_rounding_hint(name):
+    """The rounding hint goes to the answer with its digits cut off where that differs from
+    it rounded (2/3: 0.66, not 0.67), and to nothing else: not to a reply one hundredth
+    above (the walkthrough on 78eb80e: 0.68 for 2/3 was told to round instead of cutting),
+    nor one below an answer exact at two decimals (0.74 for 3/4 cannot be cut digits, and
+    "one hundredth away" would give the answer away; the walkthrough on 95fe99d)."""
+    exact = HAND[name][1]
+    cut, right = math.floor(exact * 100 + 1e-9) / 100, round(exact, 2)
+    if cut != right:
+        feedback = check(name, cut)
+        assert feedback.status == "wrong" and feedback.message.endswith(ROUNDING), cut
+    for far in {round(right + step, 2) for step in (0.01, -0.01, -0.02, 0.02)} - {cut}:
         if 0 <= far <= 1:
             assert ROUNDING not in check(name, far).message, far
 
