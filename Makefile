@@ -5,9 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHAPTER ?= 02
 # Present mode runs the chapter in a waiting kernel as soon as the server starts (Voila's
-# preheated kernels), so the live page is ready when the class opens it; the browser test
-# starts Voila with the same options.
-PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1
+# preheated kernels): tools/present.py starts that kernel before the server listens and
+# prints the chapter's address once it has run every cell, so the page opened there is live
+# at once. The kernel that replaces it in the pool starts 30 s after a page took one
+# (fill_delay; Voila's default is 1 s), so it does not run the chapter on the same two
+# cores while the class's page loads and its first widgets answer. The browser test and
+# benchmarks/bench_present.py start the chapter the same way, with the same options.
+PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1 --VoilaKernelManager.fill_delay=30
 # `make lab` opens chapter 1, not the Launcher: the address it prints (and opens, where a
 # browser can be started) is the notebook's own; the browser test starts Lab with the same.
 LAB_OPTIONS := --LabApp.default_url=/lab/tree/notebooks/01_test_set.ipynb
@@ -39,10 +43,10 @@ lab: $(STAMP)  ## open JupyterLab at the repository root on chapter 1, notebooks
 	  --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
-present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02
+present: $(STAMP)  ## serve one chapter for a class (Voila, no exercises, no code), e.g. make present CHAPTER=02; the address comes when the chapter has run
 	cd notebooks && env -u MPLBACKEND JUPYTER_PATH=$(CURDIR)/share/jupyter \
-	  $(CURDIR)/$(BIN)/python -m voila $(CHAPTER)_*.ipynb --template=present --Voila.ip=127.0.0.1 \
-	  $(PRESENT_OPTIONS)
+	  $(CURDIR)/$(BIN)/python $(CURDIR)/tools/present.py $(CHAPTER)_*.ipynb --template=present \
+	  --Voila.ip=127.0.0.1 $(PRESENT_OPTIONS)
 
 notebooks: $(STAMP)  ## re-execute every chapter after editing its .py (keeps the pair in step)
 	for py in notebooks/[0-9][0-9]_*.py; do $(BIN)/jupytext --quiet --to ipynb --update "$$py"; done

@@ -9,6 +9,7 @@ traceback), 141 when the reader of its output went away (``ragscore report DIR |
 :mod:`ragscore.cli.options`.
 """
 import argparse
+import functools
 import os
 import sys
 
@@ -106,25 +107,34 @@ def _quiet_stdout():
 
 def capture(argv):
     """Run the command line on ``argv`` in this process; return ``(exit code, standard
-    output, standard error)`` as text (for notebooks and tests)."""
+    output, standard error)`` as text (for notebooks and tests). The parser is built on
+    the first call and kept: building every command's options took longer than most
+    commands a chapter runs, and a chapter runs several (argparse keeps no state between
+    two parses)."""
     import contextlib
     import io
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            code = main(list(argv), out=out)
+            code = main(list(argv), out=out, parser=_kept_parser())
         except SystemExit as error:  # argparse's own usage errors
             code = error.code
     return code, out.getvalue(), err.getvalue()
 
 
-def main(argv=None, *, out=None):
-    """Run the command line; return the exit code (see the module docstring)."""
+@functools.lru_cache(maxsize=1)
+def _kept_parser():
+    return build_parser()
+
+
+def main(argv=None, *, out=None, parser=None):
+    """Run the command line; return the exit code (see the module docstring). ``parser``:
+    one :func:`build_parser` made before (default: a new one)."""
     out = sys.stdout if out is None else out
     args = None
     try:  # Ctrl-C from the first moment: one line, exit 130, never a traceback
-        parser = build_parser()
+        parser = build_parser() if parser is None else parser
         args = parser.parse_args(argv)
         if args.version:
             from ..recording.provenance import package_version

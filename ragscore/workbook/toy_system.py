@@ -62,7 +62,10 @@ def serving(corpus, *, context=2):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)  # port 0: any free port
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the serving loop to look at its flag, which it does every
+    # poll_interval (0.5 s by default: half a second added to the cell that records)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/ask"

@@ -110,6 +110,7 @@ class SweepImages:
             self._ax = plot_sweep(self.sweep_table, metric=self.metric, ax=figure.subplots(),
                                   mark_k=k, highlight=system)
             figure.tight_layout()
+            figure.set_layout_engine(None)  # laid out: savefig draws once, not layout + draw
         mark_cutoff(self._ax, k)
         self._ax.set_title(sweep_title(self.metric, system), fontsize=LABEL_POINTS)
         for line in self._ax.get_lines():

@@ -162,3 +162,25 @@ def test_the_explorer_plot_is_projector_sized_and_drawn_once(course):
     assert bytes(panel.plot.value) == first        # the same cached image, not a redraw
     panel.system.value = "B"
     assert bytes(panel.plot.value) != first
+
+
+
+def test_each_explorer_image_is_one_draw_of_the_figure(course, monkeypatch):
+    """The explorer draws its ten images (k 1-5, systems A and B) when it is built, which
+    the live page waits for: after the first, each is one draw of the figure, not a layout
+    draw and then the real one (savefig lays out again a figure that keeps tight_layout's
+    engine)."""
+    from matplotlib.figure import Figure
+
+    from ragscore.tables.summary import sweep
+    from ragscore.workbook.widgets import SweepImages
+
+    images = SweepImages(sweep(course, max_k=3), metric="recall")
+    images.png(1, "A")                 # lays the figure out (tight_layout) and draws it
+    draws = []
+    real = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: draws.append(1) or real(
+        self, renderer))
+    images.png(2, "A")
+    images.png(2, "B")
+    assert len(draws) == 2             # one each; four before the engine was dropped
