@@ -150,7 +150,8 @@ def decisions_scored(dataset, *, system, k):
     review panel's dataset with the decisions made so far), n/a until every claim of an
     answer has a decision."""
     from ..tables.scores import question_table
-    from .explore import STYLE, rows_html, table_rows
+    from .cells import rows_html
+    from .explore import STYLE, table_rows
 
     rows = [row for row in table_rows(question_table(dataset, k=k, metrics=SCORED))
             if system is None or row["system"] == system]

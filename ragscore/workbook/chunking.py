@@ -130,7 +130,7 @@ def _rows_html(rows, kind, caption=""):
     """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
     cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
     from ..core.metrics import REGISTRY
-    from .explore import cell_html
+    from .cells import cell_html
 
     names = {REGISTRY[name].label_at(k): name for name in ("recall", "support", "coverage")
              for k in range(1, 11)}

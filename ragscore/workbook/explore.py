@@ -5,7 +5,6 @@ string (what a display shows), so it is tested without a browser and the widgets
 :mod:`ragscore.workbook.widgets` only wire controls to these functions.
 """
 import html
-import re
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from ..core.rules import InvalidInputError, check_k, fail
 from ..core.scoring import evaluate
 from ..core.validation import validate
 from ..render.text import format_delta, format_value, is_na
+from .cells import rows_html
 
 #: Tables for a projector: 16 px text, left-aligned (the class is doubled so that the rule
 #: outranks JupyterLab's right-aligned output tables).
@@ -184,41 +184,6 @@ def sweep_rows(sweep_table, *, metric):
     ks = sorted(set(sweep_table.index.get_level_values("k")))
     return [{"k": k, **{f"system {system}": format_value(sweep_table.loc[(system, k), metric])
                         for system in systems}} for k in ks]
-
-
-def _cell(value):
-    """One table cell (:func:`cell_html`), marked ``na`` when it is n/a."""
-    marker = ' class="na"' if value == "n/a" else ""
-    return f"<td{marker}>{cell_html(value)}</td>"
-
-
-def cell_html(value):
-    """A table cell's text as HTML, wrapping only where a reader expects: at spaces, and in
-    a long value (over 24 characters) after ``_`` or ``/`` (``<wbr>``), so a test's name or
-    a file's path wraps in its column instead of widening the table past the page. "n/a"
-    and a hyphenated name (``release-notes@0``) stay whole: a browser would break after
-    the hyphen.
-
-    >>> cell_html("declared as: pooled, n/a left out of the slice_mean")
-    'declared as: pooled, n/a left out of the slice_<wbr>mean'
-    >>> cell_html("release-notes@0")
-    '<span style="white-space:nowrap">release-notes@0</span>'
-    """
-    text = html.escape(str(value))
-    if len(text) > 24:
-        text = re.sub(r"(?<!\bn)/", "/<wbr>", text.replace("_", "_<wbr>"))
-    return re.sub(r"[^\s<>]*\w-\w[^\s<>]*",
-                  lambda found: f'<span style="white-space:nowrap">{found.group(0)}</span>',
-                  text)
-
-
-def rows_html(rows, *, caption=None, classes="ragscore-table"):
-    """A small HTML table of plain rows (dicts with the same keys), values escaped."""
-    head = "".join(f"<th>{html.escape(str(key))}</th>" for key in rows[0]) if rows else ""
-    body = "".join("<tr>" + "".join(_cell(value) for value in row.values()) + "</tr>"
-                   for row in rows)
-    title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return f'<table class="{classes}">{title}<tr>{head}</tr>{body}</table>'
 
 
 def claim_rows(corpus, case, run, *, k):
