@@ -33,7 +33,7 @@ def cell_html(value):
 
 def rows_html(rows, *, caption=None, classes="ragscore-table"):
     """A small HTML table of plain rows (dicts with the same keys), values escaped."""
-    head = "".join(f"<th>{html.escape(str(key))}</th>" for key in rows[0]) if rows else ""
+    head = "".join(f"<th>{cell_html(key)}</th>" for key in rows[0]) if rows else ""
     body = "".join("<tr>" + "".join(_cell(value) for value in row.values()) + "</tr>"
                    for row in rows)
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""

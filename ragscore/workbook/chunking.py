@@ -134,7 +134,7 @@ def _rows_html(rows, kind, caption=""):
 
     names = {REGISTRY[name].label_at(k): name for name in ("recall", "support", "coverage")
              for k in range(1, 11)}
-    head = "".join(f"<th>{html.escape(key)}</th>" for key in rows[0]) if rows else ""
+    head = "".join(f"<th>{cell_html(key)}</th>" for key in rows[0]) if rows else ""
     body = []
     for row in rows:
         claim = f' data-claim="{html.escape(row["claim"])}"' if "claim" in row else ""

@@ -35,3 +35,8 @@ def test_rows_html_marks_n_a_cells():
     assert rows_html([{"case": "region", "R@2": "n/a"}]) == (
         '<table class="ragscore-table"><tr><th>case</th><th>R@2</th></tr>'
         '<tr><td>region</td><td class="na">n/a</td></tr></table>')
+
+
+def test_a_hyphenated_header_is_kept_on_one_line():
+    assert rows_html([{"visible-context check": "no"}]).startswith(
+        f'<table class="ragscore-table"><tr><th>{NOWRAP}visible-context</span> check</th>')
