@@ -157,6 +157,8 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
 # - *unsupported*: the citations do not back it;
 # - *not a claim* (a greeting, an abstention): left out.
 #
+# On a question that expects no claim (`region`) the first button is plain *supported*.
+#
 # The table under the panel scores `draft` with your decisions so far; nothing is saved
 # without a folder (`path=`). From the command line: `ragscore review export DIR --out
 # queue.csv`, then `ragscore review import DIR queue.csv`.

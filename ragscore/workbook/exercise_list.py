@@ -49,7 +49,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "for it.",
                "1": "Go through all eight runs, every claim of each: for each claim, find in "
                     "step 3 the notes labelled for that claim on that question.",
-               "4": "A run that makes no claim cites nothing, so it cannot cite a wrong note."}),
+               "4": "Take the runs one at a time and check every note each claim cites "
+                    "against step 3's labels for that claim ID on that question."}),
     _exercise("01.3", CHOICE, "5d2e71",
               "bfe787d4a529125f785b331208604d3beb8b789a582aabfc81534a9dde14c1e7",
               "Try it: run attempt(course.corpus, course.cases['owner'], {'retrieved': "
@@ -133,7 +134,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "cell and count the rows whose verdict is regressed.",
               {"1": "That is the count at the chapter's cutoff. At k = 1 look at the rank of "
                     "every note each of B's answers cites.",
-               "3": "A value that becomes n/a is 'no longer defined', not a regression.",
+               "3": "Count the rows whose verdict reads regressed, and read each verdict "
+                    "as compare writes it at k = 1.",
                "0": "launch's support regresses at every cutoff."}),
     _exercise("04.3", RATE, "825eb0",
               "538ec26daa6d267063ee0e11ee4c061490e92bc14c766e2b5b055c65167ccf89",
@@ -262,7 +264,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "(markers aside) and the same cited passages.",
               {"14": "Two answers to one question that write the same sentence, markers "
                      "aside, and cite the same passages share one entry.",
-               "12": "Match sentences word for word, leaving out only their markers.",
+               "12": "Take the new sentences one at a time and compare each with the "
+                    "entries of its question in step 4's table.",
                "15": "That counts every claim; the queue lists a shared sentence once."}),
     _exercise("09.2", RATE, "b37c24",
               "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",

@@ -14,6 +14,7 @@ import html
 from ..core.reviews import disputed, item_of
 from ..core.rules import InvalidInputError, check_k, show
 from ..core.trials import trial_runs
+from .cells import cell_html
 from .explore import STYLE
 
 #: What a reviewer may decide about a claim, in the order the editor offers them.
@@ -191,8 +192,8 @@ def record_judgement(dataset, case, system, claim, reviewer, decision, note=""):
 
 def _table(rows, *, attrs=lambda row: "", columns=None):
     columns = columns or (list(rows[0]) if rows else [])
-    head = "".join(f"<th>{html.escape(column)}</th>" for column in columns)
-    body = "".join(f"<tr{attrs(row)}>" + "".join(f"<td>{html.escape(str(row[column]))}</td>"
+    head = "".join(f"<th>{cell_html(column)}</th>" for column in columns)
+    body = "".join(f"<tr{attrs(row)}>" + "".join(f"<td>{cell_html(row[column])}</td>"
                                                  for column in columns) + "</tr>"
                    for row in rows)
     return f'<table class="ragscore-table"><tr>{head}</tr>{body}</table>'

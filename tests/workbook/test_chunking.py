@@ -94,8 +94,8 @@ def test_the_panel_follows_its_slider(sentences):
             'data-field="recall">1.00</td><td data-field="support">1.00</td>') \
         in panel.scores.value
     assert "chunks of at most 100 characters" in panel.snapshot()
-    with pytest.raises(ValueError, match="size must be a whole number from 20 to 160"):
-        chunk_size_explorer(sentences, size=5)
+    with pytest.raises(ValueError, match="size must be a whole number from 40 to 160"):
+        chunk_size_explorer(sentences, size=30)  # below the slider's 40
     with pytest.raises(ValueError, match="system must be one of A, B"):
         chunk_size_explorer(sentences, system="C")
 
