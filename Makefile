@@ -7,11 +7,11 @@ CHAPTER ?= 02
 # Present mode runs the chapter in a waiting kernel as soon as the server starts (Voila's
 # preheated kernels): tools/present.py starts that kernel before the server listens and
 # prints the chapter's address once it has run every cell, so the page opened there is live
-# at once. The kernel that replaces it in the pool starts 30 s after a page took one
-# (fill_delay; Voila's default is 1 s), so it does not run the chapter on the same two
-# cores while the class's page loads and its first widgets answer. The browser test and
-# benchmarks/bench_present.py start the chapter the same way, with the same options.
-PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1 --VoilaKernelManager.fill_delay=30
+# at once. The kernel that replaces it in the pool starts 1 s after a page took one (Voila's
+# default fill_delay), ready for a reload or a second screen: with 30 s, a reload in that
+# time waited 22-31 s on a blank page. The browser test and benchmarks/bench_present.py
+# start the chapter the same way, with the same options.
+PRESENT_OPTIONS := --preheat_kernel=True --pool_size=1
 # `make lab` opens chapter 1, not the Launcher: the address it prints (and opens, where a
 # browser can be started) is the notebook's own; the browser test starts Lab with the same.
 LAB_OPTIONS := --LabApp.default_url=/lab/tree/notebooks/01_test_set.ipynb

@@ -43,8 +43,9 @@ table = question_table(course, k=2)
 
 # %% [markdown]
 # ## Step 1: the full table
-# One line per question and system at k = 2, as `ragscore report fixtures/course --k 2`
-# prints it: the workbook's table, compared character for character on every re-run.
+# One line per question and system at k = 2, as `ragscore demo` prints it: the workbook's
+# table, compared character for character on every re-run (`ragscore report` prints the
+# same values in aligned columns, with four decimals).
 
 # %%
 CommandOutput(render(table, k=2, fmt="text"))

@@ -161,7 +161,7 @@ show(quick_check("10"))
 
 # %% [markdown]
 # At 60, rollback's two sentences are cut mid-way: no chunk holds either claim's evidence
-# whole, and B, citing one chunk for each, is supported on neither. At 50 (0-46, 47-97,
+# whole, and system B, citing one chunk each, is supported on neither. At 50 (0-46, 47-97,
 # 98-127) each claim's evidence lies inside one chunk, so B's support is back to 1.00,
 # though rollback's second sentence is cut after "After"; at 120 "run the smoke test" is cut (try
 # it). R@2 moves too: a passage cut into three chunks needs three slots. B's launch support
