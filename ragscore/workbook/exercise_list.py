@@ -250,8 +250,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "18": "18 is how many dev questions there are, improved or not."}),
     _exercise("08.3", RATE, "4a55ae",
               "6b36d2c70f9dd26e06a4283b1b2ed4e5da0628187b97520287e9987dfb0026b4",
-              "kappa = (po - pe) / (1 - pe), on the claims' row of step 4: po becomes 7/8 "
-              "and pe stays 1/2.",
+              "Use step 4's formula, kappa = (po - pe) / (1 - pe): po is the share of the "
+              "shared claims the two agree on, pe the chance agreement the question gives.",
               {"0.88": "0.88 is the percent agreement, 7/8; kappa takes away the agreement "
                        "expected by chance.",
                "0.25": "0.25 is the claims' kappa with the real 5 agreements; recompute po "

@@ -657,6 +657,8 @@ def _present_one(context, notebook, tmp_path, zooms=None, interact=True, warm=Fa
                 timing["consoles"] = _check_room_style(page, chapter, live=False)
                 _check_wrapped_once(page, f"{chapter}, stored page")
                 _check_words_whole(page, f"{chapter}, stored page")
+                held = page.evaluate(HELD_JS.replace("#rendered_cells", "#ragscore-stored"))
+                assert held == (chapter in HELD_AFTER_QUICK), (chapter, "stored page", held)
             expect(page.locator("#ragscore-stored")).to_have_count(0, timeout=120_000)
             expect(page.locator("#rendered_cells")).to_be_visible()
             timing["live"] = time.monotonic() - asked
