@@ -569,8 +569,25 @@ def present_options():
     return re.search(r"^PRESENT_OPTIONS := (.*)$", makefile, re.M).group(1).split()
 
 
+#: The chapters `make test` presents; `make test-all` presents every chapter. These are the
+#: chapters whose quick check is followed by the paragraph explaining it (held back), chapter 3
+#: (followed by a heading, held back nothing), chapter 2's slider and chapter 8's review note:
+#: all eleven took 102 s of a 5 min 28 s `make test` on 32bad61, over its 5-minute budget.
+PRESENT_IN_MAKE_TEST = ("02", "03", "04", "05", "06", "08", "09", "10")
+
+
+def test_present_mode_the_chapters_with_widgets(chromium, tmp_path, record_property):
+    _present_chapters(chromium, tmp_path, record_property, PRESENT_IN_MAKE_TEST)
+
+
+@pytest.mark.exhaustive
 def test_present_mode_every_chapter(chromium, tmp_path, record_property):
-    """`make present CHAPTER=NN` for every chapter, started as an instructor starts it (one
+    _present_chapters(chromium, tmp_path, record_property,
+                      [path.name[:2] for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")])
+
+
+def _present_chapters(chromium, tmp_path, record_property, chapters):
+    """`make present CHAPTER=NN` for each of ``chapters``, started as an instructor starts it (one
     server per chapter, the Makefile's options) under whatever load the rest of the suite
     puts on the machine. From the request, made as soon as the server answers, the first
     screen (the stored page) and the live page are measured and printed with the load (goal:
@@ -590,6 +607,8 @@ def test_present_mode_every_chapter(chromium, tmp_path, record_property):
     timings = []
     with _browser(chromium, tmp_path, height=720) as context:
         for notebook in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+            if notebook.name[:2] not in chapters:
+                continue
             timings.append(_present_one(context, notebook, tmp_path,
                                         warm=notebook.name.startswith(WARM_IN_MAKE_TEST)))
     slider = next(timing["slider"] for timing in timings if "slider" in timing)
@@ -610,7 +629,7 @@ def test_present_mode_every_chapter(chromium, tmp_path, record_property):
                  f"ms, plot {slider[1]:.0f} ms after the key press (goal < 100 ms); plot "
                  f"{slider[2]:.0f} px wide; whole test {time.monotonic() - started:.1f} s")
     record_property("measured", "\n".join(lines))   # printed at the end of the run
-    assert len(timings) == len(list(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")))
+    assert len(timings) == len(chapters)
 
 
 def _wait_for_line(path, line, server, deadline=120):
