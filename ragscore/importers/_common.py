@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from ..core.rules import OPEN, InvalidInputError, show
+from ..core.rules import OPEN, InvalidInputError, fail, show
 from ..io.jsonl import DatasetFileError, open_regular, too_big, where
 from ..io.input_bytes import counted
 
@@ -249,6 +249,20 @@ def check_options(*, name, default_name, missing_run=None, min_relevance=1):
     if type(name) is not str:
         raise InvalidInputError(f"name must be a str; got {show(name)}")
     return name
+
+
+def check_max_depth(max_depth):
+    """``max_depth`` (keep each ranking's best N, as ``trec_eval -M N``) when it is None or an
+    int of at least 1; raise otherwise.
+
+    >>> check_max_depth(0)
+    Traceback (most recent call last):
+    ...
+    ragscore.core.rules.InvalidInputError: max_depth must be an int of at least 1 (trec_eval -M); got 0
+    """
+    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
+        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    return max_depth
 
 
 def check_system(system):

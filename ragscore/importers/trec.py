@@ -28,8 +28,8 @@ from ..core.rules import OPEN, fail, show
 from ..core.validation import GRADE_RANGE, MAX_GRADE, MIN_GRADE
 from ..io.jsonl import MAX_FILE_BYTES, DatasetFileError, where
 from ..io.format import Dataset
-from ._common import MISSING_NOTE, UNJUDGED_NOTE, assemble_runs, check_options, fail_at, \
-    file_names, open_input, paths_of, stem
+from ._common import MISSING_NOTE, UNJUDGED_NOTE, assemble_runs, check_max_depth, check_options, \
+    fail_at, file_names, open_input, paths_of, stem
 
 __all__ = ["RunReader", "count_trec", "count_trec_noted", "import_trec", "import_trec_columns", "read_qrels",
            "score_of", "trec_float"]
@@ -226,8 +226,7 @@ class RunReader:
 
     def __init__(self, keep, documents, *, known_as=None, max_bytes=MAX_FILE_BYTES,
                  max_ids=OPEN.max_ids, max_depth=None, engine="columnar", order="score"):
-        if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
-            fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+        check_max_depth(max_depth)
         if order not in ORDERS:
             fail("order", f"one of {', '.join(ORDERS)}", order)
         self.order = order
@@ -419,8 +418,7 @@ def import_trec_columns(qrels, runs, *, min_relevance=1, missing_run="zero", nam
 
     name = check_options(name=name, default_name=stem(qrels), missing_run=missing_run,
                          min_relevance=min_relevance)
-    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
-        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    check_max_depth(max_depth)
     run_paths = paths_of(runs, "runs")
     try:
         columns = read_trec_columns(qrels, run_paths, is_grade=is_grade,
@@ -476,8 +474,7 @@ def count_trec_noted(qrels, runs, *, min_relevance=1, missing_run="zero", max_de
     """
     check_options(name="counted", default_name="counted", missing_run=missing_run,
                   min_relevance=min_relevance)
-    if max_depth is not None and (type(max_depth) is not int or max_depth < 1):
-        fail("max_depth", "an int of at least 1 (trec_eval -M)", max_depth)
+    check_max_depth(max_depth)
     from ..engine.columnar import count_batch
     from ..engine.columnar.screens import Unclean
     from ..engine.columnar.trec_columns import pooled_unjudged, read_trec_columns, trec_batch
