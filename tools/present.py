@@ -77,5 +77,15 @@ class Present(Voila):
             self.launch_browser()
 
 
+def main(argv):
+    """Serve the chapter ``argv`` names; a chapter that is not there is one line and exit 2
+    (``make present CHAPTER=99`` gave Voilà's traceback), not a traceback."""
+    try:
+        return Present.launch_instance(argv)
+    except ValueError as error:
+        print(f"present: {error}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(Present.launch_instance())
+    sys.exit(main(sys.argv[1:]))
