@@ -150,7 +150,7 @@ Table([{"case": row["case"], "span R@2 (sentences)": before[row["case"]]["span R
 #
 # The panel cuts both documents at word boundaries into chunks of at most the slider's
 # number of characters, named `DOCUMENT@START`, and carries system B's run over to them (a
-# teaching device). Move the slider and watch B's scores, then the full and partial columns:
+# teaching device). Move the slider and watch B's scores, then the full and partial chunks:
 
 # %%
 explorer = chunk_size_explorer(sentences, size=60, k=K, system="B")

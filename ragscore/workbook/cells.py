@@ -31,9 +31,34 @@ def cell_html(value):
                   text)
 
 
+def header_html(name):
+    """A column's name as HTML, kept whole as :func:`cell_html` keeps a cell. In a name of
+    several words, a compound word ("visible-context") is marked ``rs-compound`` with a
+    ``<wbr>`` after its hyphen: present mode lets it wrap there on a narrow page (200%),
+    as prose does, where the table would otherwise scroll sideways; a wide page keeps it
+    whole. An ID (``release-notes@0``: not letters and hyphens alone) never wraps.
+
+    >>> header_html("no visible-context check")
+    'no <span class="rs-compound" style="white-space:nowrap">visible-<wbr>context</span> check'
+    >>> header_html("release-notes@0")
+    '<span style="white-space:nowrap">release-notes@0</span>'
+    """
+    words = str(name).split(" ")
+    if len(words) == 1:
+        return cell_html(name)
+    return " ".join(
+        f'<span class="rs-compound" style="white-space:nowrap">'
+        f'{html.escape(word).replace("-", "-<wbr>")}</span>'
+        if _COMPOUND.fullmatch(word) else cell_html(word) for word in words)
+
+
+#: A compound word: letters joined by hyphens ("short-list"), a bracket or comma around it.
+_COMPOUND = re.compile(r"[(\[]?[^\W\d_]+(?:-[^\W\d_]+)+[)\],;:.]?")
+
+
 def rows_html(rows, *, caption=None, classes="ragscore-table"):
     """A small HTML table of plain rows (dicts with the same keys), values escaped."""
-    head = "".join(f"<th>{cell_html(key)}</th>" for key in rows[0]) if rows else ""
+    head = "".join(f"<th>{header_html(key)}</th>" for key in rows[0]) if rows else ""
     body = "".join("<tr>" + "".join(_cell(value) for value in row.values()) + "</tr>"
                    for row in rows)
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""

@@ -92,10 +92,16 @@ def chunked(dataset, size):
         versions={chunk: dataset.documents[place[0]][0] for chunk, place in positions.items()})
 
 
+#: The column of :func:`derived_rows` naming each claim's chunks, each with its level.
+CHUNKS = "chunks (full or partial)"
+
+
 def derived_rows(dataset):
-    """One row per expected claim of each question: its full and partial chunks and the
-    question's relevant chunks, each with the grade it takes in brackets, as the rule
-    derives them."""
+    """One row per expected claim of each question, as the rule derives them: the
+    question's relevant chunks, each with its grade in brackets, and the claim's chunks,
+    each with ``full`` (it holds an evidence span whole) or ``partial`` (it only overlaps
+    one) in brackets, full ones first. One column for both levels keeps the table narrow
+    enough for a projected page at 200%."""
     from ..io.answers import labelled
 
     view = labelled(dataset).spans
@@ -104,9 +110,10 @@ def derived_rows(dataset):
         relevant = ", ".join(f"{chunk} ({grade})" for chunk, grade in derived.relevant.items()
                              if grade > 0) or "none"
         for claim, chunks in (derived.support or {"(none)": None}).items():
+            levels = ([f"{chunk} (full)" for chunk in chunks.full]
+                      + [f"{chunk} (partial)" for chunk in chunks.partial]) if chunks else []
             rows.append({"case": case, "relevant (grade)": relevant, "claim": claim,
-                         "full": ", ".join(chunks.full) if chunks else "",
-                         "partial": ", ".join(chunks.partial) if chunks else ""})
+                         CHUNKS: ", ".join(levels)})
     return rows
 
 
@@ -133,11 +140,11 @@ def _rows_html(rows, kind, caption=""):
     """A table of ``rows`` whose rows carry ``data-case`` (and ``data-claim``) and whose
     cells carry ``data-field`` (a metric's name for scores), for a browser test to find."""
     from ..core.metrics import REGISTRY
-    from .cells import cell_html
+    from .cells import cell_html, header_html
 
     names = {REGISTRY[name].label_at(k): name for name in ("recall", "support", "coverage")
              for k in range(1, 11)}
-    head = "".join(f"<th>{cell_html(key)}</th>" for key in rows[0]) if rows else ""
+    head = "".join(f"<th>{header_html(key)}</th>" for key in rows[0]) if rows else ""
     body = []
     for row in rows:
         claim = f' data-claim="{html.escape(row["claim"])}"' if "claim" in row else ""

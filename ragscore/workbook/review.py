@@ -14,7 +14,7 @@ import html
 from ..core.reviews import disputed, item_of
 from ..core.rules import InvalidInputError, check_k, show
 from ..core.trials import trial_runs
-from .cells import cell_html
+from .cells import cell_html, header_html
 from .explore import STYLE
 
 #: What a reviewer may decide about a claim, in the order the editor offers them.
@@ -192,7 +192,7 @@ def record_judgement(dataset, case, system, claim, reviewer, decision, note=""):
 
 def _table(rows, *, attrs=lambda row: "", columns=None):
     columns = columns or (list(rows[0]) if rows else [])
-    head = "".join(f"<th>{cell_html(column)}</th>" for column in columns)
+    head = "".join(f"<th>{header_html(column)}</th>" for column in columns)
     body = "".join(f"<tr{attrs(row)}>" + "".join(f"<td>{cell_html(row[column])}</td>"
                                                  for column in columns) + "</tr>"
                    for row in rows)
@@ -212,10 +212,15 @@ def review_html(dataset, case, system, reviewer, *, k=2, trial=1):
     trials = (f" (trial {trial} of {len(runs)}; judgements apply to the claim in every trial)"
               if len(runs) > 1 else "")
     claims = claim_review_rows(dataset, case, system, reviewer or "", trial=trial)
-    claims_html = _table(claims, attrs=lambda row: (
+    # a disputed claim's row is shaded and named under the heading, not given a column of
+    # its own: six columns did not fit a projected page at 200%
+    claims_html = _table(claims, columns=[column for column in claims[0] if column != "disputed"],
+                         attrs=lambda row: (
         f' class="ragscore-disputed" data-claim="{html.escape(row["claim"])}"'
         if row["disputed"] == "yes" else f' data-claim="{html.escape(row["claim"])}"')) \
         if claims else "<p>No claims: the answer abstains.</p>"
+    contested = [row["claim"] for row in claims if row["disputed"] == "yes"]
+    shaded = (f"; disputed, shaded: {', '.join(contested)}" if contested else "")
     disputes = disagreements(dataset, case)
     disputes_html = (_table(disputes) if disputes else
                      "<p>No disagreements on this question.</p>")
@@ -227,6 +232,6 @@ def review_html(dataset, case, system, reviewer, *, k=2, trial=1):
             f"{html.escape(answer) if answer else '<i>(no answer text recorded)</i>'}</p>"
             f"<p><b>Context</b>: {html.escape(given)}</p>"
             + _table(context_rows(dataset, case, system, k=k, trial=trial))
-            + f"<p><b>Claims</b> (your judgement as {html.escape(reviewer or '(no name yet)')})"
-              "</p>" + claims_html
+            + f"<p><b>Claims</b> (your judgement as {html.escape(reviewer or '(no name yet)')}"
+              f"{html.escape(shaded)})</p>" + claims_html
             + "<p><b>Disagreements</b></p>" + disputes_html + "</div>")

@@ -9,7 +9,7 @@ import pytest
 from ragscore.core.spans import Chunking
 from ragscore.importers.spans import import_spans
 from ragscore.io.jsonl import MAX_FILE_BYTES
-from ragscore.workbook.chunking import (chunk_size_explorer, chunked, cut, derived_rows,
+from ragscore.workbook.chunking import (CHUNKS, chunk_size_explorer, chunked, cut, derived_rows,
                                         project_run, score_rows)
 
 SPANS = Path(__file__).resolve().parents[2] / "fixtures" / "spans"
@@ -42,9 +42,9 @@ def test_at_80_characters_switch_is_cut_and_b_loses_it(sentences):
     hold the evidence whole: unsupported; smoke is whole in @74, ranked 2: supported."""
     at_80 = chunked(sentences, 80)
     rows = {(row["case"], row["claim"]): row for row in derived_rows(at_80)}
-    assert rows[("rollback", "switch")]["full"] == ""
-    assert rows[("rollback", "switch")]["partial"] == "release-notes@0, release-notes@74"
-    assert rows[("rollback", "smoke")]["full"] == "release-notes@74"
+    assert rows[("rollback", "switch")][CHUNKS] == ("release-notes@0 (partial), "
+                                                    "release-notes@74 (partial)")
+    assert rows[("rollback", "smoke")][CHUNKS] == "release-notes@74 (full)"
     assert at_80.runs["rollback"]["B"] == {
         "retrieved": ("release-notes@0", "release-notes@74"),
         "claims": (("switch", ("release-notes@0",)), ("smoke", ("release-notes@74",)))}
@@ -89,7 +89,11 @@ def test_the_panel_follows_its_slider(sentences):
     panel.size.value = 100  # every evidence span whole again: the course's values for B
     labels, scores = panel.rows()
     assert [row["support"] for row in scores] == ["0.50", "1.00", "1.00", "n/a"]
-    assert all(row["partial"] == "" for row in labels)
+    # at 100 the release notes are cut before "rollback," (98-107): 0-97 holds monday
+    # (14-45) and switch (47-90) whole, 98-127 smoke (108-126); the team notes (91) are one
+    assert [row[CHUNKS] for row in labels] == [
+        "release-notes@0 (full)", "release-notes@0 (full)", "release-notes@98 (full)",
+        "team-notes@0 (full)", ""]
     assert ('<tr data-case="rollback"><td data-field="case">rollback</td><td '
             'data-field="recall">1.00</td><td data-field="support">1.00</td>') \
         in panel.scores.value

@@ -127,6 +127,9 @@ def test_review_html_highlights_a_disputed_claim(practice):
     assert '<tr data-claim="22-days">' in page
     assert "Full-time staff get 22 days of annual leave." in page      # the answer text
     assert "delivered context" in page
+    # named under the heading, not in a sixth column (which ran off a page at 200%)
+    assert "(your judgement as ana; disputed, shaded: roster-two-weeks)</p>" in page
+    assert "<th>disputed</th>" not in page and "<th>others</th>" in page
 
 
 # ---- the panel -----------------------------------------------------------------------------
