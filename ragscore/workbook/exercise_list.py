@@ -136,7 +136,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                     "every note each of B's answers cites.",
                "3": "Count the rows whose verdict reads regressed, and read each verdict "
                     "as compare writes it at k = 1.",
-               "0": "launch's support regresses at every cutoff."}),
+               "0": "Redo step 2's comparison on question_table(course, k=1) and read its "
+                    "verdict column row by row: a row counts when its verdict is regressed."}),
     _exercise("04.3", RATE, "825eb0",
               "538ec26daa6d267063ee0e11ee4c061490e92bc14c766e2b5b055c65167ccf89",
               "Pooled support sums B's supported claims and divides by the sum of the claims "
