@@ -120,7 +120,7 @@ show(editor)
 
 # %% [markdown]
 # Putting `owners` first is what B did: RR@2 rises to 1.00, P@2 and R@2 stay. A typing slip
-# is refused, never scored as a miss (which would quietly lower P@k):
+# in a ranking is refused, never scored as a miss (which would quietly lower P@k):
 
 # %%
 Table([retrieval("owner", "A reordered", retrieved=("owners", "archive"))])
@@ -161,8 +161,8 @@ answer = None
 check("02.1", answer)
 
 # %% [markdown] tags=["exercise"]
-# 2. Suppose a system answered `owner` with the list `archive`, `launch`, `owners`. What is
-#    its RR@3?
+# 2. Suppose a system answered `owner` with the list `archive`, `launch`, `owners`, and
+#    `launch` with `archive`, `launch`. What is its mean RR@3 over these two questions?
 
 # %% tags=["exercise"]
 answer = None

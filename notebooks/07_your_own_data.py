@@ -79,7 +79,7 @@ Table([{"system": system, "question": question, "ranking": ", ".join(run["retrie
 # judged but not useful, -1 for a spam page. A grade at or above **min_relevance** (1 by
 # default) counts as relevant for P, R, RR, AP and Hit; **nDCG@k** (normalised discounted
 # cumulative gain) instead weighs each hit by its grade, discounted by its rank, against the
-# best order the grades allow.
+# best order the grades allow; a grade of 0 or below adds nothing, as in trec_eval.
 
 # %%
 Table([{"question": name, "judged": ", ".join(f"{doc} {grade}"

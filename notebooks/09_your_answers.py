@@ -159,8 +159,8 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
 #
 # On a question that expects no claim (`region`) the first button is plain *supported*.
 #
-# The table under the panel scores `draft` with your decisions so far; nothing is saved
-# without a folder (`path=`). From the command line: `ragscore review export DIR --out
+# The table under the panel scores `draft` with your decisions so far; Back takes the last
+# one back; nothing is saved without a folder (`path=`). From the command line: `ragscore review export DIR --out
 # queue.csv`, then `ragscore review import DIR queue.csv`.
 
 # %%
@@ -240,8 +240,9 @@ check("09.2", answer)
 # %% [markdown] tags=["exercise"]
 # 3. Suppose `terse` wrote its rollback answer as two sentences, "Switch traffic back [1]."
 #    and "Run the smoke test [2].", judged as stating `switch` and `smoke`. Its retrieved
-#    ranking is `rollback, checklist`. What would its coverage on rollback be at k = 2?
-#    (a rate)
+#    ranking is `rollback, checklist`. With its launch and owner answers as in step 5, what
+#    would its **pooled** coverage be at k = 2: expected claims covered over expected
+#    claims, summed over launch, rollback and owner? (a rate)
 
 # %% tags=["exercise"]
 answer = None

@@ -95,7 +95,7 @@ Table([{"case": name, "nugget": item["id"], "importance": item["importance"],
 # ## Step 2: the strict rule assigns what it can
 # For every answer and nugget, an **assignment**: `support`, `partial_support` or
 # `not_support`. A nugget that is an expected claim is assigned by the strict rule of
-# chapter 3: `support` from the k at which the claim stating it is supported, else
+# chapter 3: `support` when the claim stating it is supported at k, else
 # `not_support`. A nugget without sources cannot be: until someone reads the answer, it is
 # *not assigned* (n/a), never `not_support`.
 
@@ -113,7 +113,7 @@ Table(shown(row for row in assignment_rows(nuggety, k=K) if row["case"] == "roll
 # `draft` supports `switch` but not `smoke` (its `[3]` pointed nowhere); `careful` supports
 # both; `terse`'s one sentence cites `checklist` beside `rollback`, so the strict rule
 # counts it unsupported and it supports neither. Every answer waits on `order`, so its
-# rollback scores are n/a, with the reason:
+# rollback score W (the weighted nugget score of step 4) is n/a, with the reason:
 
 # %%
 counted = count_dataset(nuggety)

@@ -168,10 +168,12 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     ``k``, the panel also shows the decisions made so far scored (:func:`decisions_scored`),
     redrawn on each one.
 
-    Attributes: ``buttons`` (``{label: Button}``), ``save`` (Button), ``view``, ``scores``
-    and ``status`` (HTML); ``panel.current()`` is the row shown (``None`` when the queue is
-    empty), ``panel.decide(decision, states=None)`` records what a click records, and
-    ``panel.dataset()`` is the dataset with every judgement recorded so far.
+    Attributes: ``buttons`` (``{label: Button}``), ``back`` and ``save`` (Button),
+    ``view``, ``scores`` and ``status`` (HTML); ``panel.current()`` is the row shown
+    (``None`` when the queue is empty), ``panel.decide(decision, states=None)`` records what
+    a click records, ``panel.undo()`` (the Back button) takes the last decision back and
+    shows its item again, and ``panel.dataset()`` is the dataset with every judgement
+    recorded so far.
     """
     import ipywidgets as widgets
 
@@ -192,6 +194,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
     total = len(state["rows"])
     view, scores, status = widgets.HTML(), widgets.HTML(), widgets.HTML()
     save = widgets.Button(description="Save", disabled=path is None)
+    back = widgets.Button(description="Back", tooltip="take back the last decision")
     box = widgets.HBox()
 
     def current():
@@ -216,6 +219,14 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
         state["at"] += 1
         draw()
 
+    def undo(_=None):
+        if not state["records"]:
+            raise InvalidInputError("nothing to take back: no decision recorded yet")
+        state["records"].pop()
+        state["shown"].pop()
+        state["at"] -= 1
+        draw()
+
     def button(label, decision, states):
         found = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
         found.on_click(lambda _: decide(decision, states))
@@ -232,6 +243,7 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
                    for label, decision, states in (choices(row) if row else ())}
         box.children = tuple(buttons.values())
         panel.buttons = buttons
+        back.disabled = not state["records"]
         status.value = (f"<p>{state['at']} of {total} judged"
                         f"{'' if path is None else '; press Save to write them'}.</p>")
         if k is not None:
@@ -247,14 +259,15 @@ def answer_queue_editor(dataset, *, system=None, reviewer, date, path=None, pool
         status.value = f"<p>Saved {len(records)} judgements to {html.escape(str(path))}.</p>"
 
     save.on_click(write)
+    back.on_click(undo)
 
     def summary(_):
         return f"review queue: {state['at']} of {total} judged, reviewer {reviewer}"
 
-    panel = _panel([view, box, widgets.HBox([save]), status, scores], summary,
+    panel = _panel([view, box, widgets.HBox([back, save]), status, scores], summary,
                    lambda _: state["html"] + state.get("scores", ""))
     panel.view, panel.scores, panel.status, panel.save = view, scores, status, save
-    panel.current, panel.decide = current, decide
+    panel.back, panel.current, panel.decide, panel.undo = back, current, decide, undo
     panel.dataset = lambda: add_judgements(dataset, batched())
     draw()
     return panel

@@ -76,14 +76,20 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "the question's relevant notes (chapter 1, step 3).",
                "0.50": "0.50 would be one hit in two slots; P@3 has three slots."},
               cut="4f05a32f81cf040ede50185c65a455bea9dfad803dca6a6fd1b480d43cc30461"),
-    _exercise("02.2", RATE, "984fbe",
-              "be825be92a90a372b98173b8ea289ad2e5a96f108bfbd20933f00e4113ad7825",
-              "RR@k is 1 divided by the rank of the first relevant note within the top k.",
-              {"1.00": "1.00 is what R@3 gives here (the relevant note is found); RR asks at "
+    _exercise("02.2", RATE, "c34cf4",
+              "2b6947252dcef6c97b11eec5f4d546e04f3da8378bbb7ca65e39645a59282517",
+              "RR@k is 1 divided by the rank of the first relevant note within the top k "
+              "(0 when none is there). Work it out for each list, then take the mean of the "
+              "two values.",
+              {"1.00": "1.00 is the mean R@3 here: each relevant note is found. RR asks at "
                        "which rank the first relevant note sits.",
-               "0.50": "0.50 is RR@2 of owner A's recorded list; find the rank of owners in "
-                       "this list.",
-               "0.00": "At k = 3 all three notes are in view; is one of them relevant?"}),
+               "0.83": "That adds the two RR@3 values; a mean divides their sum by the "
+                       "number of questions.",
+               "0.33": "Work out RR@3 for each list on its own, then average the two.",
+               "0.50": "Work out RR@3 for each list on its own, then average the two.",
+               "0.25": "At k = 3 all three notes of a list are in view: find the rank of the "
+                       "first relevant one in each list."},
+              cut="49b639538d3d84f68d12917bad0b01d4a919b52b3d0ece4d155afcbead131c64"),
     _exercise("02.3", RATE, "02db82",
               "0617885d0acb7490e7d15eb9af220113549ad685ef97972730b27b7861ad5a2a",
               "Read A's P@1 in the table under step 5 and average it over the questions "
@@ -275,14 +281,20 @@ EXERCISES = {exercise.id: exercise for exercise in (
               {"0.33": "0.33 is the mean of the three per-question values (macro), or counts "
                        "the region claim too; pooled sums claims over the answerable "
                        "questions."}),
-    _exercise("09.3", RATE, "0d8fa6",
-              "0dfdeecf10c6f0eff39e464bf30c5c8f02ef988eba15fa8e73bc139523fe0b6e",
-              "Check each sentence alone: does it cite only the passage labelled for the "
-              "expected claim it states, within the top 2?",
-              {"0.50": "Judge each sentence on its own: the passage it cites, that "
-                       "passage's rank, and the sources labelled for the claim it states.",
-               "0.00": "0.00 is the one combined sentence of step 5; two sentences are "
-                       "judged one at a time."}),
+    _exercise("09.3", RATE, "badbf1",
+              "d4d3dbdbb2ac7c3c7945650ddad647f0563950b7c8f595fbab2273f1b0e41b4c",
+              "Pooled coverage adds up the expected claims covered on launch, rollback and "
+              "owner and divides by all the claims expected there. Judge each rollback "
+              "sentence on its own; take launch and owner from step 5's table.",
+              {"0.67": "That is the mean of the three questions' coverage (macro); pooled "
+                       "adds up the expected claims before dividing.",
+               "0.33": "That is a mean of coverage values; pooled adds up the expected claims "
+                       "of the three questions before dividing, and rollback's answer is "
+                       "the two-sentence one.",
+               "0.25": "Judge each of the two sentences on its own: the passage it cites, "
+                       "that passage's rank, and the sources labelled for the claim it states.",
+               "1.00": "Pooled coverage is over launch, rollback and owner together, not "
+                       "rollback alone."}),
     _exercise("10.1", COUNT, "a41c07",
               "bcf9f31d4c16c04b3662f6e2ff9a8d2bb78dda72aa063f12c6d8b5298c0361bf",
               "Take each claim's evidence span from step 1, list every chunk of this "

@@ -72,7 +72,7 @@ QUICK_CHECKS = {check.chapter: check for check in (
                     "the `launch` question?",
            ("That `launch` improved or stayed the same.", False,
             "A mean can rise while one question falls: `launch`'s support went from 1.00 to "
-            "0.50 while two other questions rose."),
+            "0.50 while `owner`'s rose from 0.00 to 1.00."),
            ("That `launch`'s support is now 0.83.", False,
             "0.83 is the mean over the answerable questions; each question has its own "
             "value in the table."),

@@ -69,8 +69,11 @@ SCRAMBLED = {
              "OMNnyT0JRtsJjpy3933v/70DWQrkSKWU83F+BjioJQ4ppCEJPLgJ58rbkKkgMEqrFmLPdrP6WEBYnVnI"
              "FXoJhS+duuAuMx1BV0ItvwHPIjA73gTvdst15UQuWn+ZDFWEEqQjSWV6Fdn7/A/ma6BbzmHyJgwBZcB9"
              "cTv2U3iuQUUQ6eu81RyASZfvGbPFrJ3WAlD63yWZ"),
-    "02.2": ("KJSn68kJAL9Z+rPoEvt5vhFWPheqwvNk6bCWe+cIs7cmKCch7T21f6D/6GLpweeTp+z6KCrWUvoXYURw"
-             "F2gYApjaIu1KtSmTg+f7OyH0vBGY35yEGJgnt1zVMf1Fd3y2lFn/"),
+    "02.2": ("eQBZUl0IUrkjFUgGmq8Qg9/rpzc6j9L5GLXY9a5ldiNDlvUMoDUnbsB2cWVwApaFpoaeYxRIHHH0qyba"
+             "9qNMZ8TE91sEG48VSVdgzEUFvu/A9rBIGmouYojoqJmVYEH1IOAQ2JAAvqaVvUI3In3yOZ8Ol7gIS5Zy"
+             "YC0sef7AdOjlrskGTMpqe6DCjcsIT/242JHFxqm8w064Yezr1tkNYL+Y01+A/G6+/D4sLRRWcwKRVO3g"
+             "ECqbsemZNpnL88oKR9UWBI+7OsPmph5T1itIXNejGnXpYmzC7UaESMyJKDD3jjbwOYWMrqO8TX8RvTYS"
+             "Bnxc4jbz4oSuKLPj7zvjLnEEt+h/N4CutSp54kz1F0E2L5zZODaXtoLQ49s="),
     "02.3": ("y8bhBwyyMmb6+sCFds1KwllZuA3Jri0/ToA/S48gEJmz4Gshu88IXA525C9xoIb3FUyxXZBBRo3/1pLU"
              "fP268N7k54/rSkR/v7Wd2Z0ov1YxNSojTbIC+vXmvNTKWn9oFR/XNHKYrPu0SQdeBNiRObMYhvOzUnue"
              "2FZuQew6YP/MxNkSKwnNRldtpO7m9IGnrXXEwp88N3h/k6dTic++PdqDKUjfUGzOWik55CDmX7WrxnYB"
@@ -174,11 +177,14 @@ SCRAMBLED = {
              "RV/kHJ7nZ+LlEkw1iXeDHTlom0JmCa54Dku4UqDretAhlqwQby0kWoSum9SR7RhP3/7JCEHogdysjckr"
              "F3QZjpV3dbapsW4nGaMtnaKco4RrYq4IeGU0fOeMSqYHBsHBDBc9Mb2SVeswCJInHWiTLMiB/oDTuFT0"
              "C9+yGcCYllpQ39CryLqKgXeof4oiaHWUObMOF/jPdYaPfrTFyp0G4fBmXQ=="),
-    "09.3": ("RqzUjukekvXi/GpIWy+QLpibU0nG1gOV4onwcfOc9rJXHIZq+7G9SQIZLG65/+rulEmMulWfYWPZ0PoI"
-             "IQp7X1JaoGqGcAAfjbtDXrbPCt9GMLMIiL096wST0XErhmPqjN6xK5dg5PHmwYl3r+Vr7t7nqZKKF2Zo"
-             "CeEY4D4PJyiVu9ZBafcEEF4mEXxCeTGLPBY2efB9SXwtaOPim6GGWCuRA060fJIC4BYqD+K+0UwEaMTr"
-             "na+YPyOP0RX/IUvZz1pY0sgo6c1fcSqRYnPfeNkwD3EYMQeBX+k1REcdwRR4qQrpFDq3Wd9rSbf91ety"
-             "x1pv2mRJp2v97hO8x7LgiVpG++QVmQ=="),
+    "09.3": ("F/Fl4L9Y49qd81Dv4J+4ySIMXu227EtW7uAYSgFx5MPxVNCTAGOy7CfSJv34rCKCIcQ9UrCHeDftgsUw"
+             "BqDN+1HMlPqY90lnGZ+5AGvaLSqN3StbFjyAS+XkyM4oLqK00ZMZc7TUxC6EenbrXEVZEr58zSHlqRpE"
+             "zfEQqTnG9dFENbqxX/ogzjvuTuSlOVEPXdFzv6y5LVIOo0UHWGh3FwcN9Dyp0bsWEkNcl9Xard2XmjkC"
+             "Y3MVJnsqSdr8KVFOghZYSVZ/VOQyBCMjKJ9ZUr6m9Q5wTl+HYMkjQs5fPxSXzBtVkZQRllYUq7WRRzta"
+             "sTb1KXHC/EYQW59LgzOdq7zSNuPoMxICWbhgOHaCEJHLQK/I4EBWdHsF9xvIfq/1YmkIQ7sRfLh23B89"
+             "GSy2T4UrQsGlYlbs3QhC7w+mIps1jbWnXaSWz9/mvO4wE9jfc48P5rf5HNDHfmlmMaL5hIBNPSbwzpP+"
+             "TbowrgOx/tX1r1DVmXFrgLQTaadI1NzCtxEN81Fu7PSXVq63bbiHzf6dqXwJY+EHDBFPMHosXeLGLSyb"
+             "WHoO0JEXbTGiyFYoWhIBfizzRmZBA39fyjggm/dYFm/59gJur+96JTeLC0B6uS289x7elBe/"),
     "10.1": ("ArOJzelQT0L56ivn+q95gWfWkM6IK6JpHbdkc+sWCfAQGwA+FMIhyMTYaB60qI5BWiveFK0brcDiepFt"
              "bE9UvX1aoF5uH03ghWOo4C24t/yfHNpIlvo4VzFi1kEkqfa39lu+lGXgs7A7hwGM4sV5RBHkuKFhxaKp"
              "6MNaopf9LLrA5gQ/sCFc5AqVztPgzh5dJEtACqHI6imiS8gNoVnpDyPCErYv8JojpOcyug5lZbFWypjX"

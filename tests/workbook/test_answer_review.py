@@ -1,6 +1,8 @@
 """Chapter 9's review panel scores the learner's own decisions as they are made."""
 from pathlib import Path
 
+import pytest
+
 import ragscore
 from ragscore.workbook.answer_review import answer_queue_editor
 
@@ -30,6 +32,31 @@ def test_each_decision_redraws_draft_scored_at_k_2():
     assert _row("launch", "0.50", "1.00") in panel.scores.value
     assert _row("rollback", "n/a", "n/a") in panel.scores.value
     assert _row("launch", "0.50", "1.00") in panel.snapshot()
+
+
+def test_back_takes_the_last_decision_back():
+    """A misclick is taken back (the walkthrough on 25ac52f: only re-running the cell could):
+    the item is shown again and the scores are redrawn without it."""
+    panel = answer_queue_editor(ragscore.load_dataset(ANSWERS), system="draft",
+                                reviewer="learner", date="2026-12-04", k=2)
+    assert panel.back.disabled
+    with pytest.raises(ValueError, match="nothing to take back"):
+        panel.undo()
+    panel.buttons["0 not relevant"].click()
+    panel.buttons["supported, states monday"].click()   # "... Monday [1]" cites launch
+    second = panel.current()
+    panel.buttons["not a claim"].click()                 # meant: unsupported
+    # "not a claim" is left out: support 1 of 1, coverage 1 of 1
+    assert _row("launch", "1.00", "1.00") in panel.scores.value
+    assert "3 of 10 judged" in panel.status.value
+    panel.back.click()
+    assert panel.current() == second and "2 of 10 judged" in panel.status.value
+    assert _row("launch", "n/a", "n/a") in panel.scores.value   # its second claim waits again
+    panel.buttons["unsupported"].click()
+    assert _row("launch", "0.50", "1.00") in panel.scores.value  # as decided first time right
+    for _ in range(3):
+        panel.back.click()
+    assert panel.back.disabled and panel.current()["doc"] == "archive"
 
 
 def test_without_k_the_panel_scores_nothing():

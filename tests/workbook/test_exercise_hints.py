@@ -50,7 +50,7 @@ ITEMS = {
     "07.2": [r"\bq1\b", r"\bq2\b", r"\bq3\b"],
     "08.2": [r"held-out|heldout", r"whole collection|every question|all 46"],
     "09.2": [r"\blaunch\b", r"\brollback\b", r"\bowner\b"],
-    "09.3": [r"\bswitch\b", r"\bsmoke\b"],
+    "09.3": [r"\bswitch\b", r"\bsmoke\b", r"\blaunch\b", r"\bowner\b"],
     "10.1": [r"\bmonday\b", r"\bswitch\b", r"\bsmoke\b"],
     "10.2": [r"\bswitch\b", r"\bsmoke\b"],
     "10.3": [r"launch", r"\bswitch\b|previous version", r"smoke", r"\baurora\b|owner"],

@@ -26,7 +26,7 @@ HAND = {
     "01.2": (COUNT, 3, 2, 0),             # launch B (bonus), owner A (aurora), region A (region)
     "01.3": (CHOICE, "unsupported", "refused", None),  # valid input; the claim unsupported
     "02.1": (RATE, 2 / 3, 1.0, 0.1),      # 2 hits / 3 slots
-    "02.2": (RATE, 1 / 3, 1.0, 0.25),     # (archive, launch, owners): first relevant at rank 3
+    "02.2": (RATE, 5 / 12, 1.0, 0.2),     # owner: owners at rank 3, 1/3; launch: rank 2, 1/2
     "02.3": (RATE, 2 / 3, 0.5, 0.2),      # A's P@1: 1, 1, 0 and region n/a, out of the slice
     "03.1": (RATE, 1 / 3, 2 / 3, 0.1),    # monday supported; bonus and switch not: 1/3
     "03.2": (COUNT, 3, 4, 0),             # k = 1: monday, switch, aurora; not bonus, smoke
@@ -48,7 +48,7 @@ HAND = {
     "08.3": (RATE, 3 / 4, 7 / 8, 0.2),    # claims: (7/8 - 1/2) / (1 - 1/2) = 3/4
     "09.1": (COUNT, 13, 14, 3),           # 14 rows; terse's launch joins draft's: 13
     "09.2": (RATE, 2 / 5, 1 / 3, 0.9),    # draft: launch 1/2, rollback 1/2, owner 0/1
-    "09.3": (RATE, 1.0, 0.5, 0.2),        # each sentence cites its labelled passage, k = 2
+    "09.3": (RATE, 3 / 4, 2 / 3, 0.9),    # launch 1 of 1, rollback 2 of 2, owner 0 of 1
     "10.1": (COUNT, 4, 2, 9),             # switch cut at 62, smoke at 112: 2 + 2 partial pairs
     "10.2": (COUNT, 2, 3, 7),             # k = 3: (b) r@0 + r@62 hold 47-90, (d) r@62 + r@112
     "10.3": (COUNT, 2, 0, 7),             # the smoke sentence and its evidence, one char later
