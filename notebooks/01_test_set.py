@@ -74,6 +74,9 @@ Table({"case": name, "question": case["question"],
                                     for claim, notes in case["support"].items()) or "(none)"}
       for name, case in course.cases.items())
 
+# %%
+show(quick_check("01"))
+
 # %% [markdown]
 # Nothing is relevant to `region` and no claim is expected: the question is **unanswerable**
 # from these frozen notes (a statement about this evidence, not about the world). The right
@@ -81,9 +84,6 @@ Table({"case": name, "question": case["question"],
 # claim, and would fail every answerable question: keeping both kinds in the set exposes it.
 # SQuAD 2.0 (Rajpurkar, Jia and Liang, 2018) added unanswerable questions for the same
 # reason; `region` is our own.
-
-# %%
-show(quick_check("01"))
 
 # %% [markdown]
 # ## Step 4: the recorded runs

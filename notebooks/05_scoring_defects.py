@@ -56,8 +56,7 @@ Table({"defect": name, "file": path, "test that should catch it": catcher}
 # ## Step 2: run the tests on the real scorer and on each defect
 # Each run copies the package and its tests to a scratch folder, writes the defect into the
 # copy and runs the contract tests (`tests/core/test_contract.py`): four runs, the scorer as
-# shipped and one per defect. A defect is *caught* only when a test *fails an assertion*; an
-# import error would only show that the copy is broken.
+# shipped and one per defect.
 
 # %% [markdown] tags=["lab-only"]
 # `contract_checks` does the four runs, two at a time. `reuse=True` keeps each result under a
@@ -72,8 +71,10 @@ results = contract_checks([None, *MUTATIONS], progress=bar.step, reuse=True)
 show(quick_check("05"))
 
 # %% [markdown]
-# The workbook's own test file checks ten behaviours, each pinned by one or more tests. Each
-# defect breaks exactly one of the ten, a different one each time:
+# A defect is *caught* only when a test *fails an assertion*; an import error would only
+# show that the copy is broken. The workbook's own test file checks ten behaviours, each
+# pinned by one or more tests. Each defect breaks exactly one of the ten, a different one
+# each time:
 
 # %%
 Table(behaviour_rows(results))

@@ -78,7 +78,7 @@ Table([{"tag": tag, "system": system, "R@3": format_value(value),
 # ## Step 2: a correct answer that still discloses
 # Notes carry access groups and each question the asking person's groups. A restricted note
 # in the context delivered to the answer stage, or cited, for a caller outside its groups is
-# a **disclosure**. Nothing excuses it, not even a fully supported answer.
+# a **disclosure**.
 
 # %%
 table = question_table(practice, k=K, metrics=("support", "coverage", "disclosures"))
@@ -90,7 +90,8 @@ show(quick_check("08"))
 
 # %% [markdown]
 # `card-request` under `rerank`: support and coverage are 1.00, and a finance-only note was
-# delivered to a caller without the finance group. The fixture models access labels; it is
+# delivered to a caller without the finance group: a disclosure all the same, counted on its
+# own. Nothing excuses it, not even a fully supported answer. The fixture models access labels; it is
 # not an access-control system, and checks nothing about who may really read a note.
 
 # %% [markdown]

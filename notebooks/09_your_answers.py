@@ -94,15 +94,18 @@ CommandOutput(out)
 # %% [markdown]
 # ## Step 3: nobody has reviewed them yet
 # A claim's text cannot say which expected claim it states, or whether its citation supports
-# it: a person decides, once. Until every claim of an answer has a decision, its support and
-# coverage are **not assessed**: n/a, never 0.
+# it: a person decides, once.
+
+# %%
+show(quick_check("09"))
+
+# %% [markdown]
+# Until every claim of an answer has a decision, its support and coverage are
+# **not assessed**: n/a, never 0.
 
 # %%
 before = question_table(answers, k=K, metrics=ANSWER_METRICS)
 Table(table_rows(before))
-
-# %%
-show(quick_check("09"))
 
 # %% [markdown]
 # Each n/a says why, with how many claims wait. The reasons of `draft`'s support, and the

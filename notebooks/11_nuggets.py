@@ -96,8 +96,14 @@ Table([{"case": name, "nugget": item["id"], "importance": item["importance"],
 # For every answer and nugget, an **assignment**: `support`, `partial_support` or
 # `not_support`. A nugget that is an expected claim is assigned by the strict rule of
 # chapter 3: `support` when the claim stating it is supported at k, else
-# `not_support`. A nugget without sources cannot be: until someone reads the answer, it is
-# *not assigned* (n/a), never `not_support`.
+# `not_support`. A nugget without sources cannot be assigned that way.
+
+# %%
+show(quick_check("11"))
+
+# %% [markdown]
+# Until someone reads the answer against it, such a nugget is *not assigned* (n/a), never
+# `not_support`:
 
 # %%
 def shown(rows):
@@ -123,9 +129,6 @@ Table([{"case": case, "system": system, "W": format_value(value),
        for (case, system), value, reason in zip(counted.keys, counted.values(W, K),
                                                  counted.reasons(W, K))
        if case != "region"])
-
-# %%
-show(quick_check("11"))
 
 # %% [markdown]
 # ## Step 3: a reviewer assigns the rest, a partial answer among them

@@ -344,7 +344,7 @@ class CommandOutput:
 def stats_rows(frame, *, k):
     """Paired statistics (``ragscore.reports.stats_table``) at cutoff ``k`` as plain rows for
     :class:`Table`: every number in the page's one format (two decimals, p included; signed
-    for a difference; n/a)."""
+    for a difference; n/a), and a ``note`` column when some row has a note."""
     rows = []
     for row in frame.astype(object).itertuples(index=False):
         interval = ("n/a" if is_na(row.ci_low) else
@@ -355,6 +355,8 @@ def stats_rows(frame, *, k):
                      "p": format_value(row.p_value), "min detectable": format_value(
                          row.min_detectable), "how": row.method,
                      "note": "" if is_na(row.note) else row.note})
+    if not any(row["note"] for row in rows):  # an empty column only takes room
+        rows = [{key: value for key, value in row.items() if key != "note"} for row in rows]
     return rows
 
 

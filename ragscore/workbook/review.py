@@ -212,9 +212,12 @@ def review_html(dataset, case, system, reviewer, *, k=2, trial=1):
     trials = (f" (trial {trial} of {len(runs)}; judgements apply to the claim in every trial)"
               if len(runs) > 1 else "")
     claims = claim_review_rows(dataset, case, system, reviewer or "", trial=trial)
-    # a disputed claim's row is shaded and named under the heading, not given a column of
-    # its own: six columns did not fit a projected page at 200%
-    claims_html = _table(claims, columns=[column for column in claims[0] if column != "disputed"],
+    # a disputed claim's row is shaded and named under the heading, and your note is shown
+    # with your decision, not each given a column of its own: six columns did not fit a
+    # projected page at 200%
+    shown = [dict(row, yours=row["yours"] + (f" (note: {row['note']})" if row["note"] else ""))
+             for row in claims]
+    claims_html = _table(shown, columns=("claim", "citations", "yours", "others"),
                          attrs=lambda row: (
         f' class="ragscore-disputed" data-claim="{html.escape(row["claim"])}"'
         if row["disputed"] == "yes" else f' data-claim="{html.escape(row["claim"])}"')) \

@@ -130,6 +130,14 @@ def test_review_html_highlights_a_disputed_claim(practice):
     # named under the heading, not in a sixth column (which ran off a page at 200%)
     assert "(your judgement as ana; disputed, shaded: roster-two-weeks)</p>" in page
     assert "<th>disputed</th>" not in page and "<th>others</th>" in page
+    assert "<th>note</th>" not in page      # a note is shown with its decision
+
+
+def test_review_html_shows_your_note_with_your_decision(practice):
+    after = record_judgement(practice, "annual-days", "baseline", "roster-two-weeks", "ana",
+                             "unsupported", "cited copy was not delivered")
+    page = review_html(after, "annual-days", "baseline", "ana", k=3)
+    assert "<td>unsupported (note: cited copy was not delivered)</td>" in page
 
 
 # ---- the panel -----------------------------------------------------------------------------
