@@ -87,11 +87,12 @@ Table(behaviour_rows(results))
 Table(other_rows(results[None]))
 
 # %% [markdown]
-# All of them, per scorer: passed, failed assertions, errors, and which tests failed.
+# All of them, per scorer: tests passed, failed assertions, errors, and which tests failed.
 
 # %%
-Table({"scorer": name or "as shipped", "passed": result["passed"],
-       "failed assertions": result["failed"], "errors": result["errors"],
+Table({"scorer": name or "as shipped",
+       "passed / failed / errors": f"{result['passed']} / {result['failed']} / "
+                                   f"{result['errors']}",
        "caught by": ", ".join(sorted({test.split("[")[0] for test in result["failed_tests"]}))
        or "(nothing failed)"}
       for name, result in results.items())
