@@ -106,11 +106,17 @@ Table(table_rows(graded))
 # %% [markdown]
 # ## Step 5: n/a or 0? Raise the bar to grade 2
 # With `min_relevance = 2` only grade-2 notes count. `q3`'s only judged note has grade 1, so
-# nothing is relevant there and its retrieval metrics are n/a. A question with nothing
-# relevant and no claim expected is unanswerable, so our mean over the answerable questions
-# does not include `q3` at all: the sentence below says "0 left out as n/a" (no answerable
-# question has an undefined recall) and "1 question ... not in this slice" (`q3`).
-# trec_eval instead counts such a question as 0 in its mean; `--na-as-zero` reproduces that.
+# nothing is relevant there and its retrieval metrics are n/a.
+
+# %%
+show(quick_check("07"))
+
+# %% [markdown]
+# A question with nothing relevant and no claim expected is unanswerable, so our mean over
+# the answerable questions does not include `q3` at all: the sentence below says "0 left
+# out as n/a" (no answerable question has an undefined recall) and "1 question ... not in
+# this slice" (`q3`). trec_eval instead counts such a question as 0 in its mean;
+# `--na-as-zero` reproduces that.
 
 # %%
 strict = trec._replace(min_relevance=2)
@@ -118,9 +124,6 @@ ours = aggregates(strict, k=3, metrics=("recall",))
 theirs = aggregates(strict, k=3, metrics=("recall",), na_as_zero=True)
 Table(aggregate_rows(ours[ours["method"] == "macro"])
       + aggregate_rows(theirs[theirs["method"] == "macro"]))
-
-# %%
-show(quick_check("07"))
 
 # %% [markdown]
 # ## Step 6: RR cut at k, or not

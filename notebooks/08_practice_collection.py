@@ -167,8 +167,10 @@ CommandOutput(out.splitlines()[0])
 # On the held-out questions, `ragscore compare ... --split heldout --stats` adds, per metric:
 # the number of questions where both systems are defined, the mean paired difference, a 95%
 # bootstrap interval of it (seeded, so the same every run), a sign-flip permutation p-value
-# and the smallest effect this sample could detect. Repeated trials of a question count as
-# one question, never as more samples. The same numbers from Python, as a table:
+# and the smallest effect this sample could detect. The **p-value** is how often a mean
+# difference at least this far from 0 would turn up if the two systems were
+# interchangeable on these questions. Repeated trials of a question count as one question,
+# never as more samples. The same numbers from Python, as a table:
 
 # %%
 heldout = [name for name, case in practice.cases.items() if case.get("split") == "heldout"]
@@ -181,8 +183,8 @@ Table(stats_rows(paired, k=K))
 
 # %% [markdown]
 # `n` counts the held-out questions where both systems are defined (24 of the 28 for
-# recall: four are unanswerable); `min detectable` is the smallest mean difference this
-# sample could detect at 80% power; `how` says how the interval and p were found (exact over
+# recall: four are unanswerable); `min detectable` is the mean difference a paired test
+# would find 80% of the time, given this sample's spread; `how` says how the interval and p were found (exact over
 # every sign assignment up to 16 pairs, else sampled). The reranker's mean recall gain of
 # +0.15 comes with an interval that still includes 0 and p = 0.19: eight improvements among
 # 28 held-out questions are not yet evidence.

@@ -139,14 +139,17 @@ Table([{"case": row["case"], "passage": row["doc"], "text": row["passage"]}
        for row in queue if row["kind"] == "relevance"])
 
 # %% [markdown]
-# Then the claims, each once per question, sentence and cited passages: `draft` and
-# `careful` both write "The release window starts on Monday" citing `launch`, one entry.
+# Then the claims, each once per question, sentence and cited passages: step 2's 15
+# sentences make 14 entries, as `draft` and `careful` both write "The release window starts
+# on Monday" citing `launch`. Launch's entries:
 
 # %%
+claims_queued = [row for row in queue if row["kind"] == "support"]
 Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
         "cites": ", ".join(row["citations"]) or "nothing",
         "expected claims": ", ".join(row["expected"]) or "none (unanswerable)"}
-       for row in queue if row["kind"] == "support"])
+       for row in claims_queued if row["case"] == "launch"],
+      caption=f"launch's entries, of the {len(claims_queued)} claim entries in the queue")
 
 # %% [markdown]
 # The panel walks `draft`'s queue, question by question. A passage gets a grade (0, 1 or 2).

@@ -16,8 +16,6 @@
 # - how TREC RAG's five scores count a partial assignment and weigh an okay nugget;
 # - how to work the weighted score W by hand, and which change to an answer raises it.
 #
-# Its folded *Going further* part reads the same scores from TREC RAG's own files.
-#
 # The data: chapter 9's twelve answers by `draft`, `careful` and `terse` to the course's
 # four questions, with that chapter's frozen review decisions applied. We add nuggets to
 # the questions in step 1. We read everything at k = 2.
@@ -26,7 +24,8 @@
 # *Finding your way:* previous,
 # [Chapter 10 — Change the chunker, keep the labels](10_change_the_chunker.ipynb) · this is
 # the last chapter for now · terms in **bold** are defined in the
-# [glossary](../docs/glossary.md).
+# [glossary](../docs/glossary.md) · its folded *Going further* part reads the same scores
+# from TREC RAG's files.
 #
 # *Terms in this chapter* (each link opens its entry):
 # [nugget, vital, okay](../docs/glossary.md#nugget,-vital,-okay) ·

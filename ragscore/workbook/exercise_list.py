@@ -266,13 +266,13 @@ EXERCISES = {exercise.id: exercise for exercise in (
                "0.73": "0.73 is the documents' kappa; the question is about the claims."}),
     _exercise("09.1", COUNT, "5e0b91",
               "52c51da5c1224099596470947605477ff77676bb3e844fdb3ea18125177c564d",
-              "Start from step 4's table of claims. For each new sentence, find the entry it "
-              "replaces, then look for an entry of the same question with the same words "
-              "(markers aside) and the same cited passages.",
+              "Start from step 4's count of claim entries. For each new sentence, find the "
+              "entry it replaces (step 2 lists every sentence), then look for an entry of the "
+              "same question with the same words (markers aside) and the same cited passages.",
               {"14": "Two answers to one question that write the same sentence, markers "
                      "aside, and cite the same passages share one entry.",
                "12": "Take the new sentences one at a time and compare each with the "
-                    "entries of its question in step 4's table.",
+                    "sentences of its question in step 2's list.",
                "15": "That counts every claim; the queue lists a shared sentence once."}),
     _exercise("09.2", RATE, "b37c24",
               "08191bd013e29feb313549f9078dba435db64977452a01865ca11d6efed59b94",
@@ -293,8 +293,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
                        "the two-sentence one.",
                "0.25": "Judge each of the two sentences on its own: the passage it cites, "
                        "that passage's rank, and the sources labelled for the claim it states.",
-               "1.00": "Pooled coverage is over launch, rollback and owner together, not "
-                       "rollback alone."}),
+               "1.00": "Pooled coverage is over launch, rollback and owner together: count "
+                       "the expected claims of each of the three, and those covered."}),
     _exercise("10.1", COUNT, "a41c07",
               "bcf9f31d4c16c04b3662f6e2ff9a8d2bb78dda72aa063f12c6d8b5298c0361bf",
               "Take each claim's evidence span from step 1, list every chunk of this "
@@ -302,7 +302,8 @@ EXERCISES = {exercise.id: exercise for exercise in (
               "it contains the span from its first character to its last.",
               {"2": "The question counts (claim, chunk) pairs, not claims: a claim whose "
                     "evidence is cut gives a pair for every chunk it is cut into.",
-               "3": "Count a chunk once for every claim it is partial for, not once in all.",
+               "3": "Write the pairs down claim by claim, each claim with every chunk that "
+                    "shares a character with its evidence span, and count the list.",
                "5": "List the pairs you counted, and check each chunk against the claim's "
                     "evidence span: where does the span start and end, where does the chunk?",
                "0": "Chunks that meet end to end still cut a span that runs across the "

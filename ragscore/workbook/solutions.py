@@ -59,7 +59,7 @@ SCRAMBLED = {
              "/vG6v4Z9tFP2icmVHw=="),
     "01.3": ("lXT2nGUuIaGbHIldc+ypypByD4ZsREuh2H22eyfz08WSUgF9CcdPuRymRE6Yni1lDBtR5U2EM94klDX+"
              "agpq1O2DFkQb6uIY62C6+xVG6dHvUod29MkwK9N3vwWjRczBt3YtfWgI//Is0UUrJXuyc1S4ITwhAl5R"
-             "+dd6YLMwPKrr4ddoXJhdXIswAa6eWdEdLxmuMo2LhmOLQuURAboHgBwn+UL7i/9HLkjse5dn1CUw9RBI"
+             "+dd6YLMwPKqp4ddoXJhdXItyAa6eWdEdLxmuMo2LhmOLQuURAboHgBwn+UL7i/9HLkjse5dn1CUw9RBI"
              "glHeRkkytNST8G6Ia5zl/05DkzCTHLinKUh28D2BiCx3g6WyEU2wrOSJd3XRzm2n93Hif5Mlf+gseIaw"
              "Q68QyOYpLur7p3R3uJAP24Gkfnsd6JKix7BowSnK4cabxGHDt/JSc3+tImj5LRs70vLpADm1b9NKas89"
              "qHHLZT4gDzwR9Ha4s9FSkY7MICBWyp/1q6DIpiuhPYPXX1g4qfqmi0++iql9QJNbA4LLcu3lwagQ7aNh"
