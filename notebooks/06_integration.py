@@ -160,8 +160,8 @@ Table(comparison_rows(changes[changes["verdict"] != "unchanged"], k=2))
 # ## Step 4: the gate, decided before looking
 # The policy `fixtures/policies/course.toml` was written before any result was read. Its
 # five rules: no question loses support; the questions tagged `critical` keep full coverage
-# (these first two rules are of severity critical); mean coverage is at least 0.8; every unanswerable
-# question is declined; at most one claim is unsupported. `ragscore gate` prints each rule
+# (these first two rules are of severity critical); mean coverage is at least 0.8; every
+# unanswerable question is declined; at most one claim is unsupported. `ragscore gate` prints each rule
 # with PASS or FAIL and the questions that broke it. It exits 0 when every rule passes, 1
 # when one fails and 2 on bad input: a CI job reads that code.
 

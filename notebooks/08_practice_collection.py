@@ -91,8 +91,9 @@ show(quick_check("08"))
 # %% [markdown]
 # `card-request` under `rerank`: support and coverage are 1.00, and a finance-only note was
 # delivered to a caller without the finance group: a disclosure all the same, counted on its
-# own. Nothing excuses it, not even a fully supported answer. The fixture models access labels; it is
-# not an access-control system, and checks nothing about who may really read a note.
+# own. Nothing excuses it, not even a fully supported answer. The fixture models access
+# labels; it is not an access-control system, and checks nothing about who may really read
+# a note.
 
 # %% [markdown]
 # ## Step 3: outdated and conflicting sources
@@ -184,10 +185,11 @@ Table(stats_rows(paired, k=K))
 # %% [markdown]
 # `n` counts the held-out questions where both systems are defined (24 of the 28 for
 # recall: four are unanswerable); `min detectable` is the mean difference a paired test
-# would find 80% of the time, given this sample's spread; `how` says how the interval and p were found (exact over
-# every sign assignment up to 16 pairs, else sampled). The reranker's mean recall gain of
-# +0.15 comes with an interval that still includes 0 and p = 0.19: eight improvements among
-# 28 held-out questions are not yet evidence.
+# would find significant (p < 0.05) 80% of the time, given this sample's spread; `how` says
+# how the interval and p were found (exact over every sign assignment up to 16 pairs, else
+# sampled). The reranker's mean recall gain of +0.15 comes with an interval that still
+# includes 0, p = 0.19, and is under the 0.29 this sample could detect: eight improvements
+# among 28 held-out questions are not yet evidence.
 
 # %% [markdown]
 # ## Recap

@@ -166,8 +166,8 @@ Table([{"case": row["case"], "claim": row["claim"].replace("\n", " "),
 # On a question that expects no claim (`region`) the first button is plain *supported*.
 #
 # The table under the panel scores `draft` with your decisions so far; Back takes the last
-# one back; nothing is saved without a folder (`path=`). From the command line: `ragscore review export DIR --out
-# queue.csv`, then `ragscore review import DIR queue.csv`.
+# one back; nothing is saved without a folder (`path=`). From the command line:
+# `ragscore review export DIR --out queue.csv`, then `ragscore review import DIR queue.csv`.
 
 # %%
 editor = answer_queue_editor(answers, system="draft", reviewer="learner", date="2026-12-04",
