@@ -163,17 +163,16 @@ QUICK_CHECKS = {check.chapter: check for check in (
             "this chunking as it stands.")),
     _check("11", 2, "A nugget has no sources, and nobody has read the answer against it yet. "
                     "What is the answer's assignment to it, and what happens to W?",
-           ("not_support, and W counts it 0.", False,
+           ("not_support, and W counts that nugget as 0 for now.", False,
             "That would say the answer misses the fact, and nobody has looked: a missing "
             "judgement is not a negative one."),
-           ("None yet: the nugget is n/a, and W is n/a with the reason until someone "
-            "assigns it.", True,
+           ("None yet: n/a, and W is n/a until someone assigns it.", True,
             "Right: the score waits for the reviewer and says why; it never guesses either "
             "way."),
-           ("support, since nothing contradicts it.", False,
+           ("support, since nothing contradicts it, and W counts it in full.", False,
             "Nothing shows the answer states it either; that would reward answers nobody "
             "checked."),
-           ("The strict rule assigns it from the citations.", False,
+           ("The strict rule assigns it from the citations, and W follows.", False,
             "The strict rule needs passages labelled for the nugget, and this one has none: "
             "no citation can prove it.")),
 )}
