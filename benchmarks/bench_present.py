@@ -20,7 +20,6 @@ first: where the live page's time goes inside the kernel.
 """
 import argparse
 import os
-import random
 import re
 import signal
 import socket
@@ -45,23 +44,9 @@ def present_options(root=ROOT):
 
 
 def _free_port():
-    """A free port below the kernel's range. The port a probe bound to 0 is handed back is in
-    the ephemeral range, where a kernel started before the server listens (tools/present.py
-    preheats one) binds its own sockets: once in a CI run a kernel took the port first and
-    the server's address answered with a kernel's handshake (BadStatusLine)."""
-    try:
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        low = 32768
-    start = max(1024, low - 12000)
-    for port in random.Random().sample(range(start, low), 200):
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError(f"no free port from {start} to {low - 1}")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def _cpu_ticks(pid):

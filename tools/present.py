@@ -8,7 +8,8 @@ argument is Voila's.) Two things differ from `python -m voila`:
 
 1. The pool's kernel is started before the server listens. Voila hands a request the
    preheated kernel only once that kernel has started; a request that came sooner got a
-   second kernel, which ran the chapter beside the first on the same cores.
+   second kernel, which ran the chapter beside the first on the same cores. The server's
+   port is held meanwhile (:func:`port_held`), so the kernel cannot take it.
 2. "Voilà is running at" is not printed when the server starts: the chapter's address is
    printed (and the browser opened, unless --no-browser) when the preheated kernel has run
    the whole chapter. A page opened before that still works: it shows the stored results at
@@ -17,11 +18,35 @@ argument is Voila's.) Two things differ from `python -m voila`:
 Without a preheated kernel (--preheat_kernel=False) this is plain Voila.
 """
 import asyncio
+import contextlib
 import logging
+import socket
 import sys
 import time
 
 from voila.app import Voila
+
+
+@contextlib.contextmanager
+def port_held(port, *, host="127.0.0.1"):
+    """Hold ``port`` on ``host`` (bound, not listening) for the block; yields whether it is
+    held. A kernel binds its sockets to ports the system hands out, where the server's port
+    may be: one started before the server listened took it once in a CI run, and the page's
+    address answered with the kernel's handshake. Kernels bind on 127.0.0.1. Nothing is
+    held for port 0 or a port already taken (the server then reports it as ever)."""
+    holder = None
+    if port:
+        holder = socket.socket()
+        try:
+            holder.bind((host, port))
+        except OSError:
+            holder.close()
+            holder = None
+    try:
+        yield holder is not None
+    finally:
+        if holder is not None:
+            holder.close()
 
 
 class _NotYet(logging.Filter):
@@ -40,7 +65,8 @@ class Present(Voila):
         if not pool:
             return super().listen()
         begun = time.monotonic()
-        asyncio.get_event_loop().run_until_complete(asyncio.wait(list(pool)))
+        with port_held(self.port):
+            asyncio.get_event_loop().run_until_complete(asyncio.wait(list(pool)))
         self.log.info("The chapter is running in a preheated kernel; its address follows "
                       "when every cell has run.")
         asyncio.get_event_loop().create_task(self._announce(pool[0], begun, self.open_browser))
